@@ -1,0 +1,119 @@
+/** Commands that read a mounted install: mount, which, cat, ls, unhash, verify. */
+import { Arch06Error } from '../../core/errors';
+import { formatHash, parseHash } from '../../core/hash/stringHash';
+import { Mount } from '../../core/archive/mount';
+import { verifyMount } from '../../core/archive/verify';
+import { ParsedArgs, flagList, flagString, need } from '../args';
+import { formatSize, printJson, writeOut } from '../output';
+
+export function openMount(args: ParsedArgs): Mount {
+  return Mount.open({ root: need(args, 0, '<root> (the install folder)'), cfg: flagString(args, 'cfg'), extraArchives: flagList(args, 'arch') });
+}
+
+const json = (args: ParsedArgs): boolean => args.flags.has('json');
+
+export function mountCommand(args: ParsedArgs): number {
+  const m = openMount(args);
+  const result = {
+    cfg: m.cfgPath,
+    sources: m.sources.map((s) => ({ name: s.name, kind: s.kind, path: s.diskPath, files: s.fileCount })),
+    skipped: m.skipped,
+    unlisted: m.unlisted,
+    paths: m.index().size,
+    shadowed: m.index().shadowedCount(),
+    maxCopies: m.index().maxCopies(),
+  };
+  if (json(args)) printJson(result);
+  else {
+    const lines = [`${m.cfgPath}`, `search order (consulted first = first):`];
+    result.sources.forEach((s, i) => lines.push(`  ${String(i + 1).padStart(3)}. ${s.name.padEnd(28)} ${s.kind.padEnd(9)} ${String(s.files).padStart(8)} files`));
+    for (const s of m.skipped) lines.push(`skipped line ${s.line}: ${s.text} (${s.reason})`);
+    if (m.unlisted.length) lines.push(`not in the cfg, not mounted: ${m.unlisted.join(', ')}`);
+    lines.push(`${result.paths} distinct paths, ${result.shadowed} with more than one copy (up to ${result.maxCopies})`);
+    writeOut(lines.join('\n') + '\n');
+  }
+  m.close();
+  return 0;
+}
+
+export function whichCommand(args: ParsedArgs): number {
+  const m = openMount(args);
+  const p = need(args, 1, '<path>');
+  const w = m.which(p);
+  if (!w) throw new Arch06Error('NOT_FOUND', 'path not found in any mounted source', { file: p });
+  const result = { path: w.path, winner: w.winner.source.name, size: w.winner.size, copies: w.copies.map((c) => c.source.name) };
+  if (json(args)) printJson({ ...result, details: w.copies.map((c) => ({ source: c.source.name, kind: c.source.kind, size: c.size, storedSize: c.storedSize, storage: c.storage })) });
+  else {
+    const lines = [`${w.path}`, ...w.copies.map((c, i) => `  ${i === 0 ? 'wins   ' : 'shadowed'} ${c.source.name.padEnd(28)} ${formatSize(c.size).padStart(10)}  ${c.storage}`)];
+    writeOut(lines.join('\n') + '\n');
+  }
+  m.close();
+  return 0;
+}
+
+export function catCommand(args: ParsedArgs): number {
+  const m = openMount(args);
+  const e = m.entry(need(args, 1, '<path>'), flagString(args, 'source'));
+  const block = 16 << 20;
+  for (let at = 0; at < e.size; at += block) writeOut(e.readSync(at, Math.min(e.size, at + block)));
+  m.close();
+  return 0;
+}
+
+export function lsCommand(args: ParsedArgs): number {
+  const m = openMount(args);
+  const folder = args.positionals[1] ?? '';
+  const l = m.list(folder);
+  if (!l) throw new Arch06Error('NOT_FOUND', 'folder not found in any mounted source', { file: folder || '(root)' });
+  if (json(args)) {
+    printJson({
+      folder,
+      folders: l.folders.map((f) => ({ name: f.name, sources: f.sources.map((s) => s.name) })),
+      files: l.files.map((f) => ({ name: f.name, size: f.winner.size, winner: f.winner.source.name, copies: f.copies })),
+    });
+  } else {
+    const lines = [...l.folders.map((f) => `${f.name}\\`), ...l.files.map((f) => `${f.name.padEnd(48)} ${formatSize(f.winner.size).padStart(10)}  ${f.winner.source.name}${f.copies > 1 ? ` (+${f.copies - 1} shadowed)` : ''}`)];
+    writeOut(lines.join('\n') + (lines.length ? '\n' : ''));
+  }
+  m.close();
+  return 0;
+}
+
+export function unhashCommand(args: ParsedArgs): number {
+  const m = openMount(args);
+  const h = parseHash(need(args, 1, '<0xHASH>'));
+  const hits = m.unhash(h);
+  m.close();
+  if (hits.length === 0) throw new Arch06Error('NOT_FOUND', `no known path hashes to ${formatHash(h)}`);
+  if (json(args)) printJson({ hash: formatHash(h), paths: hits });
+  else writeOut(hits.map((x) => `${x.path}\t(${x.from})`).join('\n') + '\n');
+  return 0;
+}
+
+export function verifyCommand(args: ParsedArgs): number {
+  const m = openMount(args);
+  const quiet = json(args) || !process.stderr.isTTY;
+  let last = 0;
+  const report = verifyMount(m, {
+    onProgress: quiet
+      ? undefined
+      : (done, total) => {
+          const now = Date.now();
+          if (now - last > 200 || done === total) {
+            last = now;
+            process.stderr.write(`\rverifying ${done}/${total}`);
+            if (done === total) process.stderr.write('\n');
+          }
+        },
+  });
+  m.close();
+  if (json(args)) printJson(report);
+  else {
+    const lines = [`${report.sources} sources, ${report.entries} entries, ${formatSize(report.bytes)} decoded, ${report.failures.length} failures`];
+    for (const f of report.failures) lines.push(`FAIL ${f.source}:${f.path}: ${f.message}`);
+    for (const [codec, n] of Object.entries(report.unsupportedChunks)) lines.push(`unsupported codec ${codec}: ${n} chunks`);
+    for (const w of report.warnings) lines.push(`warning ${w.source}: ${w.message}`);
+    writeOut(lines.join('\n') + '\n');
+  }
+  return report.failures.length === 0 ? 0 : 2;
+}

@@ -1,0 +1,111 @@
+/**
+ * A directory on disk as a `Source` (the engine's DirectorySource: it answers by the file
+ * existing, GetFileAttributesW(directory + path)). Paths resolve case-insensitively, as on
+ * Windows. Files are listed lazily and cached; `refresh()` forgets the cache.
+ */
+import * as path from 'node:path';
+import { Arch06Error } from '../errors';
+import { FileByteSource, diskKind, fileSize, listDirectory, resolveCaseInsensitive, walkFiles } from '../io/node';
+import { FNV_OFFSET, Source, SourceEntry, SourceListing, foldKeyStep } from './source';
+import { GamePath } from './gamePath';
+import { FOLD } from '../formats/ltar/order';
+
+class LooseEntry implements SourceEntry {
+  readonly storage = 'loose' as const;
+  readonly storedSize: number;
+  constructor(readonly source: DirectorySource, readonly path: string, readonly diskPath: string, readonly size: number) {
+    this.storedSize = size;
+  }
+  private open(start: number, end: number): FileByteSource {
+    if (!(Number.isSafeInteger(start) && Number.isSafeInteger(end) && 0 <= start && start <= end && end <= this.size)) {
+      throw new Arch06Error('OUT_OF_RANGE', 'read range outside the file', { file: this.diskPath, expected: `within [0, ${this.size}]`, actual: `[${start}, ${end})` });
+    }
+    return FileByteSource.open(this.diskPath, `${this.source.name}\\${this.path}`);
+  }
+  readSync(start = 0, end = this.size): Uint8Array {
+    const b = this.open(start, end);
+    try {
+      return b.readSync(start, end - start);
+    } finally {
+      b.close();
+    }
+  }
+  async read(start = 0, end = this.size): Promise<Uint8Array> {
+    const b = this.open(start, end);
+    try {
+      return await b.read(start, end - start);
+    } finally {
+      b.close();
+    }
+  }
+}
+
+export class DirectorySource implements Source {
+  readonly kind = 'directory' as const;
+  private files: { path: string; size: number }[] | undefined;
+  private readonly dirCache = new Map<string, Map<string, string>>();
+
+  constructor(readonly name: string, readonly diskPath: string) {}
+
+  private listing(): { path: string; size: number }[] {
+    this.files ??= walkFiles(this.diskPath);
+    return this.files;
+  }
+
+  get fileCount(): number {
+    return this.listing().length;
+  }
+
+  refresh(): void {
+    this.files = undefined;
+    this.dirCache.clear();
+  }
+
+  lookup(p: GamePath): SourceEntry | undefined {
+    if (!p) return undefined;
+    const abs = resolveCaseInsensitive(this.diskPath, p, this.dirCache);
+    if (!abs || diskKind(abs) !== 'file') return undefined;
+    // Report the path as spelled on disk.
+    const rel = path.relative(this.diskPath, abs).split(path.sep).join('\\');
+    return new LooseEntry(this, rel, abs, fileSize(abs));
+  }
+
+  list(folder: GamePath): SourceListing | undefined {
+    const abs = folder ? resolveCaseInsensitive(this.diskPath, folder, this.dirCache) : this.diskPath;
+    if (!abs || diskKind(abs) !== 'directory') return undefined;
+    const rel = path.relative(this.diskPath, abs).split(path.sep).join('\\');
+    const folders: string[] = [];
+    const files: SourceEntry[] = [];
+    for (const e of listDirectory(abs)) {
+      if (e.isDirectory) folders.push(e.name);
+      else files.push(new LooseEntry(this, rel ? `${rel}\\${e.name}` : e.name, path.join(abs, e.name), e.size));
+    }
+    return { folders, files };
+  }
+
+  allPaths(): string[] {
+    return this.listing().map((f) => f.path);
+  }
+
+  pathAt(i: number): string {
+    return this.listing()[i].path;
+  }
+
+  pathKeys(): Uint32Array {
+    const files = this.listing();
+    const keys = new Uint32Array(files.length);
+    files.forEach((f, i) => {
+      const b = Buffer.from(f.path, 'latin1');
+      let h = FNV_OFFSET;
+      for (let p = 0; p < b.length; p++) h = foldKeyStep(h, b[p]);
+      keys[i] = h;
+    });
+    return keys;
+  }
+
+  foldedPath(i: number): Uint8Array {
+    return Buffer.from(this.listing()[i].path, 'latin1').map((c) => FOLD[c]);
+  }
+
+  close(): void {}
+}

@@ -1,0 +1,165 @@
+/** An LTAR archive as a `Source`: lookups go through the archive's own binary searches. */
+import { Arch06Error } from '../errors';
+import { ByteSource } from '../io/byteSource';
+import { FileByteSource } from '../io/node';
+import { ChunkStream } from '../formats/ltar/chunks';
+import { LtarArchive } from '../formats/ltar/reader';
+import { FOLD } from '../formats/ltar/order';
+import { FNV_OFFSET, Source, SourceEntry, SourceListing, StorageKind, foldKeyStep } from './source';
+import { GamePath } from './gamePath';
+
+const BACKSLASH = 0x5c;
+
+export class LtarEntry implements SourceEntry {
+  readonly size: number;
+  readonly storedSize: number;
+  readonly storage: StorageKind;
+  private readonly dataOffset: number;
+  private chunks: ChunkStream | undefined;
+
+  constructor(readonly source: LtarSource, readonly index: number, readonly path: string) {
+    const r = source.archive.fileRecord(index);
+    this.storage = r.storage;
+    this.size = r.storage === 'empty' ? 0 : r.size;
+    this.storedSize = r.storedSize;
+    this.dataOffset = r.dataOffset;
+  }
+
+  /** The record's raw fields, for inspectors and `verify`. */
+  get record() {
+    return this.source.archive.fileRecord(this.index);
+  }
+
+  private checkReadable(start: number, end: number): void {
+    const problem = this.source.archive.problemOf(this.index);
+    if (problem) throw new Arch06Error('OUT_OF_RANGE', problem, { file: `${this.source.name}:${this.path}`, field: `file[${this.index}]` });
+    if (!(Number.isSafeInteger(start) && Number.isSafeInteger(end) && 0 <= start && start <= end && end <= this.size)) {
+      throw new Arch06Error('OUT_OF_RANGE', 'read range outside the entry', { file: `${this.source.name}:${this.path}`, expected: `within [0, ${this.size}]`, actual: `[${start}, ${end})` });
+    }
+  }
+
+  /** The entry's chunk stream (chunked entries only), created on first use and kept. */
+  chunkStream(): ChunkStream {
+    if (this.storage !== 'chunked') throw new Arch06Error('INVALID', 'entry is not a chunk stream', { file: `${this.source.name}:${this.path}` });
+    this.chunks ??= new ChunkStream(this.source.bytes, this.path, this.dataOffset, this.storedSize, this.size);
+    return this.chunks;
+  }
+
+  readSync(start = 0, end = this.size): Uint8Array {
+    this.checkReadable(start, end);
+    if (start === end) return new Uint8Array(0);
+    if (this.storage === 'plain') return this.source.bytes.readSync(this.dataOffset + start, end - start);
+    return this.chunkStream().readSync(start, end);
+  }
+
+  async read(start = 0, end = this.size): Promise<Uint8Array> {
+    this.checkReadable(start, end);
+    if (start === end) return new Uint8Array(0);
+    if (this.storage === 'plain') return this.source.bytes.read(this.dataOffset + start, end - start);
+    return this.chunkStream().read(start, end);
+  }
+}
+
+export class LtarSource implements Source {
+  readonly kind = 'archive' as const;
+  readonly archive: LtarArchive;
+
+  constructor(readonly name: string, readonly diskPath: string, readonly bytes: ByteSource) {
+    try {
+      this.archive = LtarArchive.open(bytes);
+    } catch (e) {
+      if (bytes instanceof FileByteSource) bytes.close();
+      throw e;
+    }
+  }
+
+  static openFile(diskPath: string, name: string): LtarSource {
+    return new LtarSource(name, diskPath, FileByteSource.open(diskPath, name));
+  }
+
+  get fileCount(): number {
+    return this.archive.fileCount;
+  }
+
+  entry(index: number): LtarEntry {
+    return new LtarEntry(this, index, this.archive.filePath(index));
+  }
+
+  lookup(path: GamePath): LtarEntry | undefined {
+    const i = this.archive.find(path);
+    return i < 0 ? undefined : new LtarEntry(this, i, this.archive.filePath(i));
+  }
+
+  list(folder: GamePath): SourceListing | undefined {
+    const a = this.archive;
+    const f = a.findFolder(Buffer.from(folder, 'latin1'));
+    if (f < 0) return undefined;
+    const folders: string[] = [];
+    // Children via the links, bounded by the folder count so a corrupt cycle cannot hang.
+    for (let c = a.folderLinks(f).firstChild, n = 0; c >= 0 && n < a.folderCount; c = a.folderLinks(c).nextSibling, n++) {
+      const p = a.folderPath(c);
+      folders.push(p.slice(p.lastIndexOf('\\') + 1));
+    }
+    const [first, end] = a.folderFiles(f);
+    const prefix = a.folderPath(f);
+    const files: SourceEntry[] = [];
+    for (let i = first; i < end; i++) {
+      const leaf = a.leafName(i);
+      files.push(new LtarEntry(this, i, prefix ? `${prefix}\\${leaf}` : leaf));
+    }
+    return { folders, files };
+  }
+
+  allPaths(): string[] {
+    const a = this.archive;
+    const out: string[] = new Array(a.fileCount);
+    for (let f = 0; f < a.folderCount; f++) {
+      const prefix = a.folderPath(f);
+      const [first, end] = a.folderFiles(f);
+      for (let i = first; i < end; i++) out[i] = prefix ? `${prefix}\\${a.leafName(i)}` : a.leafName(i);
+    }
+    return out;
+  }
+
+  pathAt(i: number): string {
+    return this.archive.filePath(i);
+  }
+
+  pathKeys(): Uint32Array {
+    const a = this.archive;
+    const pool = a.namePool;
+    const keys = new Uint32Array(a.fileCount);
+    for (let f = 0; f < a.folderCount; f++) {
+      const [first, end] = a.folderFiles(f);
+      if (first === end) continue;
+      let h = FNV_OFFSET;
+      const [fs, fe] = a.folderSpan(f);
+      for (let p = fs; p < fe; p++) h = foldKeyStep(h, pool[p]);
+      if (fe > fs) h = foldKeyStep(h, BACKSLASH);
+      for (let i = first; i < end; i++) {
+        let k = h;
+        const [ls, le] = a.leafSpan(i);
+        for (let p = ls; p < le; p++) k = foldKeyStep(k, pool[p]);
+        keys[i] = k;
+      }
+    }
+    return keys;
+  }
+
+  foldedPath(i: number): Uint8Array {
+    const a = this.archive;
+    const pool = a.namePool;
+    const [fs, fe] = a.folderSpan(a.folderOf(i));
+    const [ls, le] = a.leafSpan(i);
+    const sep = fe > fs ? 1 : 0;
+    const out = new Uint8Array(fe - fs + sep + le - ls);
+    for (let p = fs; p < fe; p++) out[p - fs] = FOLD[pool[p]];
+    if (sep) out[fe - fs] = BACKSLASH;
+    for (let p = ls, o = fe - fs + sep; p < le; p++, o++) out[o] = FOLD[pool[p]];
+    return out;
+  }
+
+  close(): void {
+    if (this.bytes instanceof FileByteSource) this.bytes.close();
+  }
+}

@@ -1,0 +1,95 @@
+/**
+ * The merged view's path table: every distinct path over all sources (case-insensitive, either
+ * separator), with the number of copies and the highest-ranked copy. Built from each source's
+ * 32-bit path keys in one pass with an open-addressing table of typed arrays; equal keys are
+ * settled by comparing the folded path bytes, so the count is exact, not a hash estimate.
+ */
+import { Source } from './source';
+
+export class MergedIndex {
+  /** Distinct path d: the source (index in search order) and file index of its winning copy. */
+  readonly winnerSource: Uint16Array;
+  readonly winnerFile: Int32Array;
+  /** How many sources hold distinct path d. */
+  readonly copies: Uint16Array;
+  readonly keys: Uint32Array;
+  readonly size: number;
+
+  private constructor(n: number, winnerSource: Uint16Array, winnerFile: Int32Array, copies: Uint16Array, keys: Uint32Array) {
+    this.size = n;
+    this.winnerSource = winnerSource;
+    this.winnerFile = winnerFile;
+    this.copies = copies;
+    this.keys = keys;
+  }
+
+  /** `sources` in search order (the first one wins). */
+  static build(sources: readonly Source[]): MergedIndex {
+    let total = 0;
+    const allKeys = sources.map((s) => {
+      const k = s.pathKeys();
+      total += k.length;
+      return k;
+    });
+    let cap = 16;
+    while (cap < total * 2) cap *= 2;
+    const mask = cap - 1;
+    const slots = new Int32Array(cap).fill(-1);
+    const winnerSource = new Uint16Array(total);
+    const winnerFile = new Int32Array(total);
+    const copies = new Uint16Array(total);
+    const keys = new Uint32Array(total);
+    let n = 0;
+
+    const sameBytes = (a: Uint8Array, b: Uint8Array): boolean => {
+      if (a.length !== b.length) return false;
+      for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+      return true;
+    };
+
+    for (let s = 0; s < sources.length; s++) {
+      const ks = allKeys[s];
+      for (let i = 0; i < ks.length; i++) {
+        const k = ks[i];
+        // Fibonacci hashing spreads FNV keys over the power-of-two table.
+        let slot = (Math.imul(k, 0x9e3779b1) >>> 0) & mask;
+        let mine: Uint8Array | undefined;
+        for (;;) {
+          const d = slots[slot];
+          if (d < 0) {
+            slots[slot] = n;
+            winnerSource[n] = s;
+            winnerFile[n] = i;
+            copies[n] = 1;
+            keys[n] = k;
+            n++;
+            break;
+          }
+          if (keys[d] === k && winnerSource[d] !== s) {
+            mine ??= sources[s].foldedPath(i);
+            if (sameBytes(mine, sources[winnerSource[d]].foldedPath(winnerFile[d]))) {
+              copies[d]++;
+              break;
+            }
+          }
+          slot = (slot + 1) & mask;
+        }
+      }
+    }
+    return new MergedIndex(n, winnerSource, winnerFile, copies, keys);
+  }
+
+  /** The largest number of copies any path has. */
+  maxCopies(): number {
+    let m = 0;
+    for (let d = 0; d < this.size; d++) if (this.copies[d] > m) m = this.copies[d];
+    return m;
+  }
+
+  /** Distinct paths held by more than one source. */
+  shadowedCount(): number {
+    let c = 0;
+    for (let d = 0; d < this.size; d++) if (this.copies[d] > 1) c++;
+    return c;
+  }
+}

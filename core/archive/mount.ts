@@ -1,0 +1,283 @@
+/**
+ * The mount: the engine's search order over an install (seed 004 "The archive config list and
+ * the search order", seed 000 "The file system").
+ *
+ * Mounting follows the engine: archives named with -arch first, then every cfg line top to
+ * bottom; a directory becomes a directory source, an existing file an archive source, and a line
+ * that names nothing is skipped and reported. The mount vector is the mount order reversed, so
+ * the bottom cfg line is consulted first, the -arch archives last, and the first source that
+ * holds a path wins.
+ */
+import * as path from 'node:path';
+import { Arch06Error, isArch06Error } from '../errors';
+import { diskKind, listDirectory, readTextFile, resolveCaseInsensitive } from '../io/node';
+import { parsePathIndex, PathIndexProblem, PathIndexRow } from '../formats/pathIndex';
+import { PATH_INDEX_NAME } from '../formats/ltar/layout';
+import { defaultHasher, StringHasher } from '../hash/stringHash';
+import { parseArchcfg } from './archcfg';
+import { DirectorySource } from './directorySource';
+import { GamePath, ROOT, gamePathKey, joinGamePath, toGamePath } from './gamePath';
+import { LtarSource } from './ltarSource';
+import { MergedIndex } from './mergedIndex';
+import { Source, SourceEntry } from './source';
+
+export interface MountOptions {
+  /** The install root (the folder that holds x64/default.archcfg). */
+  root: string;
+  /** An explicit cfg (the engine's -archcfg); default: root/x64/default.archcfg. */
+  cfg?: string;
+  /** Archives mounted before the cfg list (the engine's -arch); they rank below every line. */
+  extraArchives?: string[];
+}
+
+export interface SkippedLine {
+  /** 1-based cfg line, or 0 for an -arch archive. */
+  line: number;
+  text: string;
+  reason: string;
+}
+
+export interface WhichResult {
+  path: string;
+  winner: SourceEntry;
+  /** Every copy in search order, the winner first. */
+  copies: SourceEntry[];
+}
+
+export interface MergedListing {
+  folders: { name: string; sources: Source[] }[];
+  files: { name: string; winner: SourceEntry; copies: number }[];
+}
+
+export interface PathTable {
+  /** Every archive's rows merged, sorted by hash, one row per distinct (hash, path). */
+  rows: PathIndexRow[];
+  /** Archives that carry an index. */
+  archives: string[];
+  problems: { archive: string; problem: PathIndexProblem }[];
+  /** Archives whose index could not be read at all. */
+  errors: { archive: string; error: Arch06Error }[];
+}
+
+export class Mount {
+  private merged: MergedIndex | undefined;
+  private pathTableCache: PathTable | undefined;
+
+  private constructor(
+    readonly root: string,
+    readonly cfgPath: string,
+    /** Search order: index 0 is consulted first. */
+    readonly sources: Source[],
+    readonly skipped: SkippedLine[],
+    /** `.arch06` files in the root that the cfg does not name (not mounted, as in the game). */
+    readonly unlisted: string[],
+  ) {}
+
+  static findCfg(root: string): string | undefined {
+    return resolveCaseInsensitive(root, 'x64/default.archcfg');
+  }
+
+  static open(options: MountOptions): Mount {
+    const root = path.resolve(options.root);
+    if (diskKind(root) !== 'directory') throw new Arch06Error('NOT_FOUND', 'install root is not a folder', { file: root });
+    const cfgPath = options.cfg ? path.resolve(options.cfg) : Mount.findCfg(root);
+    if (!cfgPath || diskKind(cfgPath) !== 'file') {
+      throw new Arch06Error('NOT_FOUND', 'no archive config list: expected x64/default.archcfg under the install root', { file: cfgPath ?? path.join(root, 'x64', 'default.archcfg') });
+    }
+    const cfgDir = path.dirname(cfgPath);
+    const mounted: Source[] = []; // in mount order
+    const skipped: SkippedLine[] = [];
+    const byDiskPath = new Map<string, number>();
+    const dirCache = new Map<string, Map<string, string>>();
+
+    const mountOne = (line: number, text: string, abs: string | undefined): void => {
+      const kind = abs ? diskKind(abs) : 'missing';
+      if (!abs || kind === 'missing') {
+        skipped.push({ line, text, reason: 'names nothing on disk' });
+        return;
+      }
+      const prior = byDiskPath.get(abs);
+      let source: Source;
+      try {
+        if (kind === 'directory') {
+          const rel = path.relative(root, abs).split(path.sep).join('/');
+          source = new DirectorySource(rel && !rel.startsWith('..') ? rel : abs, abs);
+        } else {
+          source = LtarSource.openFile(abs, path.basename(abs));
+        }
+      } catch (e) {
+        skipped.push({ line, text, reason: isArch06Error(e) ? e.message : `cannot open: ${(e as Error).message}` });
+        return;
+      }
+      if (prior !== undefined) {
+        // The same source twice: the later mount ranks higher; keep one source under its name.
+        mounted[prior].close();
+        mounted.splice(prior, 1);
+        for (const [k, v] of byDiskPath) if (v > prior) byDiskPath.set(k, v - 1);
+        skipped.push({ line, text, reason: 'mounted again: ranks at this later line' });
+      }
+      byDiskPath.set(abs, mounted.length);
+      mounted.push(source);
+    };
+
+    for (const extra of options.extraArchives ?? []) {
+      const abs = path.isAbsolute(extra) ? extra : resolveCaseInsensitive(root, extra, dirCache);
+      mountOne(0, extra, abs);
+    }
+    const lines = parseArchcfg(readTextFile(cfgPath));
+    for (const l of lines) mountOne(l.line, l.text, resolveCaseInsensitive(cfgDir, l.text, dirCache));
+
+    const listed = new Set(mounted.map((s) => s.diskPath));
+    const unlisted = listDirectory(root)
+      .filter((e) => !e.isDirectory && /\.arch06$/i.test(e.name) && !listed.has(path.join(root, e.name)))
+      .map((e) => e.name)
+      .sort();
+    return new Mount(root, cfgPath, mounted.reverse(), skipped, unlisted);
+  }
+
+  source(name: string): Source | undefined {
+    const k = name.toLowerCase();
+    return this.sources.find((s) => s.name.toLowerCase() === k);
+  }
+
+  /** Every copy of `path` in search order; undefined when no source holds it. */
+  which(input: string): WhichResult | undefined {
+    const p = toGamePath(input);
+    const copies: SourceEntry[] = [];
+    for (const s of this.sources) {
+      const e = s.lookup(p);
+      if (e) copies.push(e);
+    }
+    return copies.length ? { path: copies[0].path, winner: copies[0], copies } : undefined;
+  }
+
+  /** The winning copy, or the copy in the named source. Throws NOT_FOUND. */
+  entry(input: string, sourceName?: string): SourceEntry {
+    const p = toGamePath(input);
+    if (sourceName !== undefined) {
+      const s = this.source(sourceName);
+      if (!s) throw new Arch06Error('NOT_FOUND', `no mounted source named ${sourceName}`, { file: sourceName });
+      const e = s.lookup(p);
+      if (!e) throw new Arch06Error('NOT_FOUND', 'path not in this source', { file: `${sourceName}:${p}` });
+      return e;
+    }
+    for (const s of this.sources) {
+      const e = s.lookup(p);
+      if (e) return e;
+    }
+    throw new Arch06Error('NOT_FOUND', 'path not found in any mounted source', { file: p });
+  }
+
+  /** One folder of the merged view: child folders (with the sources that have them) and winning files. */
+  list(input: string = ROOT): MergedListing | undefined {
+    const folder = toGamePath(input);
+    const folders = new Map<string, { name: string; sources: Source[] }>();
+    const files = new Map<string, { name: string; winner: SourceEntry; copies: number }>();
+    let found = false;
+    for (const s of this.sources) {
+      const l = s.list(folder);
+      if (!l) continue;
+      found = true;
+      for (const name of l.folders) {
+        const k = name.toLowerCase();
+        const f = folders.get(k);
+        if (f) f.sources.push(s);
+        else folders.set(k, { name, sources: [s] });
+      }
+      for (const e of l.files) {
+        const name = e.path.slice(e.path.lastIndexOf('\\') + 1);
+        const k = name.toLowerCase();
+        const f = files.get(k);
+        if (f) f.copies++;
+        else files.set(k, { name, winner: e, copies: 1 });
+      }
+    }
+    if (!found) return undefined;
+    const byName = (a: { name: string }, b: { name: string }): number => (a.name.toLowerCase() < b.name.toLowerCase() ? -1 : a.name.toLowerCase() > b.name.toLowerCase() ? 1 : 0);
+    return { folders: [...folders.values()].sort(byName), files: [...files.values()].sort(byName) };
+  }
+
+  /** Every file under `folder` in the merged view (winning copies), depth first. */
+  *walk(input: string = ROOT): Generator<SourceEntry> {
+    const folder = toGamePath(input);
+    const l = this.list(folder);
+    if (!l) return;
+    for (const f of l.files) yield f.winner;
+    for (const d of l.folders) yield* this.walk(joinGamePath(folder, d.name));
+  }
+
+  /** The merged path table (built on first use). */
+  index(): MergedIndex {
+    this.merged ??= MergedIndex.build(this.sources);
+    return this.merged;
+  }
+
+  /** Distinct path d of the merged index, as the winning source spells it. */
+  indexPath(d: number): string {
+    const ix = this.index();
+    return this.sources[ix.winnerSource[d]].pathAt(ix.winnerFile[d]);
+  }
+
+  /** Every archive's path index merged into one hash -> path table, as Mount does at fs+0x80. */
+  pathTable(hasher: StringHasher = defaultHasher): PathTable {
+    if (this.pathTableCache && hasher === defaultHasher) return this.pathTableCache;
+    const rows: PathIndexRow[] = [];
+    const archives: string[] = [];
+    const problems: PathTable['problems'] = [];
+    const errors: PathTable['errors'] = [];
+    for (const s of this.sources) {
+      if (!(s instanceof LtarSource)) continue;
+      const i = s.archive.find(PATH_INDEX_NAME);
+      if (i < 0) continue;
+      archives.push(s.name);
+      try {
+        const ix = parsePathIndex(s.entry(i).readSync(), `${s.name}:${PATH_INDEX_NAME}`, hasher);
+        rows.push(...ix.rows);
+        for (const p of ix.problems) problems.push({ archive: s.name, problem: p });
+      } catch (e) {
+        if (!isArch06Error(e)) throw e;
+        errors.push({ archive: s.name, error: e });
+      }
+    }
+    rows.sort((a, b) => a.hash - b.hash || (gamePathKey(a.path) < gamePathKey(b.path) ? -1 : gamePathKey(a.path) > gamePathKey(b.path) ? 1 : 0));
+    const merged = rows.filter((r, i) => i === 0 || r.hash !== rows[i - 1].hash || gamePathKey(r.path) !== gamePathKey(rows[i - 1].path));
+    const table = { rows: merged, archives, problems, errors };
+    if (hasher === defaultHasher) this.pathTableCache = table;
+    return table;
+  }
+
+  /** Paths whose StringHash is `hash`: from the path-index table and from every mounted path. */
+  unhash(hash: number, hasher: StringHasher = defaultHasher): { path: string; from: 'path-index' | 'mount' }[] {
+    const out: { path: string; from: 'path-index' | 'mount' }[] = [];
+    const seen = new Set<string>();
+    const rows = this.pathTable(hasher).rows;
+    // Rows are sorted by hash: binary search to the first match.
+    let lo = 0;
+    let hi = rows.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (rows[mid].hash < hash) lo = mid + 1;
+      else hi = mid;
+    }
+    for (let i = lo; i < rows.length && rows[i].hash === hash; i++) {
+      seen.add(gamePathKey(rows[i].path));
+      out.push({ path: rows[i].path, from: 'path-index' });
+    }
+    const ix = this.index();
+    for (let d = 0; d < ix.size; d++) {
+      const p = this.indexPath(d);
+      const h = hasher.tryHash(p);
+      if (h.ok && h.hash === hash && !seen.has(gamePathKey(p))) {
+        seen.add(gamePathKey(p));
+        out.push({ path: p, from: 'mount' });
+      }
+    }
+    return out;
+  }
+
+  close(): void {
+    for (const s of this.sources) s.close();
+  }
+}
+
+export type { GamePath };

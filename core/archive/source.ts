@@ -1,0 +1,63 @@
+/**
+ * One interface for everything the engine searches: an LTAR archive or a directory on disk
+ * (seed 000 "The file system": kind 0 archive tree, kind 1 directory source). The search order
+ * (`Mount`) is a list of sources; nothing above this layer knows which kind answered.
+ */
+import { GamePath } from './gamePath';
+
+export type SourceKind = 'archive' | 'directory';
+
+/** How an entry's bytes are kept: in an archive (empty, plain range, chunk stream) or a loose file. */
+export type StorageKind = 'empty' | 'plain' | 'chunked' | 'loose';
+
+export interface SourceEntry {
+  readonly source: Source;
+  /** The path as this source spells it. */
+  readonly path: string;
+  /** Decoded size in bytes. */
+  readonly size: number;
+  /** Bytes on disk (chunk headers included for chunk streams). */
+  readonly storedSize: number;
+  readonly storage: StorageKind;
+  /** Bytes [start, end) of the decoded entry (default: all of it). */
+  readSync(start?: number, end?: number): Uint8Array;
+  read(start?: number, end?: number): Promise<Uint8Array>;
+}
+
+export interface SourceListing {
+  /** Names (one segment) of the child folders. */
+  folders: string[];
+  files: SourceEntry[];
+}
+
+export interface Source {
+  /** `Patch_02.arch06`, or a directory's path relative to the install root (`Game`). */
+  readonly name: string;
+  readonly kind: SourceKind;
+  /** Absolute path on disk. */
+  readonly diskPath: string;
+  readonly fileCount: number;
+  /** The entry at `path`, found the way the engine finds it, or undefined. */
+  lookup(path: GamePath): SourceEntry | undefined;
+  /** One folder's children, or undefined when this source has no such folder. */
+  list(folder: GamePath): SourceListing | undefined;
+  /** Every file path in this source, in its own order. */
+  allPaths(): string[];
+  /** File `i` of `allPaths()`, without building the whole list. */
+  pathAt(i: number): string;
+  /**
+   * A 32-bit key per file (same order as `allPaths`) over the case-folded, backslash-separated
+   * path, for building the merged index without decoding every name. Equal paths give equal keys.
+   */
+  pathKeys(): Uint32Array;
+  /** Case-folded path bytes of file `i` (same order), to settle key collisions exactly. */
+  foldedPath(i: number): Uint8Array;
+  close(): void;
+}
+
+/** FNV-1a over case-folded bytes with / read as \ — the merged index's key function. */
+export const FNV_OFFSET = 0x811c9dc5;
+export function foldKeyStep(h: number, byte: number): number {
+  const c = byte === 0x2f ? 0x5c : byte >= 0x41 && byte <= 0x5a ? byte + 0x20 : byte;
+  return Math.imul(h ^ c, 0x01000193) >>> 0;
+}

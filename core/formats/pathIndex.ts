@@ -1,0 +1,97 @@
+/**
+ * The path index, `archivepatchloosefiles.txt`, record 0 of 37 shipped archives (seed 004
+ * "The path index"):
+ *
+ *   u32 1 | u32 stringBytes | strings (NUL-terminated full paths) | u32 count |
+ *   count x {u32 hash, u32 stringOffset}      (offsets relative to the first string)
+ *
+ * Rows are sorted by hash and every hash is StringHash of its path. The engine merges every
+ * mounted archive's rows into one hash -> path table (fs+0x80).
+ */
+import { Arch06Error } from '../errors';
+import { StringHasher, defaultHasher, formatHash } from '../hash/stringHash';
+
+export interface PathIndexRow {
+  hash: number;
+  path: string;
+}
+
+export interface PathIndexProblem {
+  row: number;
+  message: string;
+}
+
+export interface PathIndex {
+  rows: PathIndexRow[];
+  /** Rows that break a rule (order, hash) without making the file unreadable. */
+  problems: PathIndexProblem[];
+}
+
+const td = new TextDecoder('latin1');
+
+export function parsePathIndex(bytes: Uint8Array, file = 'archivepatchloosefiles.txt', hasher: StringHasher = defaultHasher): PathIndex {
+  const dv = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const need = (at: number, n: number, field: string): void => {
+    if (at + n > bytes.length) {
+      throw new Arch06Error('TRUNCATED', 'path index ends early', { file, offset: at, field, expected: `${n} bytes`, actual: `${Math.max(0, bytes.length - at)} bytes` });
+    }
+  };
+  need(0, 8, 'header');
+  const lead = dv.getUint32(0, true);
+  if (lead !== 1) throw new Arch06Error('INVALID', 'path index does not start with 1', { file, offset: 0, field: 'lead', expected: '1', actual: String(lead) });
+  const stringBytes = dv.getUint32(4, true);
+  need(8, stringBytes, 'strings');
+  const strings = bytes.subarray(8, 8 + stringBytes);
+  const countAt = 8 + stringBytes;
+  need(countAt, 4, 'count');
+  const count = dv.getUint32(countAt, true);
+  // Checked against the file's length before any row is materialised.
+  need(countAt + 4, count * 8, 'rows');
+  const rows: PathIndexRow[] = [];
+  const problems: PathIndexProblem[] = [];
+  const trailing = bytes.length - (countAt + 4 + count * 8);
+  if (trailing > 0) problems.push({ row: -1, message: `${trailing} bytes after the last row` });
+  let prev = -1;
+  for (let i = 0; i < count; i++) {
+    const at = countAt + 4 + i * 8;
+    const hash = dv.getUint32(at, true);
+    const off = dv.getUint32(at + 4, true);
+    const end = off < strings.length ? strings.indexOf(0, off) : -1;
+    if (end < 0) {
+      throw new Arch06Error('OUT_OF_RANGE', 'path index row points outside its strings', { file, offset: at + 4, field: `row[${i}].stringOffset`, expected: `< ${stringBytes}, NUL-terminated`, actual: String(off) });
+    }
+    const path = td.decode(strings.subarray(off, end));
+    if (hash < prev) problems.push({ row: i, message: `rows not sorted by hash: ${formatHash(hash)} after ${formatHash(prev)}` });
+    prev = hash;
+    const h = hasher.tryHash(path);
+    if (!h.ok) problems.push({ row: i, message: `cannot check the hash of ${JSON.stringify(path)}: byte 0x${h.byte.toString(16)} is not in the known StringHash table` });
+    else if (h.hash !== hash) problems.push({ row: i, message: `hash ${formatHash(hash)} is not StringHash(${JSON.stringify(path)}) = ${formatHash(h.hash)}` });
+    rows.push({ hash, path });
+  }
+  return { rows, problems };
+}
+
+/** Build a path index for `paths` (rows sorted by StringHash, each string once). */
+export function writePathIndex(paths: string[], hasher: StringHasher = defaultHasher): Uint8Array {
+  const unique = [...new Set(paths)];
+  const offsets = new Map<string, number>();
+  const parts: Buffer[] = [];
+  let size = 0;
+  for (const p of unique) {
+    offsets.set(p, size);
+    const b = Buffer.from(p + '\0', 'latin1');
+    parts.push(b);
+    size += b.length;
+  }
+  const rows = unique.map((p) => ({ hash: hasher.hash(p), off: offsets.get(p)! })).sort((a, b) => a.hash - b.hash);
+  const head = Buffer.alloc(8);
+  head.writeUInt32LE(1, 0);
+  head.writeUInt32LE(size, 4);
+  const table = Buffer.alloc(4 + rows.length * 8);
+  table.writeUInt32LE(rows.length, 0);
+  rows.forEach((r, i) => {
+    table.writeUInt32LE(r.hash, 4 + i * 8);
+    table.writeUInt32LE(r.off, 8 + i * 8);
+  });
+  return Buffer.concat([head, ...parts, table]);
+}

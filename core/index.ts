@@ -1,0 +1,22 @@
+/** The engine's public surface. Nothing here imports vscode, the DOM or LSP. */
+export * from './errors';
+export * from './io/byteSource';
+export * from './hash/stringHash';
+export * from './oodle';
+export * from './formats/ltar/layout';
+export { LtarArchive } from './formats/ltar/reader';
+export type { LtarHeader, LtarFileRecord, EntryStorage, RecordProblem } from './formats/ltar/reader';
+export { ChunkStream } from './formats/ltar/chunks';
+export { LtarWriter, storedChunks, splitArchivePath } from './formats/ltar/writer';
+export type { WriterChunk, WriterEntry } from './formats/ltar/writer';
+export * from './formats/pathIndex';
+export * from './archive/gamePath';
+export * from './archive/source';
+export { LtarSource, LtarEntry } from './archive/ltarSource';
+export { DirectorySource } from './archive/directorySource';
+export { parseArchcfg } from './archive/archcfg';
+export { Mount } from './archive/mount';
+export type { MountOptions, SkippedLine, WhichResult, MergedListing, PathTable } from './archive/mount';
+export { MergedIndex } from './archive/mergedIndex';
+export { verifyMount } from './archive/verify';
+export type { VerifyReport, VerifyFailure, VerifyOptions } from './archive/verify';

@@ -1,0 +1,203 @@
+/**
+ * The only engine file that touches `node:fs`. Everything else in `core/` receives bytes via
+ * `ByteSource` or calls the helpers below, so the engine's view of the disk stays in one place
+ * (and a browser build could swap this file out).
+ */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { Arch06Error } from '../errors';
+import { ByteSource, checkRange } from './byteSource';
+
+/** A read-only file opened once; reads are positional (pread), so one handle serves every caller. */
+export class FileByteSource implements ByteSource {
+  private fd: number | undefined;
+  readonly size: number;
+
+  private constructor(readonly name: string, readonly diskPath: string, fd: number, size: number) {
+    this.fd = fd;
+    this.size = size;
+  }
+
+  static open(diskPath: string, name = diskPath): FileByteSource {
+    // 'r' only: the tool never opens game files for writing.
+    const fd = fs.openSync(diskPath, 'r');
+    try {
+      const st = fs.fstatSync(fd);
+      return new FileByteSource(name, diskPath, fd, st.size);
+    } catch (e) {
+      fs.closeSync(fd);
+      throw e;
+    }
+  }
+
+  private handle(): number {
+    if (this.fd === undefined) throw new Arch06Error('INVALID', 'file is closed', { file: this.name });
+    return this.fd;
+  }
+
+  readSync(position: number, length: number): Uint8Array {
+    checkRange(this.name, this.size, position, length);
+    const out = Buffer.allocUnsafe(length);
+    let done = 0;
+    while (done < length) {
+      const n = fs.readSync(this.handle(), out, done, length - done, position + done);
+      if (n === 0) throw new Arch06Error('TRUNCATED', 'file shrank while reading', { file: this.name, offset: position + done });
+      done += n;
+    }
+    return out;
+  }
+
+  read(position: number, length: number): Promise<Uint8Array> {
+    return new Promise((resolve, reject) => {
+      try {
+        checkRange(this.name, this.size, position, length);
+      } catch (e) {
+        reject(e);
+        return;
+      }
+      const out = Buffer.allocUnsafe(length);
+      const step = (done: number): void => {
+        if (done === length) return resolve(out);
+        fs.read(this.handle(), out, done, length - done, position + done, (err, n) => {
+          if (err) return reject(err);
+          if (n === 0) return reject(new Arch06Error('TRUNCATED', 'file shrank while reading', { file: this.name, offset: position + done }));
+          step(done + n);
+        });
+      };
+      step(0);
+    });
+  }
+
+  close(): void {
+    if (this.fd !== undefined) fs.closeSync(this.fd);
+    this.fd = undefined;
+  }
+}
+
+export type DiskKind = 'file' | 'directory' | 'missing';
+
+export function diskKind(p: string): DiskKind {
+  try {
+    const st = fs.statSync(p);
+    return st.isDirectory() ? 'directory' : st.isFile() ? 'file' : 'missing';
+  } catch {
+    return 'missing';
+  }
+}
+
+export function readTextFile(p: string): string {
+  return fs.readFileSync(p, 'latin1');
+}
+
+export function readFileBytes(p: string): Uint8Array {
+  return fs.readFileSync(p);
+}
+
+export interface DiskDirEntry {
+  name: string;
+  isDirectory: boolean;
+  size: number;
+}
+
+/** List one directory; entries that vanish or cannot be stat'ed are left out. */
+export function listDirectory(p: string): DiskDirEntry[] {
+  const out: DiskDirEntry[] = [];
+  for (const d of fs.readdirSync(p, { withFileTypes: true })) {
+    let isDir = d.isDirectory();
+    let size = 0;
+    try {
+      const st = fs.statSync(path.join(p, d.name));
+      isDir = st.isDirectory();
+      size = st.isFile() ? st.size : 0;
+      if (!isDir && !st.isFile()) continue;
+    } catch {
+      continue;
+    }
+    out.push({ name: d.name, isDirectory: isDir, size });
+  }
+  return out;
+}
+
+/**
+ * Write a file atomically: a temp file beside the target, then rename. When `backup` is set and
+ * the target exists, it is first copied to `<target>.bak` (kept from the first write only).
+ * The only write primitive the engine has; callers decide whether writing is allowed.
+ */
+export function writeFileAtomic(target: string, bytes: Uint8Array, options: { backup?: boolean } = {}): void {
+  fs.mkdirSync(path.dirname(target), { recursive: true });
+  if (options.backup && fs.existsSync(target) && !fs.existsSync(target + '.bak')) fs.copyFileSync(target, target + '.bak');
+  const tmp = `${target}.tmp-${process.pid}-${Date.now()}`;
+  try {
+    fs.writeFileSync(tmp, bytes);
+    fs.renameSync(tmp, target);
+  } catch (e) {
+    fs.rmSync(tmp, { force: true });
+    throw e;
+  }
+}
+
+/**
+ * Resolve `relative` (separators / or \) under `base` the way Windows would: an exact match
+ * first, else a case-insensitive one per segment. Returns undefined when some segment is missing.
+ * `..` segments step up, as in the engine's config lines (`..\HighMip.arch06`).
+ */
+export function resolveCaseInsensitive(base: string, relative: string, cache?: Map<string, Map<string, string>>): string | undefined {
+  let cur = path.isAbsolute(relative.replace(/\\/g, '/')) ? path.parse(path.resolve(relative.replace(/\\/g, '/'))).root : base;
+  for (const seg of relative.replace(/\\/g, '/').split('/')) {
+    if (seg === '' || seg === '.') continue;
+    if (seg === '..') {
+      cur = path.dirname(cur);
+      continue;
+    }
+    const exact = path.join(cur, seg);
+    if (fs.existsSync(exact)) {
+      cur = exact;
+      continue;
+    }
+    let names = cache?.get(cur);
+    if (!names) {
+      names = new Map();
+      try {
+        for (const n of fs.readdirSync(cur)) if (!names.has(n.toLowerCase())) names.set(n.toLowerCase(), n);
+      } catch {
+        return undefined;
+      }
+      cache?.set(cur, names);
+    }
+    const hit = names.get(seg.toLowerCase());
+    if (hit === undefined) return undefined;
+    cur = path.join(cur, hit);
+  }
+  return cur;
+}
+
+/**
+ * Every file under `dir`, as paths relative to it with backslash separators. Symbolic links to
+ * directories are followed once (a link loop is visited only once); depth is bounded.
+ */
+export function walkFiles(dir: string, maxDepth = 64): { path: string; size: number }[] {
+  const out: { path: string; size: number }[] = [];
+  const seen = new Set<string>();
+  const visit = (abs: string, rel: string, depth: number): void => {
+    if (depth > maxDepth) return;
+    let real: string;
+    try {
+      real = fs.realpathSync(abs);
+    } catch {
+      return;
+    }
+    if (seen.has(real)) return;
+    seen.add(real);
+    for (const e of listDirectory(abs)) {
+      const r = rel ? `${rel}\\${e.name}` : e.name;
+      if (e.isDirectory) visit(path.join(abs, e.name), r, depth + 1);
+      else out.push({ path: r, size: e.size });
+    }
+  };
+  visit(dir, '', 0);
+  return out;
+}
+
+export function fileSize(p: string): number {
+  return fs.statSync(p).size;
+}

@@ -1,0 +1,101 @@
+/**
+ * The embedded sample install: a small, fully synthetic Shadow of War-shaped game folder that
+ * exercises every rule of the mount (search order, shadowed copies, a loose Game folder, a path
+ * index, skipped cfg lines, an empty archive, an archive the cfg does not name). Everything is
+ * written by the project's own writers; no game data is used. Returned as files in memory; the
+ * CLI (`arch06 make-sample`) writes them to disk.
+ */
+import { LtarWriter } from '../formats/ltar/writer';
+import { writePathIndex } from '../formats/pathIndex';
+import { PATH_INDEX_NAME } from '../formats/ltar/layout';
+
+export interface SampleFile {
+  /** Path relative to the install root, with / separators. */
+  path: string;
+  bytes: Uint8Array;
+}
+
+const text = (s: string): Uint8Array => Buffer.from(s.replace(/^\n/, ''), 'utf8');
+
+/** Deterministic filler so multi-chunk entries have recognisable, checkable content. */
+function patterned(size: number, seed: number): Uint8Array {
+  const out = new Uint8Array(size);
+  let x = seed >>> 0 || 1;
+  for (let i = 0; i < size; i++) {
+    x ^= x << 13;
+    x ^= x >>> 17;
+    x ^= x << 5;
+    out[i] = i % 64 === 0 ? 0x0a : 0x20 + ((x >>> 0) % 95);
+  }
+  return out;
+}
+
+export const SAMPLE_CFG = `; arch06 sample install: archive config list.
+; Same shape as the game's x64/default.archcfg: one path per line, relative to this folder.
+; file search order is from the bottom up
+
+..\\Game
+..\\GameDev
+..\\Base.arch06
+..\\Patch_00_LC.arch06
+..\\Great_Hall.arch06          ; listed but not shipped: skipped, as in the game
+..\\Patch_01.arch06
+..\\Patch_02.arch06
+..\\HotChunk.arch06
+`;
+
+export function sampleGame(): SampleFile[] {
+  const files: SampleFile[] = [{ path: 'x64/default.archcfg', bytes: text(SAMPLE_CFG) }];
+
+  // Base: the bulk of the data.
+  const base = new LtarWriter();
+  base.addBytes('readme.txt', text(`
+arch06 sample install
+=====================
+A synthetic game folder for trying arch06. Nothing here comes from the game.
+config\\game.cfg ships in Base, Patch_01 and Patch_02: Patch_02 wins.
+`));
+  base.addBytes('config\\game.cfg', text('; Base copy\nDifficulty=Normal\nSubtitles=0\n'));
+  base.addBytes('config\\input.cfg', text('; only in Base\nInvertY=0\n'));
+  base.addBytes('scripts\\common\\startup.scripts', text('-- Base copy: wins over the Game folder copy, because Game is consulted last\nlocal greeting = "hello from Base"\nreturn greeting\n'));
+  base.addBytes('scripts\\quests\\q_intro.scripts', text('local Quest = hmake QuestDef { Name = "Intro" }\nreturn Quest\n'));
+  base.addBytes('bundles\\dlc\\dlc_main.txt', text('bundles\\dlc: a folder whose name is a prefix of bundles\\dlc4\n'));
+  base.addBytes('bundles\\dlc4\\dlc4_main.txt', text('bundles\\dlc4 sorts before bundles\\dlc in the folder table\n'));
+  base.addBytes('database\\string\\enus\\string.txt', text('UI_1Sword_Starting_N=Urfael\n'));
+  base.add('data\\empty.bin', { storage: 'empty' });
+  base.add('data\\big_stored.bin', { storage: 'chunked', bytes: patterned(200_000, 7) });
+  for (let i = 0; i < 40; i++) base.addBytes(`worlds\\sample\\layer_${String(i).padStart(2, '0')}.txt`, text(`layer ${i}\n`));
+  files.push({ path: 'Base.arch06', bytes: base.toBytes() });
+
+  // An empty archive: a 65-byte header and one empty root folder, like Patch_00_LC.
+  files.push({ path: 'Patch_00_LC.arch06', bytes: new LtarWriter().toBytes() });
+
+  const patch1Paths = ['config\\game.cfg', 'scripts\\quests\\q_intro.scripts'];
+  const patch1 = new LtarWriter();
+  patch1.addBytes(PATH_INDEX_NAME, writePathIndex(patch1Paths));
+  patch1.addBytes('config\\game.cfg', text('; Patch_01 copy\nDifficulty=Hard\nSubtitles=1\n'));
+  patch1.addBytes('scripts\\quests\\q_intro.scripts', text('-- Patch_01 fixes the intro\nlocal Quest = hmake QuestDef { Name = "Intro", Version = 2 }\nreturn Quest\n'));
+  files.push({ path: 'Patch_01.arch06', bytes: patch1.toBytes() });
+
+  const patch2Paths = ['config\\game.cfg', 'data\\patched.bin'];
+  const patch2 = new LtarWriter();
+  patch2.addBytes(PATH_INDEX_NAME, writePathIndex(patch2Paths));
+  patch2.addBytes('config\\game.cfg', text('; Patch_02 copy: this is the one the game loads\nDifficulty=Nemesis\nSubtitles=1\n'));
+  patch2.add('data\\patched.bin', { storage: 'chunked', bytes: patterned(150_000, 11), chunkSize: 0x10000 });
+  files.push({ path: 'Patch_02.arch06', bytes: patch2.toBytes() });
+
+  const hot = new LtarWriter();
+  hot.addBytes(PATH_INDEX_NAME, writePathIndex(['database\\string\\enus\\string.txt']));
+  hot.addBytes('database\\string\\enus\\string.txt', text('UI_1Sword_Starting_N=Urfael (HotChunk copy: above every patch)\n'));
+  files.push({ path: 'HotChunk.arch06', bytes: hot.toBytes() });
+
+  // Present on disk, absent from the cfg: not mounted (like Blade.arch06 in the game).
+  const blade = new LtarWriter();
+  blade.addBytes('dlc\\blade.txt', text('Unlocked'));
+  files.push({ path: 'Blade.arch06', bytes: blade.toBytes() });
+
+  // The loose Game folder: the top cfg line, so consulted last.
+  files.push({ path: 'Game/scripts/common/startup.scripts', bytes: text('-- Game folder copy: shadowed by Base, because Game is consulted last\n') });
+  files.push({ path: 'Game/movies/intro.txt', bytes: text('Loose files such as the cinematic movies ship in Game\\.\n') });
+  return files;
+}

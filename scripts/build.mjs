@@ -1,0 +1,28 @@
+// Every bundle the project ships, in one list (extension host, language server, CLI, webviews).
+// Usage: node scripts/build.mjs [--watch] [--minify]
+import * as esbuild from 'esbuild';
+import * as path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const watch = process.argv.includes('--watch');
+const minify = process.argv.includes('--minify');
+
+/** @type {esbuild.BuildOptions[]} */
+const bundles = [
+  // The extension host: everything that imports vscode.
+  { entryPoints: ['extension/extension.ts'], outfile: 'dist/extension.js', external: ['vscode'] },
+  // The language server, started by the extension over IPC.
+  { entryPoints: ['server/server.ts'], outfile: 'dist/server.js' },
+  // The command-line tool (package.json "bin").
+  { entryPoints: ['cli/main.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' } },
+];
+
+const common = { absWorkingDir: root, bundle: true, platform: 'node', target: 'node20', format: 'cjs', sourcemap: true, minify, logLevel: 'warning' };
+
+if (watch) {
+  for (const b of bundles) await (await esbuild.context({ ...common, ...b })).watch();
+  console.log('watching…');
+} else {
+  await Promise.all(bundles.map((b) => esbuild.build({ ...common, ...b })));
+}

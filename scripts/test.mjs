@@ -1,0 +1,35 @@
+// The README's test command: type-check and compile everything (tsc, strict), then run every
+// compiled *.test.js with node's own test runner, whose summary lines CI reads.
+// Usage: node scripts/test.mjs [filter-substring ...]
+import { spawnSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const run = (cmd, args, opts = {}) => {
+  const r = spawnSync(cmd, args, { cwd: root, stdio: 'inherit', ...opts });
+  if (r.status !== 0) process.exit(r.status ?? 1);
+};
+
+fs.rmSync(path.join(root, 'out'), { recursive: true, force: true });
+run(process.execPath, [path.join(root, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.json']);
+// The CLI tests run the bundled CLI, as a user would.
+run(process.execPath, [path.join(root, 'scripts/build.mjs')]);
+
+const filters = process.argv.slice(2);
+const files = [];
+const walk = (dir) => {
+  for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
+    const p = path.join(dir, e.name);
+    if (e.isDirectory()) walk(p);
+    else if (e.name.endsWith('.test.js') && (filters.length === 0 || filters.some((f) => p.includes(f)))) files.push(p);
+  }
+};
+walk(path.join(root, 'out'));
+files.sort();
+if (files.length === 0) {
+  console.error('no test files matched');
+  process.exit(1);
+}
+run(process.execPath, ['--test', '--test-reporter=spec', ...files]);
