@@ -6,9 +6,8 @@
 import * as path from 'node:path';
 import { Arch06Error } from '../errors';
 import { FileByteSource, diskKind, fileSize, listDirectory, resolveCaseInsensitive, walkFiles } from '../io/node';
-import { FNV_OFFSET, Source, SourceEntry, SourceListing, foldKeyStep } from './source';
+import { FNV_OFFSET, KEY_FOLD, Source, SourceEntry, SourceListing, foldKeyStep } from './source';
 import { GamePath } from './gamePath';
-import { FOLD } from '../formats/ltar/order';
 
 class LooseEntry implements SourceEntry {
   readonly storage = 'loose' as const;
@@ -104,7 +103,7 @@ export class DirectorySource implements Source {
   }
 
   foldedPath(i: number): Uint8Array {
-    return Buffer.from(this.listing()[i].path, 'latin1').map((c) => FOLD[c]);
+    return Buffer.from(this.listing()[i].path, 'latin1').map((c) => KEY_FOLD[c]);
   }
 
   close(): void {}

@@ -4,8 +4,7 @@ import { ByteSource } from '../io/byteSource';
 import { FileByteSource } from '../io/node';
 import { ChunkStream } from '../formats/ltar/chunks';
 import { LtarArchive } from '../formats/ltar/reader';
-import { FOLD } from '../formats/ltar/order';
-import { FNV_OFFSET, Source, SourceEntry, SourceListing, StorageKind, foldKeyStep } from './source';
+import { FNV_OFFSET, KEY_FOLD, Source, SourceEntry, SourceListing, StorageKind } from './source';
 import { GamePath } from './gamePath';
 
 const BACKSLASH = 0x5c;
@@ -126,24 +125,7 @@ export class LtarSource implements Source {
   }
 
   pathKeys(): Uint32Array {
-    const a = this.archive;
-    const pool = a.namePool;
-    const keys = new Uint32Array(a.fileCount);
-    for (let f = 0; f < a.folderCount; f++) {
-      const [first, end] = a.folderFiles(f);
-      if (first === end) continue;
-      let h = FNV_OFFSET;
-      const [fs, fe] = a.folderSpan(f);
-      for (let p = fs; p < fe; p++) h = foldKeyStep(h, pool[p]);
-      if (fe > fs) h = foldKeyStep(h, BACKSLASH);
-      for (let i = first; i < end; i++) {
-        let k = h;
-        const [ls, le] = a.leafSpan(i);
-        for (let p = ls; p < le; p++) k = foldKeyStep(k, pool[p]);
-        keys[i] = k;
-      }
-    }
-    return keys;
+    return this.archive.pathKeys(KEY_FOLD, FNV_OFFSET);
   }
 
   foldedPath(i: number): Uint8Array {
@@ -153,9 +135,9 @@ export class LtarSource implements Source {
     const [ls, le] = a.leafSpan(i);
     const sep = fe > fs ? 1 : 0;
     const out = new Uint8Array(fe - fs + sep + le - ls);
-    for (let p = fs; p < fe; p++) out[p - fs] = FOLD[pool[p]];
+    for (let p = fs; p < fe; p++) out[p - fs] = KEY_FOLD[pool[p]];
     if (sep) out[fe - fs] = BACKSLASH;
-    for (let p = ls, o = fe - fs + sep; p < le; p++, o++) out[o] = FOLD[pool[p]];
+    for (let p = ls, o = fe - fs + sep; p < le; p++, o++) out[o] = KEY_FOLD[pool[p]];
     return out;
   }
 

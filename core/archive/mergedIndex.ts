@@ -4,7 +4,8 @@
  * 32-bit path keys in one pass with an open-addressing table of typed arrays; equal keys are
  * settled by comparing the folded path bytes, so the count is exact, not a hash estimate.
  */
-import { Source } from './source';
+import { KEY_FOLD, Source } from './source';
+import { LtarSource } from './ltarSource';
 
 export class MergedIndex {
   /** Distinct path d: the source (index in search order) and file index of its winning copy. */
@@ -34,7 +35,8 @@ export class MergedIndex {
     let cap = 16;
     while (cap < total * 2) cap *= 2;
     const mask = cap - 1;
-    const slots = new Int32Array(cap).fill(-1);
+    // Each slot holds {key, distinct index + 1} side by side, so a probe touches one cache line.
+    const slots = new Uint32Array(cap * 2);
     const winnerSource = new Uint16Array(total);
     const winnerFile = new Int32Array(total);
     const copies = new Uint16Array(total);
@@ -49,15 +51,17 @@ export class MergedIndex {
 
     for (let s = 0; s < sources.length; s++) {
       const ks = allKeys[s];
+      const src = sources[s];
       for (let i = 0; i < ks.length; i++) {
         const k = ks[i];
         // Fibonacci hashing spreads FNV keys over the power-of-two table.
         let slot = (Math.imul(k, 0x9e3779b1) >>> 0) & mask;
         let mine: Uint8Array | undefined;
         for (;;) {
-          const d = slots[slot];
-          if (d < 0) {
-            slots[slot] = n;
+          const d1 = slots[slot * 2 + 1];
+          if (d1 === 0) {
+            slots[slot * 2] = k;
+            slots[slot * 2 + 1] = n + 1;
             winnerSource[n] = s;
             winnerFile[n] = i;
             copies[n] = 1;
@@ -65,9 +69,15 @@ export class MergedIndex {
             n++;
             break;
           }
-          if (keys[d] === k && winnerSource[d] !== s) {
-            mine ??= sources[s].foldedPath(i);
-            if (sameBytes(mine, sources[winnerSource[d]].foldedPath(winnerFile[d]))) {
+          const d = d1 - 1;
+          if (slots[slot * 2] === k && winnerSource[d] !== s) {
+            const other = sources[winnerSource[d]];
+            // Two archives compare straight from their name pools; anything else through bytes.
+            const same =
+              src instanceof LtarSource && other instanceof LtarSource
+                ? src.archive.samePath(i, other.archive, winnerFile[d], KEY_FOLD)
+                : sameBytes((mine ??= src.foldedPath(i)), other.foldedPath(winnerFile[d]));
+            if (same) {
               copies[d]++;
               break;
             }

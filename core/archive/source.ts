@@ -55,9 +55,16 @@ export interface Source {
   close(): void;
 }
 
-/** FNV-1a over case-folded bytes with / read as \ — the merged index's key function. */
+/**
+ * The merged index's key: FNV-1a over the path's bytes folded to lower case, with / read as \
+ * (so every spelling of one game path has one key).
+ */
 export const FNV_OFFSET = 0x811c9dc5;
+export const KEY_FOLD = (() => {
+  const t = new Uint8Array(256);
+  for (let i = 0; i < 256; i++) t[i] = i === 0x2f ? 0x5c : i >= 0x41 && i <= 0x5a ? i + 0x20 : i;
+  return t;
+})();
 export function foldKeyStep(h: number, byte: number): number {
-  const c = byte === 0x2f ? 0x5c : byte >= 0x41 && byte <= 0x5a ? byte + 0x20 : byte;
-  return Math.imul(h ^ c, 0x01000193) >>> 0;
+  return Math.imul(h ^ KEY_FOLD[byte], 0x01000193) >>> 0;
 }

@@ -14,6 +14,8 @@ export interface ByteSource {
   readSync(position: number, length: number): Uint8Array;
   /** The same, without blocking the thread (large payload reads in the extension host). */
   read(position: number, length: number): Promise<Uint8Array>;
+  /** Read exactly `length` bytes at `position` into `target` at `targetOffset` (no intermediate copy). */
+  readIntoSync(position: number, length: number, target: Uint8Array, targetOffset: number): void;
 }
 
 /** Throws `TRUNCATED`/`OUT_OF_RANGE` unless [position, position + length) lies inside a source of `size` bytes. */
@@ -41,6 +43,9 @@ export class MemoryByteSource implements ByteSource {
   readSync(position: number, length: number): Uint8Array {
     checkRange(this.name, this.size, position, length);
     return this.bytes.subarray(position, position + length);
+  }
+  readIntoSync(position: number, length: number, target: Uint8Array, targetOffset: number): void {
+    target.set(this.readSync(position, length), targetOffset);
   }
   read(position: number, length: number): Promise<Uint8Array> {
     try {

@@ -36,15 +36,22 @@ export class FileByteSource implements ByteSource {
   }
 
   readSync(position: number, length: number): Uint8Array {
-    checkRange(this.name, this.size, position, length);
     const out = Buffer.allocUnsafe(length);
+    this.readIntoSync(position, length, out, 0);
+    return out;
+  }
+
+  readIntoSync(position: number, length: number, target: Uint8Array, targetOffset: number): void {
+    checkRange(this.name, this.size, position, length);
+    if (targetOffset < 0 || targetOffset + length > target.length) {
+      throw new Arch06Error('OUT_OF_RANGE', 'read target too small', { file: this.name, expected: `${length} bytes at ${targetOffset}`, actual: `${target.length}-byte buffer` });
+    }
     let done = 0;
     while (done < length) {
-      const n = fs.readSync(this.handle(), out, done, length - done, position + done);
+      const n = fs.readSync(this.handle(), target, targetOffset + done, length - done, position + done);
       if (n === 0) throw new Arch06Error('TRUNCATED', 'file shrank while reading', { file: this.name, offset: position + done });
       done += n;
     }
-    return out;
   }
 
   read(position: number, length: number): Promise<Uint8Array> {

@@ -1,9 +1,12 @@
 /**
  * Oodle codec dispatch. A compressed LTAR chunk is one raw Oodle stream that starts with a
  * 2-byte block header; its second byte names the compressor (seed 004 "Compression and
- * chunks": `8C 06` Kraken, `8C 02` LZB16). Every archive read goes through `decodeOodle`.
+ * chunks": `8C 06` Kraken, `8C 02` LZB16). Every archive read goes through `decodeOodle`
+ * or `decodeOodleInto`; decoders are looked up in a table so another codec (LZB16) can be
+ * added by registering one entry.
  */
 import { Arch06Error, hexBytes } from '../errors';
+import { decodeKrakenInto, krakenMaxRawSize } from './kraken';
 
 /** Where a stream came from, so a failure names the entry and chunk. */
 export interface OodleWhere {
@@ -27,24 +30,118 @@ const CODEC_BY_TYPE: Record<number, OodleCodecName> = {
   12: 'leviathan',
 };
 
+/** Display names, for messages. */
+const CODEC_LABEL: Record<OodleCodecName, string> = {
+  kraken: 'Kraken',
+  lzb16: 'LZB16',
+  mermaid: 'Mermaid/Selkie',
+  leviathan: 'Leviathan',
+  lzna: 'LZNA',
+  bitknit: 'BitKnit',
+  unknown: 'unknown',
+};
+
+/** One decodable codec. */
+interface OodleDecoder {
+  /** Decode the whole stream into `dst[dstOffset, dstOffset + rawSize)` or throw an `Arch06Error`. */
+  decodeInto(src: Uint8Array, dst: Uint8Array, dstOffset: number, rawSize: number): void;
+  /** The largest raw size a stream of `srcLength` bytes can produce (guards allocation). */
+  maxRawSize(srcLength: number): number;
+}
+
+/** The codecs this build decodes. LZB16 goes here once its format is known. */
+const DECODERS: Partial<Record<OodleCodecName, OodleDecoder>> = {
+  kraken: { decodeInto: decodeKrakenInto, maxRawSize: krakenMaxRawSize },
+};
+
 /** The compressor a stream's first block header names. Never throws. */
 export function identifyCodec(src: Uint8Array): OodleCodecName {
   if (src.length < 2 || (src[0] & 0x0f) !== 0x0c) return 'unknown';
   return CODEC_BY_TYPE[src[1] & 0x7f] ?? 'unknown';
 }
 
+/** Whether this build can decode `codec`. */
+export function canDecode(codec: OodleCodecName): boolean {
+  return DECODERS[codec] !== undefined;
+}
+
+function chunkField(where: OodleWhere, inner?: string): string | undefined {
+  if (where.chunkIndex === undefined) return inner;
+  return inner ? `chunk[${where.chunkIndex}].${inner}` : `chunk[${where.chunkIndex}]`;
+}
+
+/** Re-issue a decoder error with the file, the chunk and a file-relative offset. */
+function locate(e: Arch06Error, where: OodleWhere): Arch06Error {
+  return new Arch06Error(e.code, e.description, {
+    file: e.file ?? where.file,
+    offset: (where.offset ?? 0) + (e.offset ?? 0),
+    field: chunkField(where, e.field),
+    expected: e.expected,
+    actual: e.actual,
+  });
+}
+
+function fail(code: 'UNSUPPORTED_CODEC' | 'OUT_OF_RANGE' | 'CORRUPT_STREAM', description: string, where: OodleWhere, expected: string, actual: string, inner?: string): never {
+  throw new Arch06Error(code, description, {
+    file: where.file,
+    offset: where.offset ?? 0,
+    field: chunkField(where, inner),
+    expected,
+    actual,
+  });
+}
+
+function pickDecoder(src: Uint8Array, rawSize: number, where: OodleWhere): OodleDecoder {
+  const codec = identifyCodec(src);
+  const decoder = DECODERS[codec];
+  if (decoder) return decoder;
+  const header = hexBytes(src, 8);
+  if (codec === 'unknown') {
+    const type = src.length >= 2 ? ` (decoder type ${src[1] & 0x7f})` : '';
+    fail('UNSUPPORTED_CODEC', `unsupported Oodle codec: unrecognised block header${type}`, where, 'an Oodle block header such as 8C 06', `header ${header || '(empty)'} (raw size ${rawSize})`, 'header');
+  }
+  fail('UNSUPPORTED_CODEC', `unsupported Oodle codec ${CODEC_LABEL[codec]}`, where, 'a Kraken stream (8C 06)', `header ${header} (raw size ${rawSize})`, 'header');
+}
+
+function checkRawSize(decoder: OodleDecoder, src: Uint8Array, rawSize: number, where: OodleWhere): void {
+  if (!Number.isSafeInteger(rawSize) || rawSize < 0) {
+    fail('OUT_OF_RANGE', 'raw size is not a non-negative integer', where, 'an integer ≥ 0', `${rawSize}`, 'rawSize');
+  }
+  const max = decoder.maxRawSize(src.length);
+  if (rawSize > max) {
+    fail('CORRUPT_STREAM', 'raw size larger than the stream can encode', where, `≤ ${max} for ${src.length} compressed bytes`, `${rawSize}`, 'rawSize');
+  }
+}
+
 /**
- * Decode one raw Oodle stream to exactly `rawSize` bytes, or throw an `Arch06Error`
- * (`UNSUPPORTED_CODEC` for a compressor this build does not decode, `CORRUPT_STREAM` for
- * malformed data). Never allocates more than `rawSize` bytes of output.
+ * Decode one raw Oodle stream to exactly `rawSize` bytes written at `dst[dstOffset…]`, or
+ * throw an `Arch06Error` (`UNSUPPORTED_CODEC` for a compressor this build does not decode,
+ * `CORRUPT_STREAM`/`TRUNCATED` for malformed data, `OUT_OF_RANGE` for a bad destination).
+ * On failure the destination range may hold partial output.
+ */
+export function decodeOodleInto(src: Uint8Array, dst: Uint8Array, dstOffset: number, rawSize: number, where: OodleWhere = {}): void {
+  const decoder = pickDecoder(src, rawSize, where);
+  checkRawSize(decoder, src, rawSize, where);
+  if (!Number.isSafeInteger(dstOffset) || dstOffset < 0 || dstOffset + rawSize > dst.length) {
+    fail('OUT_OF_RANGE', 'destination too small for the raw size', where, `${rawSize} bytes at ${dstOffset}`, `buffer of ${dst.length}`, 'dst');
+  }
+  try {
+    decoder.decodeInto(src, dst, dstOffset, rawSize);
+  } catch (e) {
+    if (e instanceof Arch06Error) throw locate(e, where);
+    throw e;
+  }
+}
+
+/**
+ * Decode one raw Oodle stream to exactly `rawSize` bytes. Never allocates more than
+ * `rawSize` bytes of output, and refuses raw sizes the stream cannot describe before
+ * allocating.
  */
 export function decodeOodle(src: Uint8Array, rawSize: number, where: OodleWhere = {}): Uint8Array {
-  const codec = identifyCodec(src);
-  throw new Arch06Error('UNSUPPORTED_CODEC', `unsupported Oodle codec ${codec === 'unknown' ? '(unrecognised header)' : codec}`, {
-    file: where.file,
-    offset: where.offset,
-    field: where.chunkIndex !== undefined ? `chunk[${where.chunkIndex}]` : undefined,
-    expected: 'a decodable Oodle stream',
-    actual: `header ${hexBytes(src, 8)} (raw size ${rawSize})`,
-  });
+  const decoder = pickDecoder(src, rawSize, where);
+  checkRawSize(decoder, src, rawSize, where);
+  const out = new Uint8Array(rawSize);
+  decodeOodleInto(src, out, 0, rawSize, where);
+  return out;
 }

@@ -164,19 +164,38 @@ export class ChunkStream {
       if (this.storedLen[i] >= raw) {
         out.set(payload.subarray(from, to), chunkStart + from - start);
       } else {
-        const decoded = decodeOodle(payload, raw, { file: `${this.source.name}:${this.entryName}`, chunkIndex: i, offset: this.dataOffset + this.headerAt[i] + CHUNK_HEADER_SIZE });
+        out.set(this.decodeChunk(i, payload).subarray(from, to), chunkStart + from - start);
+      }
+    }
+    return out;
+  }
+
+  /**
+   * Decoded bytes [start, end), decoding only the chunks that overlap them. Stored chunks are
+   * read straight into the result; only compressed payloads pass through a buffer of their own.
+   */
+  readSync(start: number, end: number): Uint8Array {
+    if (start === end) return new Uint8Array(0);
+    const p = this.plan(start, end);
+    const out = new Uint8Array(end - start);
+    for (let i = p.first; i <= p.last; i++) {
+      const raw = this.rawLen[i];
+      const chunkStart = this.rawStart[i];
+      const from = Math.max(start, chunkStart) - chunkStart;
+      const to = Math.min(end, chunkStart + raw) - chunkStart;
+      const payloadAt = this.dataOffset + this.headerAt[i] + CHUNK_HEADER_SIZE;
+      if (this.storedLen[i] >= raw) {
+        this.source.readIntoSync(payloadAt + from, to - from, out, chunkStart + from - start);
+      } else {
+        const decoded = this.decodeChunk(i, this.source.readSync(payloadAt, this.storedLen[i]));
         out.set(decoded.subarray(from, to), chunkStart + from - start);
       }
     }
     return out;
   }
 
-  /** Decoded bytes [start, end), decoding only the chunks that overlap them. */
-  readSync(start: number, end: number): Uint8Array {
-    if (start === end) return new Uint8Array(0);
-    const p = this.plan(start, end);
-    const span = this.source.readSync(this.dataOffset + p.spanStart, p.spanLength);
-    return this.assemble(span, p.first, p.last, start, end);
+  private decodeChunk(i: number, payload: Uint8Array): Uint8Array {
+    return decodeOodle(payload, this.rawLen[i], { file: `${this.source.name}:${this.entryName}`, chunkIndex: i, offset: this.dataOffset + this.headerAt[i] + CHUNK_HEADER_SIZE });
   }
 
   async read(start: number, end: number): Promise<Uint8Array> {

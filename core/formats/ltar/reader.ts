@@ -87,16 +87,17 @@ export class LtarArchive {
   /** Read and validate the header and tables of `source`. Throws a typed error naming the archive. */
   static open(source: ByteSource): LtarArchive {
     const name = source.name;
-    checkRange(name, source.size, 0, HEADER_SIZE, 'header');
-    const h = source.readSync(0, HEADER_SIZE);
+    // The magic first, so a short file that is no archive at all is called that.
+    const h = source.readSync(0, Math.min(HEADER_SIZE, source.size));
     const dv = new DataView(h.buffer, h.byteOffset, h.length);
-    const magic = dv.getUint32(0, true);
+    const magic = h.length >= 4 ? dv.getUint32(0, true) : -1;
     if (magic === LTAR_MAGIC_BIG_ENDIAN) {
       throw new Arch06Error('UNSUPPORTED_VERSION', 'big-endian (console) LTAR archives are not supported', { file: name, offset: 0, field: 'header.magic', expected: 'LTAR', actual: 'RATL' });
     }
     if (magic !== LTAR_MAGIC) {
       throw new Arch06Error('BAD_MAGIC', 'not an LTAR archive', { file: name, offset: 0, field: 'header.magic', expected: 'LTAR', actual: JSON.stringify(td.decode(h.subarray(0, 4))) });
     }
+    checkRange(name, source.size, 0, HEADER_SIZE, 'header');
     const version = dv.getUint32(4, true);
     if (version !== LTAR_VERSION) {
       const hint = version === 3 ? ' (version 3 is Shadow of Mordor\'s .arch05)' : '';
@@ -282,6 +283,52 @@ export class LtarArchive {
     const rec = folder * FOLDER_RECORD_SIZE;
     const norm = (v: number): number => (v === NO_FOLDER ? -1 : v);
     return { firstChild: norm(this.folders.getUint32(rec + FOLDER_FIRST_CHILD, true)), nextSibling: norm(this.folders.getUint32(rec + FOLDER_NEXT_SIBLING, true)) };
+  }
+
+  /**
+   * One 32-bit key per file record, FNV-1a over the full path's bytes mapped through `fold`
+   * (folder + "\\" + leaf), computed straight from the name pool: the folder's state is
+   * hashed once and continued over each leaf, with no string built. For the merged index.
+   */
+  pathKeys(fold: Uint8Array, offsetBasis: number): Uint32Array {
+    const pool = this.pool;
+    const files = this.files;
+    const keys = new Uint32Array(this.header.fileCount);
+    for (let f = 0; f < this.header.folderCount; f++) {
+      const first = this.folderFirstFile[f];
+      const end = this.folderFirstFile[f + 1];
+      if (first === end) continue;
+      let h = offsetBasis;
+      const fs = this.folders.getUint32(f * FOLDER_RECORD_SIZE + FOLDER_NAME_OFFSET, true);
+      const fe = this.folderNameEnd[f];
+      for (let p = fs; p < fe; p++) h = Math.imul(h ^ fold[pool[p]], 0x01000193);
+      if (fe > fs) h = Math.imul(h ^ fold[0x5c], 0x01000193);
+      for (let i = first; i < end; i++) {
+        let k = h;
+        // Validated at open: every name offset is followed by a NUL inside the pool.
+        for (let p = files.getUint32(i * FILE_RECORD_SIZE + FILE_NAME_OFFSET, true), c = pool[p]; c !== 0; c = pool[++p]) k = Math.imul(k ^ fold[c], 0x01000193);
+        keys[i] = k >>> 0;
+      }
+    }
+    return keys;
+  }
+
+  /** Whether file `i` here and file `j` of `other` have the same path under `fold`. */
+  samePath(i: number, other: LtarArchive, j: number, fold: Uint8Array): boolean {
+    const [afs, afe] = this.folderSpan(this.folderOf(i));
+    const [bfs, bfe] = other.folderSpan(other.folderOf(j));
+    if (afe - afs !== bfe - bfs) return false;
+    const pa = this.pool;
+    const pb = other.pool;
+    for (let k = 0; k < afe - afs; k++) if (fold[pa[afs + k]] !== fold[pb[bfs + k]]) return false;
+    let a = this.files.getUint32(i * FILE_RECORD_SIZE + FILE_NAME_OFFSET, true);
+    let b = other.files.getUint32(j * FILE_RECORD_SIZE + FILE_NAME_OFFSET, true);
+    for (;;) {
+      const ca = pa[a++];
+      const cb = pb[b++];
+      if (fold[ca] !== fold[cb]) return false;
+      if (ca === 0) return true;
+    }
   }
 
   // ---- lookup, as the engine does it ----------------------------------------------------

@@ -158,7 +158,7 @@ test('an Oodle chunk this build cannot decode raises a typed error naming entry,
   assert.throws(
     () => e.readSync(50, 150),
     (err: unknown) =>
-      err instanceof Arch06Error && err.code === 'UNSUPPORTED_CODEC' && /Patch_05\.arch06:tex\\a\.tex/.test(err.message) && err.field === 'chunk[1]' && /8c 02/.test(err.actual ?? ''),
+      err instanceof Arch06Error && err.code === 'UNSUPPORTED_CODEC' && /Patch_05\.arch06:tex\\a\.tex/.test(err.message) && /^chunk\[1\]/.test(err.field ?? '') && /8c 02/.test(err.actual ?? ''),
   );
 });
 

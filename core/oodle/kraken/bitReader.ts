@@ -1,0 +1,155 @@
+/**
+ * MSB-first bit reader used for everything except the Huffman and tANS symbol streams:
+ * code-length tables, the LZ offset/length side stream and the multi-array interval
+ * lengths. Layout facts relied on:
+ * - bits are taken from the most significant end of each byte first;
+ * - a "forward" stream reads bytes upwards from the start of its region, a "backward"
+ *   stream reads bytes downwards from the end of its region (the LZ side stream and the
+ *   multi-array lengths are read from both ends at once and must meet);
+ * - bytes outside the region read as zero, so a reader can never touch memory it was
+ *   not given; callers detect overruns by comparing consumed positions afterwards.
+ */
+
+export class BitReader {
+  private src: Uint8Array = new Uint8Array(0);
+  /** The region read; bytes outside it read as zero. */
+  lo = 0;
+  hi = 0;
+  /**
+   * Next byte index to load (moves by `step`). Hot loops may copy `acc`/`n`/`pos` into
+   * locals and store them back; bits below the `n` valid ones may then hold a copy of the
+   * next byte's leading bits, which a refill ORs in again unchanged.
+   */
+  pos = 0;
+  private step = 1;
+  /** Valid bits, left-aligned in a 32-bit word; bits below the valid ones are zero. */
+  acc = 0;
+  /** Number of valid bits in `acc`. */
+  n = 0;
+
+  /** Read `src[lo, hi)` upwards from `lo`. */
+  forward(src: Uint8Array, lo: number, hi: number): this {
+    this.src = src;
+    this.lo = lo;
+    this.hi = hi;
+    this.pos = lo;
+    this.step = 1;
+    this.acc = 0;
+    this.n = 0;
+    this.refill();
+    return this;
+  }
+
+  /** Read `src[lo, hi)` downwards from `hi - 1`. */
+  backward(src: Uint8Array, lo: number, hi: number): this {
+    this.src = src;
+    this.lo = lo;
+    this.hi = hi;
+    this.pos = hi - 1;
+    this.step = -1;
+    this.acc = 0;
+    this.n = 0;
+    this.refill();
+    return this;
+  }
+
+  /** Top the accumulator up to at least 25 valid bits. */
+  refill(): void {
+    const src = this.src;
+    let pos = this.pos;
+    let acc = this.acc;
+    let n = this.n;
+    while (n <= 24) {
+      const b = pos >= this.lo && pos < this.hi ? src[pos] : 0;
+      acc |= b << (24 - n);
+      n += 8;
+      pos += this.step;
+    }
+    this.pos = pos;
+    this.acc = acc;
+    this.n = n;
+  }
+
+  /** Make sure at least `k` (≤ 25) bits are loaded, so `acc` can be inspected directly. */
+  ensure(k: number): void {
+    if (this.n < k) this.refill();
+  }
+
+  /** Read `k` bits, 1 ≤ k ≤ 24. */
+  bits(k: number): number {
+    if (this.n < k) this.refill();
+    const v = this.acc >>> (32 - k);
+    this.acc <<= k;
+    this.n -= k;
+    return v;
+  }
+
+  /** Read `k` bits, 0 ≤ k ≤ 24 (a zero-width read returns 0). */
+  bitsZ(k: number): number {
+    return k === 0 ? 0 : this.bits(k);
+  }
+
+  /** Read `k` bits, 0 ≤ k ≤ 32 (offsets in the scaled mode need up to 26). */
+  bitsLong(k: number): number {
+    if (k <= 24) return this.bitsZ(k);
+    const hi = this.bits(24);
+    return hi * (1 << (k - 24)) + this.bits(k - 24);
+  }
+
+  bit(): number {
+    return this.bits(1);
+  }
+
+  /** Drop `k` bits, 0 ≤ k ≤ 24. */
+  skip(k: number): void {
+    if (k === 0) return;
+    if (this.n < k) this.refill();
+    this.acc <<= k;
+    this.n -= k;
+  }
+
+  /** Leading zero bits of the loaded window (refills first). */
+  leadingZeros(): number {
+    if (this.n < 25) this.refill();
+    return Math.clz32(this.acc);
+  }
+
+  /** Forward stream: the byte index just past the last (partly) consumed byte. */
+  forwardEnd(): number {
+    return this.pos - (this.n >> 3);
+  }
+
+  /** Backward stream: the lowest byte index (partly) consumed. */
+  backwardStart(): number {
+    return this.pos + 1 + (this.n >> 3);
+  }
+
+  /** Forward stream: bits consumed since `lo`. */
+  forwardBitsUsed(): number {
+    return (this.pos - this.lo) * 8 - this.n;
+  }
+
+  /** Backward stream: bits consumed since `hi`. */
+  backwardBitsUsed(): number {
+    return (this.hi - 1 - this.pos) * 8 - this.n;
+  }
+
+  /** Forward stream: byte index of the next unread bit. */
+  bytePos(): number {
+    return this.pos - ((this.n + 7) >> 3);
+  }
+
+  /** Forward stream: how many bits of the byte at `bytePos()` are already consumed. */
+  bitOffset(): number {
+    return -this.n & 7;
+  }
+
+  /** Forward stream: continue at bit `bit` (MSB-first) of byte `byte`. */
+  seek(byte: number, bit: number): void {
+    this.pos = byte;
+    this.acc = 0;
+    this.n = 0;
+    this.refill();
+    this.skip(bit);
+  }
+}

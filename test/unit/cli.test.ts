@@ -1,0 +1,116 @@
+// The command line as a user runs it: the bundled dist/cli.js against the generated sample install.
+import { test } from 'node:test';
+import * as assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { repoRoot } from '../support/shared';
+import { tempDir, treeDigest } from '../support/fixtures';
+import { stringHash } from '../../core/hash/stringHash';
+
+const cli = path.join(repoRoot(), 'dist', 'cli.js');
+
+function run(...args: string[]): { code: number; stdout: Buffer; stderr: string } {
+  const r = spawnSync(process.execPath, [cli, ...args], { maxBuffer: 64 << 20 });
+  return { code: r.status ?? -1, stdout: r.stdout, stderr: r.stderr.toString() };
+}
+const json = (...args: string[]): any => {
+  const r = run(...args, '--json');
+  assert.equal(r.code, 0, r.stderr);
+  return JSON.parse(r.stdout.toString());
+};
+
+const root = tempDir('arch06-sample-');
+const made = run('make-sample', root);
+const before = treeDigest(root);
+
+test('make-sample writes an install', () => {
+  assert.equal(made.code, 0, made.stderr);
+  assert.ok(fs.existsSync(path.join(root, 'x64', 'default.archcfg')));
+});
+
+test('mount --json: sources in search order, skipped lines, path count', () => {
+  const m = json('mount', root);
+  assert.deepEqual(m.sources.map((s: any) => s.name), ['HotChunk.arch06', 'Patch_02.arch06', 'Patch_01.arch06', 'Patch_00_LC.arch06', 'Base.arch06', 'Game']);
+  assert.deepEqual(m.sources.map((s: any) => s.kind), ['archive', 'archive', 'archive', 'archive', 'archive', 'directory']);
+  assert.equal(m.sources.find((s: any) => s.name === 'Patch_00_LC.arch06').files, 0);
+  assert.deepEqual(m.skipped.map((s: any) => s.text), ['..\\GameDev', '..\\Great_Hall.arch06']);
+  assert.deepEqual(m.unlisted, ['Blade.arch06']);
+  assert.equal(typeof m.paths, 'number');
+  assert.equal(m.paths, json('ls', root).files.length + 0 + countUnder(m));
+});
+
+/** Distinct paths below the root, counted through `ls` of every folder (an independent walk). */
+function countUnder(_m: unknown): number {
+  let n = 0;
+  const visit = (folder: string): void => {
+    const l = json('ls', root, folder);
+    if (folder) n += l.files.length;
+    for (const f of l.folders) visit(folder ? `${folder}\\${f.name}` : f.name);
+  };
+  visit('');
+  return n;
+}
+
+test('which --json: winner and copies in search order, any case and separator', () => {
+  assert.deepEqual(json('which', root, 'CONFIG/Game.cfg'), { path: 'config\\game.cfg', winner: 'Patch_02.arch06', size: 79, copies: ['Patch_02.arch06', 'Patch_01.arch06', 'Base.arch06'], details: json('which', root, 'config\\game.cfg').details });
+  const w = json('which', root, 'scripts\\common\\startup.scripts');
+  assert.deepEqual(w.copies, ['Base.arch06', 'Game']);
+});
+
+test('cat: winning copy, a named copy, a multi-chunk entry', () => {
+  assert.match(run('cat', root, 'config\\game.cfg').stdout.toString(), /Patch_02 copy/);
+  assert.match(run('cat', root, 'config\\game.cfg', '--source', 'Base.arch06').stdout.toString(), /Base copy/);
+  const big = run('cat', root, 'data/big_stored.bin');
+  assert.equal(big.code, 0);
+  assert.equal(big.stdout.length, 200_000);
+});
+
+test('extract a folder: bytes on disk equal cat output', () => {
+  const out = tempDir('arch06-out-');
+  const r = json('extract', root, 'data', out);
+  assert.equal(r.files, 3);
+  for (const rel of ['data/big_stored.bin', 'data/patched.bin', 'data/empty.bin']) {
+    const onDisk = fs.readFileSync(path.join(out, rel));
+    assert.deepEqual(onDisk, run('cat', root, rel).stdout, rel);
+  }
+  // Never into the install.
+  const inside = run('extract', root, 'data', path.join(root, 'out'));
+  assert.equal(inside.code, 2);
+  assert.match(inside.stderr, /read-only/);
+});
+
+test('hash and unhash', () => {
+  assert.equal(run('hash', 'UI_1Sword_Starting_N').stdout.toString().trim(), '0xDCDB4713');
+  const h = '0x' + stringHash('config\\game.cfg').toString(16);
+  assert.deepEqual(json('unhash', root, h).paths, [{ path: 'config\\game.cfg', from: 'path-index' }]);
+  assert.equal(run('unhash', root, '0x00000001').code, 1);
+  assert.equal(run('hash', 'bad(char').code, 2);
+});
+
+test('verify --json: every entry decodes', () => {
+  const v = json('verify', root);
+  assert.equal(v.failures.length, 0);
+  assert.equal(v.entries, 60);
+  assert.deepEqual(v.warnings, []);
+});
+
+test('exit codes: 1 not found, 2 bad input, one line on stderr', () => {
+  const nf = run('which', root, 'no/such/file.txt');
+  assert.equal(nf.code, 1);
+  assert.equal(nf.stderr.trim().split('\n').length, 1);
+  assert.equal(run('which', root).code, 2);
+  assert.equal(run('frobnicate').code, 2);
+  assert.equal(run('which', '/no/such/root', 'x').code, 1);
+  const bad = tempDir();
+  fs.mkdirSync(path.join(bad, 'x64'));
+  fs.writeFileSync(path.join(bad, 'x64', 'default.archcfg'), 'Bad.arch06\n');
+  fs.writeFileSync(path.join(bad, 'x64', 'Bad.arch06'), 'not an archive at all');
+  const m = json('mount', bad);
+  assert.match(m.skipped[0].reason, /not an LTAR archive/);
+  assert.equal(run('oodle', path.join(bad, 'x64', 'Bad.arch06')).code, 2);
+});
+
+test('the sample install is byte-identical after every command above', () => {
+  assert.deepEqual(treeDigest(root), before);
+});
