@@ -30,7 +30,7 @@ options for commands taking <root>:
 
 exit codes: 0 ok, 1 not found, 2 bad input`;
 
-type Command = (args: ParsedArgs) => number;
+type Command = (args: ParsedArgs) => number | Promise<number>;
 
 const COMMANDS: Record<string, Command> = {
   mount: mountCommand,
@@ -45,7 +45,7 @@ const COMMANDS: Record<string, Command> = {
   'make-sample': makeSampleCommand,
 };
 
-function main(argv: string[]): number {
+async function main(argv: string[]): Promise<number> {
   const [name, ...rest] = argv;
   if (!name || name === '--help' || name === '-h' || name === 'help') {
     process.stdout.write(USAGE + '\n');
@@ -57,7 +57,7 @@ function main(argv: string[]): number {
     return 2;
   }
   try {
-    return command(parseArgs(rest));
+    return await command(parseArgs(rest));
   } catch (e) {
     if (isArch06Error(e)) {
       process.stderr.write(`arch06: ${e.message}\n`);
@@ -73,4 +73,6 @@ function main(argv: string[]): number {
   }
 }
 
-process.exitCode = main(process.argv.slice(2));
+void main(process.argv.slice(2)).then((code) => {
+  process.exitCode = code;
+});

@@ -20,3 +20,11 @@ export type { MountOptions, SkippedLine, WhichResult, MergedListing, PathTable }
 export { MergedIndex } from './archive/mergedIndex';
 export { verifyMount } from './archive/verify';
 export type { VerifyReport, VerifyFailure, VerifyOptions } from './archive/verify';
+export { FuzzyIndex } from './search/fuzzy';
+export type { FuzzyMatch } from './search/fuzzy';
+export { globToRegExp } from './search/glob';
+export { searchText } from './search/textSearch';
+export type { TextSearchOptions, TextMatch, TextSearchResult } from './search/textSearch';
+export * from './formats/embb';
+export * from './formats/bndl';
+export * from './archive/bundles';

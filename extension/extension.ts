@@ -1,25 +1,88 @@
 /**
- * Extension entry point. For now it offers the search order and the name hash; the `arch06:`
- * file system, the editors and the language client register here as they land.
+ * Extension entry point: one MountService shared by the `arch06:` file system, the views and the
+ * commands. Each part registers itself here; none of them reads archives directly (core/ does).
  */
 import * as vscode from 'vscode';
 import { defaultHasher, formatHash } from '../core/hash/stringHash';
+import { MountService } from './mountService';
+import { Arch06FileSystem } from './fs/provider';
+import { SCHEME } from './fs/uris';
+import { SearchOrderView } from './views/searchOrderView';
+import { CopiesView } from './views/copiesView';
+import { SearchResultsView } from './views/searchResultsView';
+import { ShadowDecorations } from './views/decorations';
+import { mountStatusBar } from './statusBar';
+import { addWorkspaceFolder, detectInstall, knownInstall, mountInstall, openGameFolderCommand } from './commands/openGameFolder';
+import { goToFileCommand } from './commands/goToFile';
+import { findInFilesCommand } from './commands/findInFiles';
+import { extractCommand } from './commands/extract';
+import { compareWithNextCopyCommand, openCopyCommand } from './commands/copies';
 
-export function activate(context: vscode.ExtensionContext): void {
+export async function activate(context: vscode.ExtensionContext): Promise<void> {
+  const service = new MountService();
+  const copies = new CopiesView(service);
+  const results = new SearchResultsView();
+  const fileSystem = new Arch06FileSystem(service);
   context.subscriptions.push(
-    vscode.commands.registerCommand('arch06.hashString', async () => {
-      const name = await vscode.window.showInputBox({ prompt: 'Name to hash with StringHash (case-insensitive, \\ and / differ)' });
-      if (name === undefined) return;
-      const r = defaultHasher.tryHash(name);
-      if (r.ok) {
-        const text = formatHash(r.hash);
-        await vscode.env.clipboard.writeText(text);
-        void vscode.window.showInformationMessage(`StringHash("${name}") = ${text} (copied)`);
-      } else {
-        void vscode.window.showWarningMessage(`Cannot hash "${name}": the value of byte 0x${r.byte.toString(16)} (position ${r.index}) in the engine's table is not known.`);
-      }
+    service,
+    fileSystem.register(),
+    vscode.window.registerTreeDataProvider('arch06.searchOrder', new SearchOrderView(service)),
+    vscode.window.registerTreeDataProvider('arch06.copies', copies),
+    vscode.window.registerTreeDataProvider('arch06.searchResults', results),
+    vscode.window.registerFileDecorationProvider(new ShadowDecorations(service, fileSystem.bundles)),
+    mountStatusBar(service),
+    service.onDidChange((m) => void vscode.commands.executeCommand('setContext', 'arch06.mounted', m !== undefined)),
+    vscode.commands.registerCommand('arch06.openGameFolder', () => openGameFolderCommand(context, service)),
+    vscode.commands.registerCommand('arch06.remount', async () => {
+      const root = service.mount?.root ?? knownInstall(context);
+      if (root) await mountInstall(context, service, root);
+      else await openGameFolderCommand(context, service);
+    }),
+    vscode.commands.registerCommand('arch06.goToFile', () => goToFileCommand(service)),
+    vscode.commands.registerCommand('arch06.findInFiles', () => findInFilesCommand(context, service, results)),
+    vscode.commands.registerCommand('arch06.extract', (uri?: vscode.Uri) => extractCommand(service, fileSystem.bundles, uri)),
+    vscode.commands.registerCommand('arch06.openCopy', (arg) => openCopyCommand(service, copies, arg)),
+    vscode.commands.registerCommand('arch06.compareWithNextCopy', (arg) => compareWithNextCopyCommand(service, copies, arg)),
+    vscode.commands.registerCommand('arch06.showMount', () => vscode.commands.executeCommand('arch06.searchOrder.focus')),
+    vscode.commands.registerCommand('arch06.hashString', () => hashStringCommand()),
+    vscode.workspace.onDidChangeConfiguration(async (e) => {
+      if (e.affectsConfiguration('arch06') && service.mount) await mountInstall(context, service, knownInstall(context) ?? service.mount.root);
     }),
   );
+
+  // An arch06: folder in the workspace (e.g. after the reload that adding it causes): mount at once.
+  const hasArchFolder = (vscode.workspace.workspaceFolders ?? []).some((f) => f.uri.scheme === SCHEME);
+  const root = knownInstall(context);
+  if (hasArchFolder && root) await mountInstall(context, service, root);
+  else if (!hasArchFolder) offerToMount(context, service);
+}
+
+/** A game install is open as a plain folder: offer the arch06 workspace (once per folder, unless asked again). */
+function offerToMount(context: vscode.ExtensionContext, service: MountService): void {
+  const root = detectInstall();
+  if (!root || !vscode.workspace.getConfiguration('arch06').get('offerToMount', true)) return;
+  const key = `arch06.declined:${root}`;
+  if (context.globalState.get(key)) return;
+  void vscode.window
+    .showInformationMessage('This folder is a Shadow of War install. Browse its archives as one folder, in the game\'s search order?', 'Mount Archives', 'Not Now', "Don't Ask Again")
+    .then(async (pick) => {
+      if (pick === 'Mount Archives') {
+        if (await mountInstall(context, service, root)) addWorkspaceFolder();
+      } else if (pick === "Don't Ask Again") await context.globalState.update(key, true);
+    });
+}
+
+async function hashStringCommand(): Promise<void> {
+  const name = await vscode.window.showInputBox({ prompt: 'Name to hash with StringHash (case-insensitive, \\ and / differ)' });
+  if (name === undefined) return;
+  const r = defaultHasher.tryHash(name);
+  if (r.ok) {
+    const text = formatHash(r.hash);
+    await vscode.env.clipboard.writeText(text);
+    void vscode.window.showInformationMessage(`StringHash("${name}") = ${text} (copied)`);
+  } else {
+    void vscode.window.showWarningMessage(`Cannot hash "${name}": the value of byte 0x${r.byte.toString(16)} (position ${r.index}) in the engine's table is not known.`);
+  }
 }
 
 export function deactivate(): void {}

@@ -69,6 +69,11 @@ export class DirectorySource implements Source {
     return new LooseEntry(this, rel, abs, fileSize(abs));
   }
 
+  hasFolder(folder: GamePath): boolean {
+    const abs = folder ? resolveCaseInsensitive(this.diskPath, folder, this.dirCache) : this.diskPath;
+    return abs !== undefined && diskKind(abs) === 'directory';
+  }
+
   list(folder: GamePath): SourceListing | undefined {
     const abs = folder ? resolveCaseInsensitive(this.diskPath, folder, this.dirCache) : this.diskPath;
     if (!abs || diskKind(abs) !== 'directory') return undefined;

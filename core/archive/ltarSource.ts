@@ -89,6 +89,10 @@ export class LtarSource implements Source {
     return i < 0 ? undefined : new LtarEntry(this, i, this.archive.filePath(i));
   }
 
+  hasFolder(folder: GamePath): boolean {
+    return this.archive.findFolder(Buffer.from(folder, 'latin1')) >= 0;
+  }
+
   list(folder: GamePath): SourceListing | undefined {
     const a = this.archive;
     const f = a.findFolder(Buffer.from(folder, 'latin1'));
@@ -111,11 +115,18 @@ export class LtarSource implements Source {
 
   allPaths(): string[] {
     const a = this.archive;
+    const pool = a.namePool;
+    // latin1 slices of one Buffer view are far cheaper than a TextDecoder call per name.
+    const text = Buffer.from(pool.buffer, pool.byteOffset, pool.byteLength);
     const out: string[] = new Array(a.fileCount);
     for (let f = 0; f < a.folderCount; f++) {
-      const prefix = a.folderPath(f);
+      const [fs, fe] = a.folderSpan(f);
+      const prefix = fe > fs ? text.toString('latin1', fs, fe) + '\\' : '';
       const [first, end] = a.folderFiles(f);
-      for (let i = first; i < end; i++) out[i] = prefix ? `${prefix}\\${a.leafName(i)}` : a.leafName(i);
+      for (let i = first; i < end; i++) {
+        const [ls, le] = a.leafSpan(i);
+        out[i] = prefix + text.toString('latin1', ls, le);
+      }
     }
     return out;
   }

@@ -168,6 +168,12 @@ export class Mount {
     throw new Arch06Error('NOT_FOUND', 'path not found in any mounted source', { file: p });
   }
 
+  /** Whether any source has this folder. */
+  hasFolder(input: string): boolean {
+    const folder = toGamePath(input);
+    return folder === ROOT || this.sources.some((s) => s.hasFolder(folder));
+  }
+
   /** One folder of the merged view: child folders (with the sources that have them) and winning files. */
   list(input: string = ROOT): MergedListing | undefined {
     const folder = toGamePath(input);
@@ -216,6 +222,19 @@ export class Mount {
   indexPath(d: number): string {
     const ix = this.index();
     return this.sources[ix.winnerSource[d]].pathAt(ix.winnerFile[d]);
+  }
+
+  /** Every distinct path of the merged view (as its winning source spells it), in index order. */
+  distinctPaths(): string[] {
+    const ix = this.index();
+    const perSource = this.sources.map(() => undefined as string[] | undefined);
+    const out: string[] = new Array(ix.size);
+    for (let d = 0; d < ix.size; d++) {
+      const s = ix.winnerSource[d];
+      const paths = (perSource[s] ??= this.sources[s].allPaths());
+      out[d] = paths[ix.winnerFile[d]];
+    }
+    return out;
   }
 
   /** Every archive's path index merged into one hash -> path table, as Mount does at fs+0x80. */

@@ -41,6 +41,8 @@ export interface Source {
   lookup(path: GamePath): SourceEntry | undefined;
   /** One folder's children, or undefined when this source has no such folder. */
   list(folder: GamePath): SourceListing | undefined;
+  /** Whether this source has the folder (cheaper than `list`). */
+  hasFolder(folder: GamePath): boolean;
   /** Every file path in this source, in its own order. */
   allPaths(): string[];
   /** File `i` of `allPaths()`, without building the whole list. */

@@ -208,3 +208,30 @@ export function walkFiles(dir: string, maxDepth = 64): { path: string; size: num
 export function fileSize(p: string): number {
   return fs.statSync(p).size;
 }
+
+/**
+ * Write `dest` from blocks produced by `next()` (undefined ends the file): into `dest.part`
+ * first, renamed into place only when complete, so a failure never leaves a partial file.
+ */
+export async function writeFileFromBlocks(dest: string, next: () => Promise<Uint8Array | undefined>): Promise<void> {
+  await fs.promises.mkdir(path.dirname(dest), { recursive: true });
+  const tmp = `${dest}.part`;
+  const handle = await fs.promises.open(tmp, 'w');
+  let closed = false;
+  try {
+    for (let b = await next(); b !== undefined; b = await next()) await handle.write(b);
+    await handle.close();
+    closed = true;
+    await fs.promises.rename(tmp, dest);
+  } catch (e) {
+    if (!closed) await handle.close().catch(() => undefined);
+    await fs.promises.rm(tmp, { force: true });
+    throw e;
+  }
+}
+
+/** Whether `inner` is `outer` or lies inside it (after resolving both). */
+export function isInside(inner: string, outer: string): boolean {
+  const rel = path.relative(path.resolve(outer), path.resolve(inner));
+  return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
+}

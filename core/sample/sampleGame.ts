@@ -8,6 +8,8 @@
 import { LtarWriter } from '../formats/ltar/writer';
 import { writePathIndex } from '../formats/pathIndex';
 import { PATH_INDEX_NAME } from '../formats/ltar/layout';
+import { writeEmbb } from '../formats/embb';
+import { writeBndl } from '../formats/bndl';
 
 export interface SampleFile {
   /** Path relative to the install root, with / separators. */
@@ -44,6 +46,16 @@ export const SAMPLE_CFG = `; arch06 sample install: archive config list.
 ..\\HotChunk.arch06
 `;
 
+/** The sample bundle (seed 004 "Bundles"): a manifest + container pair in Base, its manifest patched in Patch_02. */
+export const SAMPLE_BUNDLE = 'bundles\\characters\\orc_sample';
+const ORC = 'characters\\orcs\\orc_sample';
+const orcMembers = [
+  { path: `${ORC}\\body.txt`, bytes: text('orc_sample body: served from the container in Base\n') },
+  { path: `${ORC}\\head.txt`, bytes: text('orc_sample head: served from the container in Base\n') },
+  { path: `${ORC}\\weapon.txt`, bytes: text('orc_sample weapon: a cleaver\n') },
+];
+const orcBanner = text('orc_sample banner: declared by the Patch_02 manifest, ships loose in Patch_02\n');
+
 export function sampleGame(): SampleFile[] {
   const files: SampleFile[] = [{ path: 'x64/default.archcfg', bytes: text(SAMPLE_CFG) }];
 
@@ -54,6 +66,7 @@ arch06 sample install
 =====================
 A synthetic game folder for trying arch06. Nothing here comes from the game.
 config\\game.cfg ships in Base, Patch_01 and Patch_02: Patch_02 wins.
+bundles\\characters\\orc_sample.bndl/.embb: a bundle whose manifest Patch_02 patches.
 `));
   base.addBytes('config\\game.cfg', text('; Base copy\nDifficulty=Normal\nSubtitles=0\n'));
   base.addBytes('config\\input.cfg', text('; only in Base\nInvertY=0\n'));
@@ -64,6 +77,9 @@ config\\game.cfg ships in Base, Patch_01 and Patch_02: Patch_02 wins.
   base.addBytes('database\\string\\enus\\string.txt', text('UI_1Sword_Starting_N=Urfael\n'));
   base.add('data\\empty.bin', { storage: 'empty' });
   base.add('data\\big_stored.bin', { storage: 'chunked', bytes: patterned(200_000, 7) });
+  // A bundle: a manifest mirroring its container; the container stored in small chunks.
+  base.addBytes(`${SAMPLE_BUNDLE}.bndl`, writeBndl('Presentation', orcMembers.map((m) => ({ path: m.path, size: m.bytes.length }))));
+  base.add(`${SAMPLE_BUNDLE}.embb`, { storage: 'chunked', bytes: writeEmbb(orcMembers), chunkSize: 128 });
   for (let i = 0; i < 40; i++) base.addBytes(`worlds\\sample\\layer_${String(i).padStart(2, '0')}.txt`, text(`layer ${i}\n`));
   files.push({ path: 'Base.arch06', bytes: base.toBytes() });
 
@@ -77,10 +93,18 @@ config\\game.cfg ships in Base, Patch_01 and Patch_02: Patch_02 wins.
   patch1.addBytes('scripts\\quests\\q_intro.scripts', text('-- Patch_01 fixes the intro\nlocal Quest = hmake QuestDef { Name = "Intro", Version = 2 }\nreturn Quest\n'));
   files.push({ path: 'Patch_01.arch06', bytes: patch1.toBytes() });
 
-  const patch2Paths = ['config\\game.cfg', 'data\\patched.bin'];
+  // The path index lists a manifest whose container is in another archive (seed 004).
+  const patch2Paths = ['config\\game.cfg', 'data\\patched.bin', `${SAMPLE_BUNDLE}.bndl`, `${ORC}\\banner.txt`];
   const patch2 = new LtarWriter();
   patch2.addBytes(PATH_INDEX_NAME, writePathIndex(patch2Paths));
   patch2.addBytes('config\\game.cfg', text('; Patch_02 copy: this is the one the game loads\nDifficulty=Nemesis\nSubtitles=1\n'));
+  // The patched manifest: the container's three members, one that ships loose here, one shipped nowhere.
+  patch2.addBytes(`${SAMPLE_BUNDLE}.bndl`, writeBndl('Presentation', [
+    ...orcMembers.map((m) => ({ path: m.path, size: m.bytes.length })),
+    { path: `${ORC}\\banner.txt`, size: orcBanner.length },
+    { path: `${ORC}\\voice.txt`, size: 64 },
+  ]));
+  patch2.addBytes(`${ORC}\\banner.txt`, orcBanner);
   patch2.add('data\\patched.bin', { storage: 'chunked', bytes: patterned(150_000, 11), chunkSize: 0x10000 });
   files.push({ path: 'Patch_02.arch06', bytes: patch2.toBytes() });
 

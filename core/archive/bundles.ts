@@ -1,0 +1,239 @@
+/**
+ * Bundles in a mount: which manifest, which container and which copy of each member the game
+ * uses, following seed 004 "Which copy wins" and "How a manifest and its container relate".
+ *
+ * - The manifest (`<stem>.bndl`) is opened by path like any file, so its winning copy in the
+ *   search order gives the member list (patches ship manifests above their container: 32,903
+ *   retail manifests do).
+ * - The container is the `<stem>.embb` with the same path stem, its winning copy.
+ * - A member is served from a loose entry of the same path when the mount has one (the measured
+ *   Desert case uses the loose copy), else from the container's payload, else it is missing:
+ *   declared by the manifest, absent from the container (retail has 13,695 such paths in winning
+ *   manifests, 8,521 of them shipping loose).
+ * - A bundle with no container anywhere (2,001 retail manifests: sound, string, GlobalDatabase
+ *   bundles) resolves its members as loose entries or missing ones. Seed 004 also found 34 such
+ *   members inside other bundles' containers; that search is not done here.
+ *
+ * Open question kept visible (seed 004): whether a loose copy that ranks below the container's
+ * archive still replaces the embedded one. Such members are served loose, as the rule above says,
+ * and carry a note.
+ *
+ * Results are plain data (source names, paths, offsets); `readBundleMember` turns a member back
+ * into bytes with one ranged read of the container entry, so only the chunks that hold the
+ * payload are decoded.
+ */
+import { Arch06Error, isArch06Error } from '../errors';
+import { ByteSource, checkRange } from '../io/byteSource';
+import { BndlManifest, MirrorCheck, checkMirror, parseBndl } from '../formats/bndl';
+import { EmbbContainer, EmbbMember, readEmbb } from '../formats/embb';
+import { GamePath, toGamePath } from './gamePath';
+import { Mount, WhichResult } from './mount';
+import { SourceEntry } from './source';
+
+export type MemberOrigin = 'loose' | 'container' | 'missing';
+
+export interface BundleMember {
+  /** The path as the manifest spells it. */
+  path: string;
+  /** The size the winning manifest declares. */
+  declaredSize: number;
+  servedFrom: MemberOrigin;
+  /** The source serving it: the loose entry's source, or the container's. */
+  source?: string;
+  /** Size of the bytes served. */
+  size?: number;
+  sizeMatchesDeclared: boolean;
+  /** The container's payload for this path (offset within the decoded .embb entry), also when a loose copy wins. */
+  embedded?: { offset: number; size: number };
+  /** The loose entry's path as its source spells it. */
+  loosePath?: string;
+  note?: string;
+}
+
+export interface BundleFile {
+  /** The path as the winning source spells it. */
+  path: string;
+  /** The winning source's name. */
+  source: string;
+  size: number;
+  /** Every source holding a copy, in search order (the winner first). */
+  copies: string[];
+}
+
+export interface ResolvedBundle {
+  /** The path stem shared by manifest and container (no extension). */
+  stem: string;
+  manifest: BundleFile;
+  container?: BundleFile & { memberCount: number; confidence: EmbbContainer['confidence']; notes: string[] };
+  type: string;
+  manifestConfidence: BndlManifest['confidence'];
+  members: BundleMember[];
+  /** Container members the winning manifest does not declare. */
+  undeclared: { path: string; offset: number; size: number }[];
+  /** Whether the winning manifest mirrors the winning container (absent without a container). */
+  mirror?: MirrorCheck;
+  /** Whether the manifest's source ranks above the container's (a patch updating part of a bundle). */
+  manifestAboveContainer?: boolean;
+  counts: Record<MemberOrigin, number>;
+  notes: string[];
+}
+
+const BUNDLE_EXT = /\.(bndl|embb)$/i;
+
+/** The path stem of a bundle given as `x.bndl`, `x.embb` or `x` (any case, either separator). */
+export function bundleStem(input: string): GamePath {
+  const p = toGamePath(input);
+  if (!p) throw new Arch06Error('BAD_ARGUMENT', 'empty bundle path', { actual: JSON.stringify(input) });
+  return p.replace(BUNDLE_EXT, '') as GamePath;
+}
+
+/** An archive or loose entry as a `ByteSource`, so format readers can read it in small ranges. */
+export class EntryByteSource implements ByteSource {
+  readonly name: string;
+  readonly size: number;
+  constructor(private readonly entry: SourceEntry) {
+    this.name = `${entry.source.name}:${entry.path}`;
+    this.size = entry.size;
+  }
+  readSync(position: number, length: number): Uint8Array {
+    checkRange(this.name, this.size, position, length);
+    return this.entry.readSync(position, position + length);
+  }
+  readIntoSync(position: number, length: number, target: Uint8Array, targetOffset: number): void {
+    target.set(this.readSync(position, length), targetOffset);
+  }
+  read(position: number, length: number): Promise<Uint8Array> {
+    try {
+      checkRange(this.name, this.size, position, length);
+    } catch (e) {
+      return Promise.reject(e);
+    }
+    return this.entry.read(position, position + length);
+  }
+}
+
+const fileOf = (w: WhichResult): BundleFile => ({ path: w.winner.path, source: w.winner.source.name, size: w.winner.size, copies: w.copies.map((c) => c.source.name) });
+
+/**
+ * Resolve the bundle at `input` (`x.bndl`, `x.embb` or the stem) in `mount`. Throws NOT_FOUND
+ * when no manifest exists, and the readers' typed errors when the manifest or container is
+ * malformed. The container is read lazily: header, path table and size words only.
+ */
+export function resolveBundle(mount: Mount, input: string): ResolvedBundle {
+  const stem = bundleStem(input);
+  const manifestWhich = mount.which(`${stem}.bndl`);
+  const containerWhich = mount.which(`${stem}.embb`);
+  if (!manifestWhich) {
+    const hint = containerWhich ? ` (a container ${containerWhich.path} exists in ${containerWhich.winner.source.name}, but no manifest)` : '';
+    throw new Arch06Error('NOT_FOUND', `no bundle manifest in any mounted source${hint}`, { file: `${stem}.bndl` });
+  }
+  const manifestEntry = manifestWhich.winner;
+  const manifestName = `${manifestEntry.source.name}:${manifestEntry.path}`;
+  const parsed = parseBndl(manifestEntry.readSync(), manifestName);
+  if (parsed.variant !== 'manifest') {
+    throw new Arch06Error('INVALID', 'a data-carrying BNDL (Shadow of Mordor era) is not a manifest; read it with parseBndl', { file: manifestName, offset: 0x10, field: 'header.count', expected: 'a v6 manifest', actual: `version ${parsed.version}, data-carrying` });
+  }
+  const notes: string[] = [...parsed.notes.map((n) => `manifest: ${n}`)];
+
+  let container: ResolvedBundle['container'];
+  let embb: EmbbContainer | undefined;
+  const embedded = new Map<string, EmbbMember>();
+  if (containerWhich) {
+    embb = readEmbb(new EntryByteSource(containerWhich.winner));
+    container = { ...fileOf(containerWhich), memberCount: embb.members.length, confidence: embb.confidence, notes: embb.notes };
+    // Paths are case-insensitive; with a repeated path the first copy counts (noted by the reader).
+    for (const m of embb.members) if (!embedded.has(m.path.toLowerCase())) embedded.set(m.path.toLowerCase(), m);
+    // Seed 004: every retail container has a manifest of the same stem in its own archive.
+    if (!manifestWhich.copies.some((c) => c.source === containerWhich.winner.source)) {
+      notes.push(`the container's archive (${container.source}) holds no manifest of its own; every retail container has one`);
+    }
+  } else {
+    notes.push('no container anywhere: members resolve as loose entries or are missing (members inside other bundles\' containers are not searched)');
+  }
+
+  const rank = (name: string): number => mount.sources.findIndex((s) => s.name === name);
+  const containerRank = container ? rank(container.source) : -1;
+  const declared = new Set<string>();
+  const counts: Record<MemberOrigin, number> = { loose: 0, container: 0, missing: 0 };
+  const members: BundleMember[] = parsed.members.map((m) => {
+    const key = m.path.toLowerCase();
+    declared.add(key);
+    const e = embedded.get(key);
+    let loose: SourceEntry | undefined;
+    let note: string | undefined;
+    try {
+      loose = mount.which(m.path)?.winner;
+    } catch (err) {
+      if (!isArch06Error(err)) throw err;
+      note = `not a valid game path for a loose lookup: ${err.description}`;
+    }
+    const inContainer = e ? { offset: e.offset, size: e.size } : undefined;
+    let out: BundleMember;
+    if (loose) {
+      if (e && rank(loose.source.name) > containerRank) {
+        note = `the loose copy (${loose.source.name}) ranks below the container (${container!.source}); whether the engine still prefers it is an open question (seed 004)`;
+      }
+      out = { path: m.path, declaredSize: m.declaredSize, servedFrom: 'loose', source: loose.source.name, size: loose.size, sizeMatchesDeclared: loose.size === m.declaredSize, loosePath: loose.path };
+    } else if (e) {
+      out = { path: m.path, declaredSize: m.declaredSize, servedFrom: 'container', source: container!.source, size: e.size, sizeMatchesDeclared: e.size === m.declaredSize };
+    } else {
+      out = { path: m.path, declaredSize: m.declaredSize, servedFrom: 'missing', sizeMatchesDeclared: false };
+    }
+    if (inContainer) out.embedded = inContainer;
+    if (note) out.note = note;
+    counts[out.servedFrom]++;
+    return out;
+  });
+
+  const undeclared = (embb?.members ?? []).filter((m) => !declared.has(m.path.toLowerCase())).map((m) => ({ path: m.path, offset: m.offset, size: m.size }));
+  const result: ResolvedBundle = {
+    stem,
+    manifest: fileOf(manifestWhich),
+    container,
+    type: parsed.type,
+    manifestConfidence: parsed.confidence,
+    members,
+    undeclared,
+    counts,
+    notes,
+  };
+  if (embb) {
+    result.mirror = checkMirror(parsed, embb);
+    result.manifestAboveContainer = rank(result.manifest.source) < containerRank;
+  }
+  return result;
+}
+
+function memberOf(bundle: ResolvedBundle, member: BundleMember | string): BundleMember {
+  if (typeof member !== 'string') return member;
+  const k = member.toLowerCase().replace(/\//g, '\\');
+  const m = bundle.members.find((x) => x.path.toLowerCase() === k);
+  if (!m) throw new Arch06Error('NOT_FOUND', 'the manifest does not declare this member', { file: `${bundle.manifest.source}:${bundle.manifest.path}`, actual: member });
+  return m;
+}
+
+/** Where a member's bytes are: an entry and a decoded range of it. */
+export function locateBundleMember(mount: Mount, bundle: ResolvedBundle, member: BundleMember | string): { entry: SourceEntry; start: number; end: number } {
+  const m = memberOf(bundle, member);
+  if (m.servedFrom === 'loose') {
+    const entry = mount.entry(m.loosePath ?? m.path, m.source);
+    return { entry, start: 0, end: entry.size };
+  }
+  if (m.servedFrom === 'container' && bundle.container && m.embedded) {
+    const entry = mount.entry(bundle.container.path, bundle.container.source);
+    return { entry, start: m.embedded.offset, end: m.embedded.offset + m.embedded.size };
+  }
+  throw new Arch06Error('NOT_FOUND', 'member declared by the manifest but neither in the container nor a loose entry', { file: `${bundle.stem}.bndl`, actual: m.path });
+}
+
+/** A member's bytes: the loose entry, or one ranged read of the container entry (only the chunks holding the payload are decoded). */
+export function readBundleMember(mount: Mount, bundle: ResolvedBundle, member: BundleMember | string): Uint8Array {
+  const { entry, start, end } = locateBundleMember(mount, bundle, member);
+  return entry.readSync(start, end);
+}
+
+/** The same, without blocking the thread. */
+export async function readBundleMemberAsync(mount: Mount, bundle: ResolvedBundle, member: BundleMember | string): Promise<Uint8Array> {
+  const { entry, start, end } = locateBundleMember(mount, bundle, member);
+  return entry.read(start, end);
+}

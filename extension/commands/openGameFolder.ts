@@ -1,0 +1,68 @@
+/**
+ * Finding and mounting the install: from the settings, from an open folder that holds
+ * x64/default.archcfg, or from a folder the user picks; then the `arch06:` workspace folder.
+ */
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { Mount } from '../../core/archive/mount';
+import { MountService } from '../mountService';
+import { ROOT_URI, SCHEME } from '../fs/uris';
+
+const LAST_ROOT = 'arch06.lastInstallRoot';
+
+export interface Settings {
+  installRoot: string;
+  archcfg: string;
+  extraArchives: string[];
+}
+
+export function readSettings(): Settings {
+  const c = vscode.workspace.getConfiguration('arch06');
+  return { installRoot: c.get('installRoot', ''), archcfg: c.get('archcfg', ''), extraArchives: c.get('extraArchives', []) };
+}
+
+/** An open (file) workspace folder that is a game install, if any. */
+export function detectInstall(): string | undefined {
+  for (const f of vscode.workspace.workspaceFolders ?? []) {
+    if (f.uri.scheme === 'file' && Mount.findCfg(f.uri.fsPath)) return f.uri.fsPath;
+  }
+  return undefined;
+}
+
+/** The install to mount without asking: settings, then an open folder, then the last one mounted. */
+export function knownInstall(context: vscode.ExtensionContext): string | undefined {
+  const s = readSettings();
+  return s.installRoot || detectInstall() || context.globalState.get<string>(LAST_ROOT);
+}
+
+export async function mountInstall(context: vscode.ExtensionContext, service: MountService, root: string): Promise<boolean> {
+  const s = readSettings();
+  const extra = s.extraArchives.map((a) => (path.isAbsolute(a) ? a : path.join(root, a)));
+  const m = await service.open({ root, cfg: s.archcfg ? (path.isAbsolute(s.archcfg) ? s.archcfg : path.join(root, s.archcfg)) : undefined, extraArchives: extra });
+  if (m) await context.globalState.update(LAST_ROOT, root);
+  return m !== undefined;
+}
+
+/** Add `arch06:/` to the workspace unless it is there. (A single-folder window reloads into a multi-root one.) */
+export function addWorkspaceFolder(): void {
+  const folders = vscode.workspace.workspaceFolders ?? [];
+  if (folders.some((f) => f.uri.scheme === SCHEME)) return;
+  vscode.workspace.updateWorkspaceFolders(folders.length, 0, { uri: ROOT_URI, name: 'Shadow of War (arch06)' });
+}
+
+export async function openGameFolderCommand(context: vscode.ExtensionContext, service: MountService): Promise<void> {
+  let root = readSettings().installRoot || detectInstall();
+  if (!root) {
+    const picked = await vscode.window.showOpenDialog({ canSelectFolders: true, canSelectFiles: false, openLabel: 'Mount this install', title: 'The Shadow of War install folder (it holds x64/default.archcfg)' });
+    if (!picked?.length) return;
+    root = picked[0].fsPath;
+  }
+  if (!Mount.findCfg(root)) {
+    void vscode.window.showErrorMessage(`${root} has no x64/default.archcfg: pick the folder where Shadow of War is installed, or set arch06.archcfg.`);
+    return;
+  }
+  if (await mountInstall(context, service, root)) {
+    addWorkspaceFolder();
+    void vscode.commands.executeCommand('arch06.searchOrder.focus');
+  }
+}

@@ -1,0 +1,175 @@
+/**
+ * The `arch06:` file system: a read-only, case-insensitive view of the mount. The merged tree is
+ * what the engine loads (first source in search order wins); `@sources/<name>/` shows one source
+ * as it is. Engine errors become FileSystemErrors here, and only here.
+ */
+import * as vscode from 'vscode';
+import { isArch06Error } from '../../core/errors';
+import { ROOT } from '../../core/archive/gamePath';
+import { SourceEntry } from '../../core/archive/source';
+import { MountService } from '../mountService';
+import { BUNDLE_SUFFIX, ROOT_URI, SOURCES_FOLDER, parseUri } from './uris';
+import { BundleFolders } from './bundleFolders';
+import { readBundleMemberAsync } from '../../core/archive/bundles';
+
+export class Arch06FileSystem implements vscode.FileSystemProvider {
+  private readonly changes = new vscode.EventEmitter<vscode.FileChangeEvent[]>();
+  readonly onDidChangeFile = this.changes.event;
+  private mountedAt = Date.now();
+  readonly bundles = new BundleFolders();
+
+  constructor(private readonly service: MountService) {
+    service.onDidChange(() => {
+      this.mountedAt = Date.now();
+      // A new mount changes everything below the root.
+      this.changes.fire([{ type: vscode.FileChangeType.Changed, uri: ROOT_URI }]);
+    });
+  }
+
+  register(): vscode.Disposable {
+    return vscode.workspace.registerFileSystemProvider('arch06', this, { isReadonly: true, isCaseSensitive: false });
+  }
+
+  private mount(uri: vscode.Uri) {
+    const m = this.service.mount;
+    if (!m) throw vscode.FileSystemError.Unavailable(`${uri.toString()}: no Shadow of War install is mounted (run "arch06: Open Game Folder as Workspace")`);
+    return m;
+  }
+
+  private translate(uri: vscode.Uri, e: unknown): Error {
+    if (e instanceof vscode.FileSystemError) return e;
+    if (isArch06Error(e)) {
+      if (e.code === 'NOT_FOUND') return vscode.FileSystemError.FileNotFound(uri);
+      this.service.log(`${uri.toString()}: ${e.message}`);
+      return vscode.FileSystemError.Unavailable(`${uri.path}: ${e.message}`);
+    }
+    return e instanceof Error ? e : new Error(String(e));
+  }
+
+  private guard<T>(uri: vscode.Uri, f: () => T): T {
+    try {
+      return f();
+    } catch (e) {
+      throw this.translate(uri, e);
+    }
+  }
+
+  private fileStat(type: vscode.FileType, size: number): vscode.FileStat {
+    return { type, ctime: this.mountedAt, mtime: this.mountedAt, size, permissions: vscode.FilePermission.Readonly };
+  }
+
+  /** The entry a file URI names, or undefined when it names a folder (or nothing). */
+  private entry(uri: vscode.Uri): SourceEntry | undefined {
+    const m = this.mount(uri);
+    const u = parseUri(uri);
+    if (u.view === 'sources' || u.view === 'bundle' || u.path === ROOT) return undefined;
+    if (u.view === 'merged') {
+      for (const s of m.sources) {
+        const e = s.lookup(u.path);
+        if (e) return e;
+      }
+      return undefined;
+    }
+    const s = m.source(u.source);
+    if (!s) throw vscode.FileSystemError.FileNotFound(uri);
+    return s.lookup(u.path);
+  }
+
+  stat(uri: vscode.Uri): vscode.FileStat {
+    return this.guard(uri, () => {
+      const m = this.mount(uri);
+      const u = parseUri(uri);
+      if (u.view === 'sources') return this.fileStat(vscode.FileType.Directory, 0);
+      if (u.view === 'bundle') {
+        const b = this.bundles.resolve(m, u.bundle);
+        const member = u.member ? this.bundles.member(b, u.member) : undefined;
+        if (member) return this.fileStat(vscode.FileType.File, member.size ?? 0);
+        if (this.bundles.list(b, u.member)) return this.fileStat(vscode.FileType.Directory, 0);
+        throw vscode.FileSystemError.FileNotFound(uri);
+      }
+      const e = this.entry(uri);
+      if (e) return this.fileStat(vscode.FileType.File, e.size);
+      const isDir = u.view === 'merged' ? m.hasFolder(u.path) : (m.source(u.source)?.hasFolder(u.path) ?? false);
+      if (isDir) return this.fileStat(vscode.FileType.Directory, 0);
+      throw vscode.FileSystemError.FileNotFound(uri);
+    });
+  }
+
+  readDirectory(uri: vscode.Uri): [string, vscode.FileType][] {
+    return this.guard(uri, () => {
+      const m = this.mount(uri);
+      const u = parseUri(uri);
+      if (u.view === 'sources') return m.sources.map((s) => [s.name, vscode.FileType.Directory]);
+      const out: [string, vscode.FileType][] = [];
+      if (u.view === 'bundle') {
+        const l = this.bundles.list(this.bundles.resolve(m, u.bundle), u.member);
+        if (!l) throw vscode.FileSystemError.FileNotFound(uri);
+        for (const f of l.folders) out.push([f, vscode.FileType.Directory]);
+        for (const f of l.files) out.push([f.path.slice(f.path.replace(/\//g, '\\').lastIndexOf('\\') + 1), vscode.FileType.File]);
+      } else if (u.view === 'merged') {
+        const l = m.list(u.path);
+        if (!l) throw vscode.FileSystemError.FileNotFound(uri);
+        if (u.path === ROOT) out.push([SOURCES_FOLDER, vscode.FileType.Directory]);
+        for (const f of l.folders) out.push([f.name, vscode.FileType.Directory]);
+        for (const f of l.files) {
+          out.push([f.name, vscode.FileType.File]);
+          // A manifest also shows as a folder of its members.
+          if (/\.bndl$/i.test(f.name)) out.push([f.name + BUNDLE_SUFFIX, vscode.FileType.Directory]);
+        }
+      } else {
+        const l = m.source(u.source)?.list(u.path);
+        if (!l) throw vscode.FileSystemError.FileNotFound(uri);
+        for (const f of l.folders) out.push([f, vscode.FileType.Directory]);
+        for (const f of l.files) out.push([f.path.slice(f.path.lastIndexOf('\\') + 1), vscode.FileType.File]);
+      }
+      return out;
+    });
+  }
+
+  async readFile(uri: vscode.Uri): Promise<Uint8Array> {
+    let e: SourceEntry | undefined;
+    try {
+      const u = parseUri(uri);
+      if (u.view === 'bundle') {
+        const m = this.mount(uri);
+        const b = this.bundles.resolve(m, u.bundle);
+        const member = this.bundles.member(b, u.member);
+        if (!member) throw vscode.FileSystemError.FileNotFound(uri);
+        if (member.servedFrom === 'missing') {
+          throw vscode.FileSystemError.Unavailable(`${member.path}: declared by ${b.manifest.path} (${b.manifest.source}) but neither in the container nor shipped loose`);
+        }
+        return await readBundleMemberAsync(m, b, member);
+      }
+      e = this.entry(uri);
+    } catch (err) {
+      throw this.translate(uri, err);
+    }
+    if (!e) throw vscode.FileSystemError.FileNotFound(uri);
+    try {
+      return await e.read();
+    } catch (err) {
+      throw this.translate(uri, err);
+    }
+  }
+
+  watch(): vscode.Disposable {
+    // Archives do not change under a running mount; a remount fires a change for the root.
+    return new vscode.Disposable(() => undefined);
+  }
+
+  private readOnly(uri: vscode.Uri): never {
+    throw vscode.FileSystemError.NoPermissions(`${uri.path}: the game's archives are read-only in arch06 (extract a file to edit it)`);
+  }
+  createDirectory(uri: vscode.Uri): void {
+    this.readOnly(uri);
+  }
+  writeFile(uri: vscode.Uri): void {
+    this.readOnly(uri);
+  }
+  delete(uri: vscode.Uri): void {
+    this.readOnly(uri);
+  }
+  rename(uri: vscode.Uri): void {
+    this.readOnly(uri);
+  }
+}

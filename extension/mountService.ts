@@ -1,0 +1,84 @@
+/**
+ * The mounted install, shared by every part of the extension: opening it (with progress), the
+ * merged path list for Go to File, change events, and the output channel where details go.
+ */
+import * as vscode from 'vscode';
+import { Mount } from '../core/archive/mount';
+import { FuzzyIndex } from '../core/search/fuzzy';
+import { isArch06Error } from '../core/errors';
+
+export interface MountRequest {
+  root: string;
+  cfg?: string;
+  extraArchives?: string[];
+}
+
+export class MountService implements vscode.Disposable {
+  private current: Mount | undefined;
+  private fuzzy: FuzzyIndex | undefined;
+  private readonly changed = new vscode.EventEmitter<Mount | undefined>();
+  readonly onDidChange = this.changed.event;
+  readonly output = vscode.window.createOutputChannel('arch06');
+
+  get mount(): Mount | undefined {
+    return this.current;
+  }
+
+  /** Mount an install, replacing the current one. Shows progress; returns undefined on failure (after telling the user). */
+  async open(request: MountRequest): Promise<Mount | undefined> {
+    return vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: 'arch06: mounting the install…' }, async () => {
+      const started = Date.now();
+      try {
+        // Mounting is synchronous file work; yield first so the progress indicator paints.
+        await new Promise((r) => setTimeout(r, 0));
+        const m = Mount.open({ root: request.root, cfg: request.cfg || undefined, extraArchives: request.extraArchives });
+        const paths = m.index().size;
+        this.replace(m);
+        this.log(`mounted ${m.root} (${m.cfgPath}): ${m.sources.length} sources, ${paths} distinct paths in ${Date.now() - started} ms`);
+        for (const s of m.skipped) this.log(`  skipped cfg line ${s.line}: ${s.text} (${s.reason})`);
+        if (m.unlisted.length) this.log(`  on disk but not in the cfg (not mounted): ${m.unlisted.join(', ')}`);
+        return m;
+      } catch (e) {
+        this.reportError('Could not mount the install', e);
+        return undefined;
+      }
+    });
+  }
+
+  private replace(m: Mount | undefined): void {
+    this.current?.close();
+    this.current = m;
+    this.fuzzy = undefined;
+    this.changed.fire(m);
+  }
+
+  /** Every distinct path of the merged view, for Go to File (built on first use). */
+  fuzzyIndex(): FuzzyIndex | undefined {
+    const m = this.current;
+    if (!m) return undefined;
+    if (!this.fuzzy) {
+      this.fuzzy = new FuzzyIndex(m.distinctPaths());
+    }
+    return this.fuzzy;
+  }
+
+  log(line: string): void {
+    this.output.appendLine(`[${new Date().toISOString().slice(11, 19)}] ${line}`);
+  }
+
+  /** One clear notification, details in the output channel. */
+  reportError(what: string, e: unknown): void {
+    const message = isArch06Error(e) ? e.message : e instanceof Error ? e.message : String(e);
+    this.log(`${what}: ${message}`);
+    if (e instanceof Error && !isArch06Error(e) && e.stack) this.log(e.stack);
+    void vscode.window.showErrorMessage(`${what}: ${message}`, 'Show Details').then((pick) => {
+      if (pick) this.output.show(true);
+    });
+  }
+
+  dispose(): void {
+    this.replace(undefined);
+    this.changed.dispose();
+    this.output.dispose();
+  }
+}

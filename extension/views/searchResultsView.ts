@@ -1,0 +1,50 @@
+/** "Search Results" for "arch06: Find in Files…": files, then their matching lines; a click opens the line. */
+import * as vscode from 'vscode';
+import { TextMatch, TextSearchResult } from '../../core/search/textSearch';
+import { mergedUri } from '../fs/uris';
+
+type Node = { kind: 'file'; path: string; matches: TextMatch[] } | { kind: 'match'; match: TextMatch } | { kind: 'info'; text: string };
+
+export class SearchResultsView implements vscode.TreeDataProvider<Node> {
+  private readonly changed = new vscode.EventEmitter<void>();
+  readonly onDidChangeTreeData = this.changed.event;
+  private files: Node[] = [];
+  private summary: string | undefined;
+
+  show(query: string, result: TextSearchResult): void {
+    const byFile = new Map<string, TextMatch[]>();
+    for (const m of result.matches) {
+      const list = byFile.get(m.path);
+      if (list) list.push(m);
+      else byFile.set(m.path, [m]);
+    }
+    this.files = [...byFile].map(([path, matches]) => ({ kind: 'file', path, matches }));
+    const extra = [result.limitHit ? 'result limit reached' : '', result.cancelled ? 'cancelled' : '', result.filesSkipped.length ? `${result.filesSkipped.length} files skipped` : ''].filter(Boolean).join(', ');
+    this.summary = `${result.matches.length} results for "${query}" in ${byFile.size} files (${result.filesSearched} searched${extra ? '; ' + extra : ''})`;
+    this.changed.fire();
+  }
+
+  getChildren(node?: Node): Node[] {
+    if (!node) return [...(this.summary ? [{ kind: 'info', text: this.summary } as Node] : []), ...this.files];
+    if (node.kind === 'file') return node.matches.map((match) => ({ kind: 'match', match }));
+    return [];
+  }
+
+  getTreeItem(node: Node): vscode.TreeItem {
+    if (node.kind === 'info') {
+      const item = new vscode.TreeItem(node.text);
+      item.iconPath = new vscode.ThemeIcon('info');
+      return item;
+    }
+    if (node.kind === 'file') {
+      const item = new vscode.TreeItem(mergedUri(node.path), vscode.TreeItemCollapsibleState.Expanded);
+      item.description = `${node.matches.length}`;
+      return item;
+    }
+    const m = node.match;
+    const item = new vscode.TreeItem({ label: m.preview.trim(), highlights: [] });
+    item.description = `line ${m.line + 1}`;
+    item.command = { command: 'vscode.open', title: 'Open', arguments: [mergedUri(m.path), { selection: new vscode.Range(m.line, m.start, m.line, m.end) }] };
+    return item;
+  }
+}
