@@ -6,7 +6,7 @@
  * added by registering one entry.
  */
 import { Arch06Error, hexBytes } from '../errors';
-import { decodeKrakenInto, krakenMaxRawSize } from './kraken';
+import { checkKrakenFraming, decodeKrakenInto } from './kraken';
 
 /** Where a stream came from, so a failure names the entry and chunk. */
 export interface OodleWhere {
@@ -45,13 +45,13 @@ const CODEC_LABEL: Record<OodleCodecName, string> = {
 interface OodleDecoder {
   /** Decode the whole stream into `dst[dstOffset, dstOffset + rawSize)` or throw an `Arch06Error`. */
   decodeInto(src: Uint8Array, dst: Uint8Array, dstOffset: number, rawSize: number): void;
-  /** The largest raw size a stream of `srcLength` bytes can produce (guards allocation). */
-  maxRawSize(srcLength: number): number;
+  /** Throw unless the stream's framing describes exactly `rawSize` bytes (cheap; guards allocation). */
+  checkRawSize(src: Uint8Array, rawSize: number): void;
 }
 
 /** The codecs this build decodes. LZB16 goes here once its format is known. */
 const DECODERS: Partial<Record<OodleCodecName, OodleDecoder>> = {
-  kraken: { decodeInto: decodeKrakenInto, maxRawSize: krakenMaxRawSize },
+  kraken: { decodeInto: decodeKrakenInto, checkRawSize: checkKrakenFraming },
 };
 
 /** The compressor a stream's first block header names. Never throws. */
@@ -103,13 +103,9 @@ function pickDecoder(src: Uint8Array, rawSize: number, where: OodleWhere): Oodle
   fail('UNSUPPORTED_CODEC', `unsupported Oodle codec ${CODEC_LABEL[codec]}`, where, 'a Kraken stream (8C 06)', `header ${header} (raw size ${rawSize})`, 'header');
 }
 
-function checkRawSize(decoder: OodleDecoder, src: Uint8Array, rawSize: number, where: OodleWhere): void {
+function checkRawSize(rawSize: number, where: OodleWhere): void {
   if (!Number.isSafeInteger(rawSize) || rawSize < 0) {
     fail('OUT_OF_RANGE', 'raw size is not a non-negative integer', where, 'an integer ≥ 0', `${rawSize}`, 'rawSize');
-  }
-  const max = decoder.maxRawSize(src.length);
-  if (rawSize > max) {
-    fail('CORRUPT_STREAM', 'raw size larger than the stream can encode', where, `≤ ${max} for ${src.length} compressed bytes`, `${rawSize}`, 'rawSize');
   }
 }
 
@@ -121,7 +117,7 @@ function checkRawSize(decoder: OodleDecoder, src: Uint8Array, rawSize: number, w
  */
 export function decodeOodleInto(src: Uint8Array, dst: Uint8Array, dstOffset: number, rawSize: number, where: OodleWhere = {}): void {
   const decoder = pickDecoder(src, rawSize, where);
-  checkRawSize(decoder, src, rawSize, where);
+  checkRawSize(rawSize, where);
   if (!Number.isSafeInteger(dstOffset) || dstOffset < 0 || dstOffset + rawSize > dst.length) {
     fail('OUT_OF_RANGE', 'destination too small for the raw size', where, `${rawSize} bytes at ${dstOffset}`, `buffer of ${dst.length}`, 'dst');
   }
@@ -135,12 +131,19 @@ export function decodeOodleInto(src: Uint8Array, dst: Uint8Array, dstOffset: num
 
 /**
  * Decode one raw Oodle stream to exactly `rawSize` bytes. Never allocates more than
- * `rawSize` bytes of output, and refuses raw sizes the stream cannot describe before
- * allocating.
+ * `rawSize` bytes of output, and first checks (from the block headers alone) that the
+ * stream describes exactly `rawSize` bytes, so a wrong size fails before allocating.
  */
 export function decodeOodle(src: Uint8Array, rawSize: number, where: OodleWhere = {}): Uint8Array {
   const decoder = pickDecoder(src, rawSize, where);
-  checkRawSize(decoder, src, rawSize, where);
+  checkRawSize(rawSize, where);
+  // The framing must account for exactly rawSize bytes before that much is allocated.
+  try {
+    decoder.checkRawSize(src, rawSize);
+  } catch (e) {
+    if (e instanceof Arch06Error) throw locate(e, where);
+    throw e;
+  }
   const out = new Uint8Array(rawSize);
   decodeOodleInto(src, out, 0, rawSize, where);
   return out;

@@ -22,7 +22,7 @@ export class BitReader {
    */
   pos = 0;
   private step = 1;
-  /** Valid bits, left-aligned in a 32-bit word; bits below the valid ones are zero. */
+  /** Valid bits, left-aligned in a 32-bit word (see `pos` for what may sit below them). */
   acc = 0;
   /** Number of valid bits in `acc`. */
   n = 0;
@@ -89,13 +89,6 @@ export class BitReader {
     return k === 0 ? 0 : this.bits(k);
   }
 
-  /** Read `k` bits, 0 ≤ k ≤ 32 (offsets in the scaled mode need up to 26). */
-  bitsLong(k: number): number {
-    if (k <= 24) return this.bitsZ(k);
-    const hi = this.bits(24);
-    return hi * (1 << (k - 24)) + this.bits(k - 24);
-  }
-
   bit(): number {
     return this.bits(1);
   }
@@ -122,16 +115,6 @@ export class BitReader {
   /** Backward stream: the lowest byte index (partly) consumed. */
   backwardStart(): number {
     return this.pos + 1 + (this.n >> 3);
-  }
-
-  /** Forward stream: bits consumed since `lo`. */
-  forwardBitsUsed(): number {
-    return (this.pos - this.lo) * 8 - this.n;
-  }
-
-  /** Backward stream: bits consumed since `hi`. */
-  backwardBitsUsed(): number {
-    return (this.hi - 1 - this.pos) * 8 - this.n;
   }
 
   /** Forward stream: byte index of the next unread bit. */

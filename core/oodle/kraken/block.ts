@@ -86,6 +86,47 @@ export class KrakenDecoder {
     if (p !== srcLen) corrupt(p, 'stream', 'data after the last block', `${p} bytes`, `${srcLen} bytes`);
   }
 
+  /**
+   * Walk only the block and quantum headers and check that the stream describes exactly
+   * `rawSize` bytes of output and ends with its last block. Costs O(blocks); lets callers
+   * reject a wrong raw size before allocating the output.
+   */
+  static checkFraming(src: Uint8Array, rawSize: number): void {
+    const srcLen = src.length;
+    let p = 0;
+    let left = rawSize;
+    while (left > 0) {
+      const blockOut = Math.min(BLOCK_SIZE, left);
+      if (srcLen - p < 2) truncated(p, 'block.header', 2, srcLen - p);
+      const b0 = src[p];
+      if ((b0 & 0x0f) !== 0x0c || (b0 & 0x30) !== 0) corrupt(p, 'block.header', 'bad block header');
+      if ((src[p + 1] & 0x7f) !== KRAKEN_TYPE) unsupported(p, 'block.header', `block decoder type ${src[p + 1] & 0x7f} inside a Kraken stream`);
+      const checksums = (src[p + 1] & 0x80) !== 0;
+      p += 2;
+      if (b0 & 0x40) {
+        if (srcLen - p < blockOut) truncated(p, 'block.raw', blockOut, srcLen - p);
+        p += blockOut;
+      } else {
+        if (srcLen - p < 3) truncated(p, 'quantum.header', 3, srcLen - p);
+        const v = (src[p] << 16) | (src[p + 1] << 8) | src[p + 2];
+        if ((v & 0x3ffff) === 0x3ffff) {
+          if (v >> 18 !== 1) corrupt(p, 'quantum.header', 'reserved special quantum');
+          if (srcLen - p < 4) truncated(p, 'quantum.memset', 4, srcLen - p);
+          p += 4;
+        } else {
+          const comp = (v & 0x3ffff) + 1;
+          const at = p;
+          p += checksums ? 6 : 3;
+          if (p > srcLen || comp > srcLen - p) truncated(at, 'quantum', comp, srcLen - p);
+          if (comp > blockOut) corrupt(at, 'quantum', 'quantum larger than its output', `≤ ${blockOut}`, `${comp}`);
+          p += comp;
+        }
+      }
+      left -= blockOut;
+    }
+    if (p !== srcLen) corrupt(p, 'stream', 'data after the last block (raw size too small?)', `${p} bytes`, `${srcLen} bytes`);
+  }
+
   /** One compressed quantum `src[s, e)` → `out[o, o + n)`, in 128 KiB pieces. */
   private quantum(src: Uint8Array, s: number, e: number, out: Uint8Array, start: number, o: number, n: number): void {
     let q = s;

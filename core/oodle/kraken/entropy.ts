@@ -298,7 +298,8 @@ export class EntropyDecoder {
       const b = tmp0[logs + i];
       lens[i] = (1 << b) + ((i & 1) === 0 ? fwd.bitsZ(b) : bwd.bitsZ(b));
     }
-    if (fwd.forwardBitsUsed() + bwd.backwardBitsUsed() > 8 * bitBytes) corrupt(p, 'multiarray.bits', 'interval bit streams overlap');
+    // The two ends are separate byte streams; they may leave a gap but must not share a byte.
+    if (fwd.forwardEnd() > bwd.backwardStart()) corrupt(p, 'multiarray.bits', 'interval bit streams overlap');
     if (tmp0[idx + numIdx - 1] !== 0) corrupt(p, 'multiarray', 'index array does not end with 0');
     let ii = 0;
     let li = 0;

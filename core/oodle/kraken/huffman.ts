@@ -17,7 +17,6 @@ import { corrupt, truncated } from './fail';
 
 const MAX_CODE_LEN = 11;
 const LUT_BITS = 11;
-const LUT_MASK = (1 << LUT_BITS) - 1;
 
 /** Decoding table indexed by the next 11 stream bits: (code length << 8) | symbol. */
 const lut = new Uint16Array(1 << LUT_BITS);
@@ -77,46 +76,52 @@ export function readRangeFieldCount(br: BitReader, numSymbols: number): number {
 export function readRiceValues(
   br: BitReader, src: Uint8Array, end: number, out: Int32Array, count: number, withExtra: number, extraBits: number, at: number,
 ): void {
+  // Local MSB-first window: `n` valid bits at the top of `acc`, zeros below them.
   let p = br.bytePos();
-  let bit = br.bitOffset();
+  let acc = 0;
+  let n = 0;
+  const skip = br.bitOffset();
+  if (skip !== 0) {
+    if (p >= end) truncated(at, 'table.rice', 1, 0);
+    acc = (src[p++] << (24 + skip)) | 0;
+    n = 8 - skip;
+  }
   for (let i = 0; i < count; i++) {
     let zeros = 0;
     for (;;) {
-      if (p >= end) truncated(at, 'table.rice', 1, 0);
-      const b = (src[p] << bit) & 0xff;
-      if (b === 0) {
-        zeros += 8 - bit;
-        p++;
-        bit = 0;
-        continue;
+      while (n <= 24 && p < end) {
+        acc |= src[p++] << (24 - n);
+        n += 8;
       }
-      const lz = Math.clz32(b) - 24;
-      zeros += lz;
-      bit += lz + 1;
-      if (bit === 8) {
-        p++;
-        bit = 0;
+      if (n === 0) truncated(at, 'table.rice', 1, 0);
+      const z = Math.clz32(acc);
+      if (z < n) {
+        // z zeros, then the terminating one.
+        zeros += z;
+        acc = z === 31 ? 0 : acc << (z + 1);
+        n -= z + 1;
+        break;
       }
-      break;
+      zeros += n;
+      acc = 0;
+      n = 0;
     }
     out[i] = zeros;
   }
   if (extraBits > 0) {
-    const needBits = bit + withExtra * extraBits;
-    if (p + ((needBits + 7) >> 3) > end) truncated(at, 'table.rice', (needBits + 7) >> 3, end - p);
     for (let i = 0; i < withExtra; i++) {
-      let v = out[i];
-      for (let k = 0; k < extraBits; k++) {
-        v = v * 2 + ((src[p] >> (7 - bit)) & 1);
-        if (++bit === 8) {
-          p++;
-          bit = 0;
-        }
+      while (n <= 24 && p < end) {
+        acc |= src[p++] << (24 - n);
+        n += 8;
       }
-      out[i] = v;
+      if (n < extraBits) truncated(at, 'table.rice', 1, 0);
+      out[i] = out[i] * (1 << extraBits) + (acc >>> (32 - extraBits));
+      acc <<= extraBits;
+      n -= extraBits;
     }
   }
-  br.seek(p, bit);
+  // Back to the shared reader at the first unused bit.
+  br.seek(p - ((n + 7) >> 3), -n & 7);
 }
 
 /**
@@ -237,31 +242,44 @@ function readNew(br: BitReader, src: Uint8Array, end: number, at: number): numbe
   return count;
 }
 
-/** Fill `lut` from the table; the lengths must fill the 11-bit code space exactly. */
-function buildLut(count: number, at: number): void {
+/**
+ * Fill `lut` from the table; the lengths must fill the 11-bit code space exactly. The
+ * table only gets 2^maxLen entries (returned as a mask): it is built for length 1 and
+ * doubled per length, which replicates the shorter codes' entries into the new half, so
+ * each code is written once instead of 2^(11 - len) times.
+ */
+function buildLut(count: number, at: number): number {
   lenCounts.fill(0);
   let space = 0;
+  let maxLen = 0;
   for (let i = 0; i < count; i++) {
     const len = tableLens[i];
     lenCounts[len]++;
     space += 1 << (MAX_CODE_LEN - len);
+    if (len > maxLen) maxLen = len;
   }
   if (space !== 1 << MAX_CODE_LEN) corrupt(at, 'huffman.table', 'code lengths do not form a complete prefix code');
   lenStarts[1] = 0;
   for (let len = 1; len <= MAX_CODE_LEN; len++) lenStarts[len + 1] = lenStarts[len] + lenCounts[len];
   // Stable counting sort by length keeps table order within a length (canonical order).
   for (let i = 0; i < count; i++) sortedSyms[lenStarts[tableLens[i]]++] = tableSyms[i];
-  let code = 0;
+  let code = 0; // next canonical code, left-aligned to 11 bits
   let k = 0;
-  for (let len = 1; len <= MAX_CODE_LEN; len++) {
+  let size = 1;
+  for (let len = 1; len <= maxLen; len++) {
+    // Grow the table from 2^(len-1) to 2^len entries: the new top bit does not matter for
+    // any code seen so far.
+    if (size < 64) for (let i = 0; i < size; i++) lut[size + i] = lut[i];
+    else lut.copyWithin(size, 0, size);
+    size <<= 1;
     const step = 1 << (MAX_CODE_LEN - len);
     for (let j = lenCounts[len]; j > 0; j--) {
-      const entry = (len << 8) | sortedSyms[k++];
-      const first = REV11[code];
-      for (let x = 0; x < step; x++) lut[first | (x << len)] = entry;
+      // Stream bits are LSB-first, so a code's first bit is the index's lowest bit.
+      lut[REV11[code]] = (len << 8) | sortedSyms[k++];
       code += step;
     }
   }
+  return size - 1;
 }
 
 /**
@@ -282,12 +300,12 @@ export function decodeHuffman(src: Uint8Array, s: number, e: number, out: Uint8A
     out.fill(tableSyms[0], o, o + n);
     return;
   }
-  buildLut(count, s);
+  const mask = buildLut(count, s);
   if (type === 2) {
     if (e - p < 3) truncated(p, 'huffman.split', 3, e - p);
     const mid = p + 2 + (src[p] | (src[p + 1] << 8));
     if (mid > e) corrupt(p, 'huffman.split', 'stream split beyond the payload');
-    decodeStreams(src, p + 2, mid, e, out, o, o + n);
+    decodeStreams(src, p + 2, mid, e, out, o, o + n, mask);
     return;
   }
   // Type 4: a u24 split separates two three-stream halves, each with its own u16 split.
@@ -302,15 +320,16 @@ export function decodeHuffman(src: Uint8Array, s: number, e: number, out: Uint8A
   if (second - p < leftSplit + 2 || e - second < 3) corrupt(p, 'huffman.split', 'stream split beyond its half');
   const rightSplit = src[second] | (src[second + 1] << 8);
   if (e - (second + 2) < rightSplit + 2) corrupt(second, 'huffman.split', 'stream split beyond its half');
-  decodeStreams(src, p, p + leftSplit, second, out, o, o + half);
-  decodeStreams(src, second + 2, second + 2 + rightSplit, e, out, o + half, o + n);
+  decodeStreams(src, p, p + leftSplit, second, out, o, o + half, mask);
+  decodeStreams(src, second + 2, second + 2 + rightSplit, e, out, o + half, o + n, mask);
 }
 
 /**
  * The three-stream symbol loop over `src[a0, e0)` with stream C starting at `m0`.
- * Each stream keeps `bits` (LSB-first, `cnt` valid bits) and a byte pointer.
+ * Each stream keeps `bits` (LSB-first, `cnt` valid bits) and a byte pointer; `mask`
+ * selects the table index bits (2^maxLen − 1).
  */
-function decodeStreams(src: Uint8Array, a0: number, m0: number, e0: number, out: Uint8Array, o: number, oEnd: number): void {
+function decodeStreams(src: Uint8Array, a0: number, m0: number, e0: number, out: Uint8Array, o: number, oEnd: number, mask: number): void {
   const table = lut;
   let pA = a0;
   let bA = 0;
@@ -341,32 +360,32 @@ function decodeStreams(src: Uint8Array, a0: number, m0: number, e0: number, out:
       pC += (31 - cC) >> 3;
       cC |= 24;
 
-      e = table[bA & LUT_MASK];
+      e = table[bA & mask];
       len = e >>> 8;
       bA >>>= len;
       cA -= len;
       out[o] = e;
-      e = table[bB & LUT_MASK];
+      e = table[bB & mask];
       len = e >>> 8;
       bB >>>= len;
       cB -= len;
       out[o + 1] = e;
-      e = table[bC & LUT_MASK];
+      e = table[bC & mask];
       len = e >>> 8;
       bC >>>= len;
       cC -= len;
       out[o + 2] = e;
-      e = table[bA & LUT_MASK];
+      e = table[bA & mask];
       len = e >>> 8;
       bA >>>= len;
       cA -= len;
       out[o + 3] = e;
-      e = table[bB & LUT_MASK];
+      e = table[bB & mask];
       len = e >>> 8;
       bB >>>= len;
       cB -= len;
       out[o + 4] = e;
-      e = table[bC & LUT_MASK];
+      e = table[bC & mask];
       len = e >>> 8;
       bC >>>= len;
       cC -= len;
@@ -389,7 +408,7 @@ function decodeStreams(src: Uint8Array, a0: number, m0: number, e0: number, out:
   // Careful path: one symbol per stream step, loads guarded by the stream's own part.
   while (o < oEnd) {
     bA |= ((pA < m0 ? src[pA] : 0) | ((pA + 1 < m0 ? src[pA + 1] : 0) << 8)) << cA;
-    e = table[bA & LUT_MASK];
+    e = table[bA & mask];
     len = e >>> 8;
     cA -= len;
     bA >>>= len;
@@ -399,7 +418,7 @@ function decodeStreams(src: Uint8Array, a0: number, m0: number, e0: number, out:
     bA &= (1 << cA) - 1;
     if (o < oEnd) {
       bB |= ((pB - 1 >= m0 ? src[pB - 1] : 0) | ((pB - 2 >= m0 ? src[pB - 2] : 0) << 8)) << cB;
-      e = table[bB & LUT_MASK];
+      e = table[bB & mask];
       len = e >>> 8;
       cB -= len;
       bB >>>= len;
@@ -409,7 +428,7 @@ function decodeStreams(src: Uint8Array, a0: number, m0: number, e0: number, out:
       bB &= (1 << cB) - 1;
       if (o < oEnd) {
         bC |= ((pC < e0 ? src[pC] : 0) | ((pC + 1 < e0 ? src[pC + 1] : 0) << 8)) << cC;
-        e = table[bC & LUT_MASK];
+        e = table[bC & mask];
         len = e >>> 8;
         cC -= len;
         bC >>>= len;

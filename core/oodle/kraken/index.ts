@@ -4,6 +4,7 @@
  * per thread); scratch is bounded by a small multiple of min(rawSize, 128 KiB).
  */
 import { BLOCK_SIZE, KrakenDecoder } from './block';
+import { corrupt } from './fail';
 
 let shared: KrakenDecoder | undefined;
 
@@ -16,10 +17,13 @@ export function decodeKrakenInto(src: Uint8Array, dst: Uint8Array, dstOffset: nu
 }
 
 /**
- * The largest output a Kraken stream of `srcLength` bytes can describe: every 256 KiB block
- * costs at least a 2-byte header and a 4-byte memset quantum. Lets callers refuse absurd
- * raw sizes before allocating.
+ * Check, from the block and quantum headers alone, that `src` describes exactly `rawSize`
+ * bytes; throws `Arch06Error` otherwise. Lets callers refuse a wrong raw size before
+ * allocating (a stream of n bytes can describe at most n / 6 blocks of 256 KiB, all memset).
  */
-export function krakenMaxRawSize(srcLength: number): number {
-  return Math.floor(srcLength / 6) * BLOCK_SIZE;
+export function checkKrakenFraming(src: Uint8Array, rawSize: number): void {
+  if (rawSize > Math.floor(src.length / 6) * BLOCK_SIZE) {
+    corrupt(0, 'rawSize', 'raw size larger than the stream can encode', `≤ ${Math.floor(src.length / 6) * BLOCK_SIZE}`, `${rawSize}`);
+  }
+  KrakenDecoder.checkFraming(src, rawSize);
 }

@@ -199,7 +199,8 @@ export class LzDecoder {
         mlen = 14 + lens[li++];
       } else mlen += 2;
       if (mlen > end - pos) corrupt(at, 'lz.commands', 'match runs past the output');
-      if (dist > pos - start || dist < 1) corrupt(at, 'lz.commands', 'match distance before the stream start', `≤ ${pos - start}`, `${dist}`);
+      // Distances are ≥ 1 (checked when unpacked; the recent ones start at 8).
+      if (dist > pos - start) corrupt(at, 'lz.commands', 'match distance outside the output so far', `≤ ${pos - start}`, `${dist}`);
       const from = pos - dist;
       if (mlen <= 16 && end - pos >= 16) {
         // Short match with room behind it: copy a fixed 16 bytes in order (overlap-safe, as
@@ -213,7 +214,7 @@ export class LzDecoder {
         out[pos + 5] = out[from + 5];
         out[pos + 6] = out[from + 6];
         out[pos + 7] = out[from + 7];
-        {
+        if (mlen > 8) {
           out[pos + 8] = out[from + 8];
           out[pos + 9] = out[from + 9];
           out[pos + 10] = out[from + 10];
@@ -222,6 +223,18 @@ export class LzDecoder {
           out[pos + 13] = out[from + 13];
           out[pos + 14] = out[from + 14];
           out[pos + 15] = out[from + 15];
+        }
+      } else if (mlen <= 32 && end - pos >= 32) {
+        // Same idea for up to 32 bytes, in order.
+        for (let i = 0; i < 32; i += 8) {
+          out[pos + i] = out[from + i];
+          out[pos + i + 1] = out[from + i + 1];
+          out[pos + i + 2] = out[from + i + 2];
+          out[pos + i + 3] = out[from + i + 3];
+          out[pos + i + 4] = out[from + i + 4];
+          out[pos + i + 5] = out[from + i + 5];
+          out[pos + i + 6] = out[from + i + 6];
+          out[pos + i + 7] = out[from + i + 7];
         }
       } else if (mlen <= SHORT_COPY || dist < mlen) {
         if (dist >= mlen || mlen <= SHORT_COPY) for (let i = 0; i < mlen; i++) out[pos + i] = out[from + i];
@@ -293,9 +306,44 @@ export class LzDecoder {
         mlen = 14 + lens[li++];
       } else mlen += 2;
       if (mlen > end - pos) corrupt(at, 'lz.commands', 'match runs past the output');
-      if (dist > pos - start || dist < 1) corrupt(at, 'lz.commands', 'match distance before the stream start', `≤ ${pos - start}`, `${dist}`);
+      // Distances are ≥ 1 (checked when unpacked; the recent ones start at 8).
+      if (dist > pos - start) corrupt(at, 'lz.commands', 'match distance outside the output so far', `≤ ${pos - start}`, `${dist}`);
       const from = pos - dist;
-      if (mlen <= SHORT_COPY || dist < mlen) {
+      if (mlen <= 16 && end - pos >= 16) {
+        // Short match with room behind it: copy a fixed 16 bytes in order (overlap-safe, as
+        // each byte is read after the ones before it are written). Bytes past the match
+        // are rewritten by later commands before anything reads them.
+        out[pos] = out[from];
+        out[pos + 1] = out[from + 1];
+        out[pos + 2] = out[from + 2];
+        out[pos + 3] = out[from + 3];
+        out[pos + 4] = out[from + 4];
+        out[pos + 5] = out[from + 5];
+        out[pos + 6] = out[from + 6];
+        out[pos + 7] = out[from + 7];
+        if (mlen > 8) {
+          out[pos + 8] = out[from + 8];
+          out[pos + 9] = out[from + 9];
+          out[pos + 10] = out[from + 10];
+          out[pos + 11] = out[from + 11];
+          out[pos + 12] = out[from + 12];
+          out[pos + 13] = out[from + 13];
+          out[pos + 14] = out[from + 14];
+          out[pos + 15] = out[from + 15];
+        }
+      } else if (mlen <= 32 && end - pos >= 32) {
+        // Same idea for up to 32 bytes, in order.
+        for (let i = 0; i < 32; i += 8) {
+          out[pos + i] = out[from + i];
+          out[pos + i + 1] = out[from + i + 1];
+          out[pos + i + 2] = out[from + i + 2];
+          out[pos + i + 3] = out[from + i + 3];
+          out[pos + i + 4] = out[from + i + 4];
+          out[pos + i + 5] = out[from + i + 5];
+          out[pos + i + 6] = out[from + i + 6];
+          out[pos + i + 7] = out[from + i + 7];
+        }
+      } else if (mlen <= SHORT_COPY || dist < mlen) {
         if (dist >= mlen || mlen <= SHORT_COPY) for (let i = 0; i < mlen; i++) out[pos + i] = out[from + i];
         else copyRepeating(out, from, pos, mlen);
       } else {
@@ -327,6 +375,9 @@ export class LzDecoder {
 /**
  * Decode offsets `first, first + 2, …` below `count` from one end of the side stream.
  * The reader state is kept in locals (the hot part of `unpack`) and stored back after.
+ * Each offset needs at most two reads of ≤ 24 bits, each after a refill to ≥ 25 bits; a
+ * refill loads four bytes at once while they lie inside the region, else byte by byte
+ * with zeros outside it.
  */
 function readOffsets(
   br: BitReader, back: boolean, src: Uint8Array, packed: Uint8Array, low: Uint8Array, scale: number,
@@ -340,67 +391,39 @@ function readOffsets(
   const hi = br.hi;
   for (let i = first; i < count; i += 2) {
     const c = packed[i];
-    let dist: number;
-    // Each offset needs at most two reads of ≤ 24 bits, each preceded by a refill to ≥ 25 bits.
+    // Bits of the first read, and of a second one (classic long codes: 12; scaled: k − 24).
     let nb: number;
-    let more: number;
+    let more = 0;
     if (scale === 0) {
-      if (c < 0xf0) {
-        nb = (c >> 4) + 4;
-        more = 0;
-      } else {
+      if (c < 0xf0) nb = (c >> 4) + 4;
+      else {
         nb = c - 0xf0 + 4;
         more = 12;
       }
     } else {
       nb = c >> 3;
       if (nb > 26) corrupt(at, 'lz.offsets', 'offset code shift above 26', '≤ 26', `${nb}`);
-      more = 0;
       if (nb > 24) {
         more = nb - 24;
         nb = 24;
       }
     }
-    // First read: nb bits.
-    if (n <= 24) {
-      if (!back && pos + 4 <= hi) {
-        acc |= ((src[pos] << 24) | (src[pos + 1] << 16) | (src[pos + 2] << 8) | src[pos + 3]) >>> n;
-        const k = (32 - n) >> 3;
-        pos += k;
-        n += k << 3;
-      } else if (back && pos - 4 >= lo) {
-        acc |= ((src[pos - 1] << 24) | (src[pos - 2] << 16) | (src[pos - 3] << 8) | src[pos - 4]) >>> n;
-        const k = (32 - n) >> 3;
-        pos -= k;
-        n += k << 3;
-      } else {
-        while (n <= 24) {
-          const q = back ? pos - 1 : pos;
-          acc |= (q >= lo && q < hi ? src[q] : 0) << (24 - n);
-          pos += back ? -1 : 1;
-          n += 8;
-        }
-      }
-    }
     let x = 0;
-    if (nb !== 0) {
-      x = acc >>> (32 - nb);
-      acc <<= nb;
-      n -= nb;
-    }
     let y = 0;
-    if (more !== 0) {
+    for (let part = 0; part < 2; part++) {
+      const k = part === 0 ? nb : more;
+      if (k === 0) break;
       if (n <= 24) {
         if (!back && pos + 4 <= hi) {
           acc |= ((src[pos] << 24) | (src[pos + 1] << 16) | (src[pos + 2] << 8) | src[pos + 3]) >>> n;
-          const k = (32 - n) >> 3;
-          pos += k;
-          n += k << 3;
+          const got = (32 - n) >> 3;
+          pos += got;
+          n += got << 3;
         } else if (back && pos - 4 >= lo) {
           acc |= ((src[pos - 1] << 24) | (src[pos - 2] << 16) | (src[pos - 3] << 8) | src[pos - 4]) >>> n;
-          const k = (32 - n) >> 3;
-          pos -= k;
-          n += k << 3;
+          const got = (32 - n) >> 3;
+          pos -= got;
+          n += got << 3;
         } else {
           while (n <= 24) {
             const q = back ? pos - 1 : pos;
@@ -410,21 +433,24 @@ function readOffsets(
           }
         }
       }
-      y = acc >>> (32 - more);
-      acc <<= more;
-      n -= more;
+      const v = acc >>> (32 - k);
+      acc <<= k;
+      n -= k;
+      if (part === 0) x = v;
+      else y = v;
     }
+    let dist: number;
     if (scale === 0) {
-      // Classic codes: a high nibble picks the bit count, the low nibble is the low bits.
+      // Classic codes: the high nibble picks the bit count, the low nibble is the low bits.
       if (more === 0) dist = ((((1 << nb) | x) << 4) | (c & 0xf)) - 248;
       else dist = 8322816 + ((1 << nb) | x) * 4096 + y;
     } else {
-      // Scaled codes: (8 + c & 7) << k, plus k extra bits, in units of `scale`.
+      // Scaled codes: (8 + c & 7) << k plus k extra bits (≤ 15 << 26, fits int32), in units of `scale`.
       const k = c >> 3;
-      dist = ((8 + (c & 7)) << k) + (more === 0 ? x : x * (1 << more) + y) - 8; // ≤ 15 << 26, fits int32
+      dist = ((8 + (c & 7)) << k) + (more === 0 ? x : x * (1 << more) + y) - 8;
       if (scale > 1) dist = dist * scale + low[i];
     }
-    if (dist > maxDist) corrupt(at, 'lz.offsets', 'match distance beyond the output', `≤ ${maxDist}`, `${dist}`);
+    if (dist > maxDist || dist < 1) corrupt(at, 'lz.offsets', 'match distance outside 1..output size', `1..${maxDist}`, `${dist}`);
     offs[i] = dist;
   }
   br.acc = acc;

@@ -1,0 +1,74 @@
+/**
+ * Fuzz loop, run inside a worker thread by fuzz.test.ts so that a hang can be detected and
+ * the worker killed. Before each case it publishes the case index in shared memory (the
+ * watchdog's heartbeat); at the end it posts a summary.
+ */
+import { parentPort, workerData } from 'node:worker_threads';
+import { Arch06Error } from '../../errors';
+import { decodeOodle, decodeOodleInto } from '..';
+import { loadFuzzVectors, makeCase } from './fuzzCases';
+
+export interface FuzzJob {
+  seed: number;
+  seconds: number;
+  dirs: string[];
+  heartbeat: SharedArrayBuffer;
+}
+
+export interface FuzzFailure {
+  index: number;
+  label: string;
+  problem: string;
+}
+
+export interface FuzzSummary {
+  cases: number;
+  decoded: number;
+  errors: Record<string, number>;
+  failures: FuzzFailure[];
+}
+
+const GUARD = 64;
+
+function run(job: FuzzJob): FuzzSummary {
+  const beat = new Int32Array(job.heartbeat);
+  const vectors = loadFuzzVectors(job.dirs);
+  const deadline = Date.now() + job.seconds * 1000;
+  const summary: FuzzSummary = { cases: 0, decoded: 0, errors: {}, failures: [] };
+  for (let index = 0; Date.now() < deadline && summary.failures.length < 20; index++) {
+    Atomics.store(beat, 0, index);
+    const c = makeCase(job.seed, index, vectors);
+    summary.cases++;
+    try {
+      if (c.into) {
+        // Guard bytes around the destination catch writes outside the requested range.
+        if (c.rawSize > 1 << 24) throw new Arch06Error('OUT_OF_RANGE', 'fuzz: skip huge into-buffer');
+        const buf = new Uint8Array(c.rawSize + 2 * GUARD).fill(0xe7);
+        decodeOodleInto(c.src, buf, GUARD, c.rawSize, { file: 'fuzz', chunkIndex: index });
+        for (let i = 0; i < GUARD; i++) {
+          if (buf[i] !== 0xe7 || buf[GUARD + c.rawSize + i] !== 0xe7) {
+            summary.failures.push({ index, label: c.label, problem: 'wrote outside the destination range' });
+            break;
+          }
+        }
+      } else {
+        const out = decodeOodle(c.src, c.rawSize, { file: 'fuzz', chunkIndex: index });
+        if (out.length !== c.rawSize) summary.failures.push({ index, label: c.label, problem: `returned ${out.length} bytes` });
+      }
+      summary.decoded++;
+    } catch (e) {
+      if (e instanceof Arch06Error) {
+        summary.errors[e.code] = (summary.errors[e.code] ?? 0) + 1;
+        if (e.message.startsWith('fuzz:')) continue;
+        if (e.file !== 'fuzz' || e.field === undefined || !e.field.startsWith(`chunk[${index}]`) || typeof e.offset !== 'number') {
+          summary.failures.push({ index, label: c.label, problem: `error lacks location: ${JSON.stringify(e.toJSON())}` });
+        }
+      } else {
+        summary.failures.push({ index, label: c.label, problem: `non-Arch06Error thrown: ${(e as Error)?.stack ?? String(e)}` });
+      }
+    }
+  }
+  return summary;
+}
+
+if (parentPort) parentPort.postMessage(run(workerData as FuzzJob));
