@@ -4,7 +4,7 @@
  * table rules the engine's lookups rely on (sorted folders and leaves) and path-index problems.
  */
 import { isArch06Error } from '../errors';
-import { identifyCodec } from '../oodle';
+import { canDecode, identifyCodec } from '../oodle';
 import { compareFolderBytes, compareLeafBytes } from '../formats/ltar/order';
 import { LtarEntry, LtarSource } from './ltarSource';
 import { Mount } from './mount';
@@ -79,7 +79,7 @@ function countUnsupported(entry: LtarEntry, report: VerifyReport): void {
       if (ch.stored) continue;
       const head = entry.source.bytes.readSync(entry.record.dataOffset + ch.headerOffset + 8, Math.min(2, ch.storedLen));
       const codec = identifyCodec(head);
-      if (codec !== 'kraken') report.unsupportedChunks[codec] = (report.unsupportedChunks[codec] ?? 0) + 1;
+      if (!canDecode(codec)) report.unsupportedChunks[codec] = (report.unsupportedChunks[codec] ?? 0) + 1;
     }
   } catch {
     // The decode failure is already reported for this entry.

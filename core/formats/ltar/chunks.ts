@@ -10,7 +10,7 @@
  */
 import { Arch06Error, hexBytes } from '../../errors';
 import { ByteSource } from '../../io/byteSource';
-import { decodeOodle } from '../../oodle';
+import { OodleWhere, decodeOodle, decodeOodleInto } from '../../oodle';
 import { CHUNK_ALIGN, CHUNK_HEADER_SIZE, MAX_CHUNK_LEN } from './layout';
 
 export interface ChunkInfo {
@@ -186,6 +186,9 @@ export class ChunkStream {
       const payloadAt = this.dataOffset + this.headerAt[i] + CHUNK_HEADER_SIZE;
       if (this.storedLen[i] >= raw) {
         this.source.readIntoSync(payloadAt + from, to - from, out, chunkStart + from - start);
+      } else if (from === 0 && to === raw) {
+        // A whole chunk inside the range decodes straight into the result.
+        decodeOodleInto(this.source.readSync(payloadAt, this.storedLen[i]), out, chunkStart - start, raw, this.where(i));
       } else {
         const decoded = this.decodeChunk(i, this.source.readSync(payloadAt, this.storedLen[i]));
         out.set(decoded.subarray(from, to), chunkStart + from - start);
@@ -194,8 +197,12 @@ export class ChunkStream {
     return out;
   }
 
+  private where(i: number): OodleWhere {
+    return { file: `${this.source.name}:${this.entryName}`, chunkIndex: i, offset: this.dataOffset + this.headerAt[i] + CHUNK_HEADER_SIZE };
+  }
+
   private decodeChunk(i: number, payload: Uint8Array): Uint8Array {
-    return decodeOodle(payload, this.rawLen[i], { file: `${this.source.name}:${this.entryName}`, chunkIndex: i, offset: this.dataOffset + this.headerAt[i] + CHUNK_HEADER_SIZE });
+    return decodeOodle(payload, this.rawLen[i], this.where(i));
   }
 
   async read(start: number, end: number): Promise<Uint8Array> {

@@ -1,0 +1,388 @@
+/**
+ * End-to-end harness: the packaged extension in a real VS Code workbench (code-server 4.100.3, VS
+ * Code 1.100) driven through Debian's Chromium by playwright-core, as a user would: the command
+ * palette, the Explorer, editors and notifications. VS Code desktop cannot be downloaded here;
+ * see /work/shared/docs/e2e-code-server.md. `node scripts/e2e/setup.mjs` installs what this needs.
+ *
+ * Every session gets its own code-server (fresh user data and extensions folders, a free loopback
+ * port), its own browser profile, and an artifacts folder test-artifacts/e2e/<name>/ with
+ * screenshots, code-server's output, the browser console and the workbench logs (extension host
+ * log included), kept after the run for debugging.
+ */
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import type { BrowserContext, Locator, Page } from 'playwright-core';
+import { artifactsRoot, CHROMIUM, CodeServer, waitFor } from './codeServer';
+
+export { artifactsRoot, CodeServer, e2eRequired, e2eSkipReason, missingE2ESetup, waitFor } from './codeServer';
+
+const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+
+export interface HarnessOptions {
+  /** The folder to open (absolute). */
+  folder: string;
+  /** The packaged extension to install; usually dist/arch06.vsix. */
+  vsix?: string;
+  /** Names the artifacts folder test-artifacts/e2e/<name>/ (emptied at start). */
+  name: string;
+  /** Browser viewport; 1400×900 by default. */
+  viewport?: { width: number; height: number };
+}
+
+/** One code-server plus one browser page showing its workbench, and the user-level actions on it. */
+export class Harness {
+  private shots = 0;
+  private stopped = false;
+
+  private constructor(
+    readonly server: CodeServer,
+    readonly context: BrowserContext,
+    readonly page: Page,
+    readonly artifacts: string,
+    private readonly tmp: string,
+  ) {}
+
+  /** Start code-server with the extension installed, open `folder` in Chromium, wait for the workbench. */
+  static async start(o: HarnessOptions): Promise<Harness> {
+    const artifacts = path.join(artifactsRoot(), o.name);
+    fs.rmSync(artifacts, { recursive: true, force: true });
+    fs.mkdirSync(artifacts, { recursive: true });
+    const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'arch06-e2e-'));
+    let server: CodeServer | undefined;
+    let context: BrowserContext | undefined;
+    try {
+      server = await CodeServer.start({
+        vsix: o.vsix,
+        userDataDir: path.join(tmp, 'user-data'),
+        extensionsDir: path.join(tmp, 'extensions'),
+        logFile: path.join(artifacts, 'code-server.log'),
+      });
+      const { chromium } = await import('playwright-core');
+      context = await chromium.launchPersistentContext(path.join(tmp, 'chromium-profile'), {
+        executablePath: CHROMIUM,
+        headless: true,
+        args: CHROMIUM_ARGS,
+        viewport: o.viewport ?? { width: 1400, height: 900 },
+        // The workbench copies to and reads from the clipboard (e.g. the hash command).
+        permissions: ['clipboard-read', 'clipboard-write'],
+      });
+      const page = context.pages()[0] ?? (await context.newPage());
+      page.setDefaultTimeout(30_000);
+      const consoleLog = path.join(artifacts, 'browser-console.log');
+      page.on('console', (m) => fs.appendFileSync(consoleLog, `[${m.type()}] ${m.text()}\n`));
+      page.on('pageerror', (e) => fs.appendFileSync(consoleLog, `[pageerror] ${e.stack ?? e.message}\n`));
+      const h = new Harness(server, context, page, artifacts, tmp);
+      await page.goto(`${server.url}/?folder=${encodeURIComponent(o.folder)}`);
+      await h.waitForWorkbench();
+      return h;
+    } catch (e) {
+      await context?.close().catch(() => undefined);
+      await server?.stop();
+      keepLogs(path.join(tmp, 'user-data'), artifacts);
+      fs.rmSync(tmp, { recursive: true, force: true });
+      throw e;
+    }
+  }
+
+  /** Wait for the workbench to be laid out (also after a reload). */
+  async waitForWorkbench(timeoutMs = 60_000): Promise<void> {
+    await this.waitFor(async () => (await this.page.locator('.monaco-workbench .part.statusbar').count()) > 0, timeoutMs, 'the workbench (.monaco-workbench)');
+  }
+
+  /** Poll `predicate`; on timeout a screenshot `timeout-…png` is saved and the error names `what`. */
+  async waitFor<T>(predicate: () => T | Promise<T>, timeoutMs: number, what: string): Promise<NonNullable<T>> {
+    try {
+      return await waitFor(predicate, timeoutMs, what);
+    } catch (e) {
+      await this.screenshot(`timeout-${what}`).catch(() => undefined);
+      throw e;
+    }
+  }
+
+  /** Save a PNG of the page as test-artifacts/e2e/<name>/NN-<name>.png; returns its path. */
+  async screenshot(name: string): Promise<string> {
+    const safe = name.replace(/[^A-Za-z0-9._-]+/g, '-').slice(0, 80);
+    const file = path.join(this.artifacts, `${String(++this.shots).padStart(2, '0')}-${safe}.png`);
+    await this.page.screenshot({ path: file });
+    return file;
+  }
+
+  /**
+   * Run an action that reloads the window (adding a folder turns a single-folder window into an
+   * untitled multi-root workspace and reloads it), then wait for the new workbench.
+   */
+  async expectReload(action: () => Promise<void>, timeoutMs = 60_000): Promise<void> {
+    const before = await this.page.evaluate(() => {
+      const g = globalThis as { __arch06Generation?: number };
+      g.__arch06Generation = Math.random();
+      return g.__arch06Generation;
+    });
+    await action();
+    await this.waitFor(
+      async () => (await this.page.evaluate(() => (globalThis as { __arch06Generation?: number }).__arch06Generation)) !== before,
+      timeoutMs,
+      'the window to reload',
+    );
+    await this.waitForWorkbench(timeoutMs);
+  }
+
+  private quickInput(): Locator {
+    return this.page.locator('.quick-input-widget');
+  }
+
+  /**
+   * Open the command palette (F1) and run the command whose label is exactly `title`, e.g.
+   * "arch06: Hash a Name (StringHash)". Right after the workbench appears the palette may not list
+   * extension commands yet, and an open palette does not refresh, so it is reopened until it does.
+   */
+  async runCommand(title: string, timeoutMs = 30_000): Promise<void> {
+    const input = this.quickInput().locator('.quick-input-box input');
+    let opened = 0;
+    await this.waitFor(async () => {
+      if (Date.now() - opened > 3000) {
+        opened = Date.now();
+        await this.page.keyboard.press('Escape'); // a leftover quick input or menu
+        await this.page.keyboard.press('F1');
+        await input.waitFor({ state: 'visible', timeout: 2000 });
+        await input.fill(`>${title}`);
+      }
+      const rows = this.quickInput().locator('.quick-input-list .monaco-list-row');
+      const labels = await rows.locator('.label-name').allTextContents();
+      const i = labels.findIndex((l) => l.trim() === title);
+      if (i < 0) return false;
+      await rows.nth(i).click({ timeout: 2000 });
+      return true;
+    }, timeoutMs, `command "${title}" in the command palette`);
+    await this.waitFor(async () => !(await input.isVisible()) || (await input.inputValue()) !== `>${title}`, 10_000, `command "${title}" to start`);
+  }
+
+  /**
+   * Type `text` into the open quick input (an input box or a pick list) and accept it. In a pick
+   * list the item whose label contains `text` (case-insensitive) must be focused first.
+   */
+  async quickPick(text: string, timeoutMs = 15_000): Promise<void> {
+    const input = this.quickInput().locator('.quick-input-box input');
+    await this.waitFor(() => input.isVisible(), timeoutMs, 'a quick input to open');
+    await input.fill(text);
+    const list = this.quickInput().locator('.quick-input-list');
+    await this.waitFor(async () => {
+      if ((await input.inputValue()) !== text) return false;
+      if (!(await list.isVisible())) return true; // an input box: no list at all
+      // A pick list still loading its items shows a progress bar.
+      if ((await this.quickInput().locator('.monaco-progress-container.active').count()) > 0) return false;
+      const focused = list.locator('.monaco-list-row.focused');
+      return (await focused.count()) > 0 && (await focused.first().innerText()).toLowerCase().includes(text.toLowerCase());
+    }, timeoutMs, `"${text}" in the quick input`);
+    await input.press('Enter');
+    await this.waitFor(async () => !(await input.isVisible()) || (await input.inputValue()) !== text, timeoutMs, `the quick input to accept "${text}"`);
+  }
+
+  /** The labels of the items the open quick input lists (those rendered). */
+  async quickInputItems(): Promise<string[]> {
+    const labels = await this.quickInput().locator('.quick-input-list .monaco-list-row .label-name').allTextContents();
+    return labels.map((l) => l.trim());
+  }
+
+  /** Wait for a notification toast containing `text`; returns its whole message. */
+  async waitForNotification(text: string, timeoutMs = 30_000): Promise<string> {
+    const toast = this.page.locator('.notifications-toasts .notification-list-item-message', { hasText: text });
+    return this.waitFor(async () => ((await toast.count()) > 0 ? (await toast.first().innerText()) || undefined : undefined), timeoutMs, `a notification containing "${text}"`);
+  }
+
+  /** Click the button labelled `button` on the notification toast containing `text`. */
+  async clickNotificationButton(text: string, button: string, timeoutMs = 30_000): Promise<void> {
+    const toast = this.page.locator('.notifications-toasts .notification-toast', { hasText: text });
+    await this.waitForNotification(text, timeoutMs);
+    await toast.first().locator('.monaco-button', { hasText: button }).first().click();
+  }
+
+  /** Every notification toast on screen, by message. */
+  async notifications(): Promise<string[]> {
+    return this.page.locator('.notifications-toasts .notification-list-item-message').allInnerTexts();
+  }
+
+  private explorerList(): Locator {
+    return this.page.locator('.explorer-folders-view .monaco-list');
+  }
+
+  /** Show the Explorer (Ctrl+Shift+E's command) if its tree is not on screen. */
+  async showExplorer(): Promise<void> {
+    if (await this.explorerList().isVisible()) return;
+    await this.runCommand('View: Show Explorer');
+    await this.waitFor(() => this.explorerList().isVisible(), 15_000, 'the Explorer');
+  }
+
+  /**
+   * The Explorer rows on screen, in order: name, depth (1 = top; in a multi-root workspace the
+   * roots are depth 1) and, for folders, whether expanded. The tree is virtual: only rows in view.
+   */
+  async explorerRows(): Promise<ExplorerRow[]> {
+    await this.showExplorer();
+    // The tree fills in after the workbench appears; an empty folder yields [] after the wait.
+    await waitFor(async () => (await this.explorerList().locator('.monaco-list-row').count()) > 0, 15_000, 'Explorer rows').catch(() => undefined);
+    const rows = await this.explorerList()
+      .locator('.monaco-list-rows > .monaco-list-row')
+      .evaluateAll((els) =>
+        els.map((e) => {
+          const r = e.getBoundingClientRect();
+          const view = e.closest('.monaco-list')!.getBoundingClientRect();
+          return {
+            index: Number(e.getAttribute('data-index')),
+            name: e.getAttribute('aria-label') ?? '',
+            level: Number(e.getAttribute('aria-level')),
+            expanded: e.hasAttribute('aria-expanded') ? e.getAttribute('aria-expanded') === 'true' : undefined,
+            visible: r.top >= view.top - 1 && r.bottom <= view.bottom + 1,
+          };
+        }),
+      );
+    return rows.sort((a, b) => a.index - b.index);
+  }
+
+  /**
+   * The row at `segments` (segment k sits at depth k + 1), scrolling the virtual tree when it is
+   * not on screen. Rows move as folders expand, so rows are matched by name, depth and the names of
+   * their ancestors on screen, never by a remembered position.
+   */
+  private async findRow(segments: string[]): Promise<ExplorerRow | undefined> {
+    const match = (rows: ExplorerRow[]): ExplorerRow | undefined => {
+      const ancestors: (string | undefined)[] = []; // by depth; undefined: scrolled out of view
+      for (const r of rows) {
+        ancestors.length = r.level - 1;
+        // Only rows wholly in view: clicking one half hidden would scroll the list under us.
+        const fits = r.visible && r.level === segments.length && r.name === segments[r.level - 1] && ancestors.every((a, i) => a === undefined || a === segments[i]);
+        if (fits) return r;
+        ancestors[r.level - 1] = r.name;
+      }
+      return undefined;
+    };
+    let found = match(await this.explorerRows());
+    if (found) return found;
+    // Page through the virtual list, down first (children follow their folder), then up. Keys,
+    // not the mouse wheel: a hover tooltip under the pointer would swallow wheel events.
+    const list = this.explorerList();
+    const scrollState = (): Promise<string | null> => list.locator('.monaco-list-rows').first().evaluate((e) => e.getAttribute('style'));
+    await list.focus();
+    for (const key of ['PageDown', 'PageUp']) {
+      for (let i = 0; i < 200 && !found; i++) {
+        const before = await scrollState();
+        await this.page.keyboard.press(key);
+        // The list scrolls on a later frame; unchanged after a while means its end was reached
+        // (the first press may only move the focus to the page's last row).
+        const moved = await waitFor(async () => (await scrollState()) !== before, 500, 'scroll').catch(() => false);
+        found = match(await this.explorerRows());
+        if (!moved && i > 0) break;
+      }
+      if (found) return found;
+    }
+    return undefined;
+  }
+
+  private rowLocator(r: ExplorerRow): Locator {
+    return this.explorerList().locator(`.monaco-list-row[data-index="${r.index}"][aria-label=${JSON.stringify(r.name)}]`);
+  }
+
+  /**
+   * Expand folders along `segments` (top-level first; in a multi-root workspace the first segment
+   * is a root's name). Returns the last row, expanded if it is a folder.
+   */
+  async expandExplorerPath(segments: string[], timeoutMs = 15_000): Promise<ExplorerRow> {
+    if (segments.length === 0) throw new Error('expandExplorerPath: no segments');
+    let row: ExplorerRow | undefined;
+    for (let k = 1; k <= segments.length; k++) {
+      const prefix = segments.slice(0, k);
+      // The workbench may expand or re-render the tree meanwhile (e.g. restoring it after a
+      // reload), so a click that did not take is repeated rather than trusted.
+      let lastClick = 0;
+      row = await this.waitFor(async () => {
+        const r = await this.findRow(prefix);
+        if (!r || r.expanded !== false) return r;
+        if (Date.now() - lastClick > 2000) {
+          lastClick = Date.now();
+          await this.rowLocator(r).click({ timeout: 2000 });
+        }
+        return undefined;
+      }, timeoutMs, `Explorer row ${prefix.join('/')} (expanded)`);
+    }
+    return row!;
+  }
+
+  /**
+   * Expand the parents in the Explorer, click the file, and wait for an active editor tab with its
+   * name (a tab of that name already active counts as opened).
+   */
+  async openExplorerFile(segments: string[], timeoutMs = 15_000): Promise<void> {
+    const name = segments[segments.length - 1];
+    if (segments.length > 1) await this.expandExplorerPath(segments.slice(0, -1), timeoutMs);
+    let lastClick = 0;
+    await this.waitFor(async () => {
+      if ((await this.activeEditorTitle()) === name) return true;
+      const r = await this.findRow(segments);
+      if (r && r.expanded === undefined && Date.now() - lastClick > 2000) {
+        lastClick = Date.now();
+        await this.rowLocator(r).click({ timeout: 2000 });
+      }
+      return false;
+    }, timeoutMs, `${segments.join('/')} to open in an editor`);
+  }
+
+  /** The label of the active editor tab, or undefined with no editor open. */
+  async activeEditorTitle(): Promise<string | undefined> {
+    const tab = this.page.locator('.editor-group-container.active .tab.active .label-name');
+    return (await tab.count()) > 0 ? (await tab.first().innerText()).trim() : undefined;
+  }
+
+  /**
+   * The text the active editor shows (`.view-lines`). Only the lines on screen are rendered, and
+   * non-breaking spaces are turned back into spaces.
+   */
+  async editorText(): Promise<string> {
+    const lines = this.page.locator('.editor-group-container.active .monaco-editor .view-lines').first();
+    await lines.waitFor({ state: 'visible' });
+    return (await lines.innerText()).replace(/\u00a0/g, ' ');
+  }
+
+  /** What the workbench last put on the clipboard (the browser's clipboard, permission granted). */
+  async clipboardText(): Promise<string> {
+    type Nav = { navigator: { clipboard: { readText(): Promise<string> } } };
+    return this.page.evaluate(() => (globalThis as unknown as Nav).navigator.clipboard.readText());
+  }
+
+  /** The workbench's log files (extension host, server, …) so far, concatenated, for assertions. */
+  extensionHostLog(): string {
+    const files = listFiles(path.join(this.server.userDataDir, 'logs')).filter((f) => /exthost/.test(f) && f.endsWith('.log'));
+    return files.map((f) => fs.readFileSync(f, 'utf8')).join('\n');
+  }
+
+  /** Close the browser, stop code-server (by its PID), keep the logs under the artifacts folder. */
+  async stop(): Promise<void> {
+    if (this.stopped) return;
+    this.stopped = true;
+    await this.context.close().catch(() => undefined);
+    await this.server.stop();
+    keepLogs(this.server.userDataDir, this.artifacts);
+    if (process.env.ARCH06_E2E_KEEP !== '1') fs.rmSync(this.tmp, { recursive: true, force: true });
+  }
+}
+
+export interface ExplorerRow {
+  /** Position in the tree (the list's data-index). */
+  index: number;
+  name: string;
+  level: number;
+  /** Folders only: whether expanded. */
+  expanded?: boolean;
+  /** Wholly inside the tree's viewport (rendered rows just outside it are listed too). */
+  visible: boolean;
+}
+
+/** Copy the workbench logs (server, extension host, extensions' output channels) to the artifacts. */
+function keepLogs(userDataDir: string, artifacts: string): void {
+  const logs = path.join(userDataDir, 'logs');
+  if (fs.existsSync(logs)) fs.cpSync(logs, path.join(artifacts, 'logs'), { recursive: true });
+}
+
+function listFiles(dir: string): string[] {
+  if (!fs.existsSync(dir)) return [];
+  return fs.readdirSync(dir, { withFileTypes: true, recursive: true }).filter((e) => e.isFile()).map((e) => path.join(e.parentPath ?? e.path, e.name));
+}
