@@ -44,7 +44,7 @@ export class SearchOrderView implements vscode.TreeDataProvider<Node> {
         item.tooltip = new vscode.MarkdownString(
           `**${s.name}** (${s.kind})\n\n${s.diskPath}\n\nConsulted ${ordinal(node.index + 1)} of ${m.sources.length}: a path it holds is shadowed only by the sources above it.`,
         );
-        item.iconPath = new vscode.ThemeIcon(s.kind === 'archive' ? 'archive' : 'folder');
+        item.iconPath = new vscode.ThemeIcon(s.kind === 'archive' ? 'archive' : 'folder-library');
         item.resourceUri = sourceUri(s.name);
         item.contextValue = 'arch06.source';
         item.command = { command: 'revealInExplorer', title: 'Reveal', arguments: [sourceUri(s.name)] };

@@ -326,6 +326,39 @@ export class Harness {
     }, timeoutMs, `${segments.join('/')} to open in an editor`);
   }
 
+  /** Right-click the Explorer row at `segments` and choose `item` from its context menu. */
+  async explorerContextMenu(segments: string[], item: string, timeoutMs = 15_000): Promise<void> {
+    if (segments.length > 1) await this.expandExplorerPath(segments.slice(0, -1), timeoutMs);
+    const row = await this.waitFor(() => this.findRow(segments), timeoutMs, `Explorer row ${segments.join('/')}`);
+    await this.rowLocator(row).click({ button: 'right' });
+    const entry = this.page.locator('.context-view .action-item .action-label', { hasText: item }).first();
+    await entry.waitFor({ state: 'visible', timeout: timeoutMs });
+    await entry.click();
+  }
+
+  /** The rows (label and description text) of the tree view titled `title` in the side bar. */
+  async viewRows(title: string): Promise<string[]> {
+    const pane = this.page.locator('.pane', { has: this.page.locator('.pane-header', { hasText: title }) });
+    return pane.locator('.monaco-list-row').allInnerTexts();
+  }
+
+  /**
+   * Answer a folder/file dialog. In code-server it is VS Code's simple file dialog (a quick input
+   * holding a path): type the absolute path, then accept it with the dialog's OK button.
+   */
+  async answerFileDialog(absPath: string, timeoutMs = 15_000): Promise<void> {
+    const input = this.quickInput().locator('input');
+    await input.waitFor({ state: 'visible', timeout: timeoutMs });
+    const target = absPath.endsWith('/') ? absPath : absPath + '/';
+    await input.fill(target);
+    // The dialog lists the folder's contents once it has navigated there; then OK accepts the folder.
+    await this.waitFor(async () => (await input.inputValue()) === target, timeoutMs, `the file dialog to show ${target}`);
+    const ok = this.quickInput().locator('.quick-input-action a, .monaco-button', { hasText: /OK|Extract|Select|Open/ }).first();
+    if ((await ok.count()) > 0) await ok.click();
+    else await this.page.keyboard.press('Enter');
+    await this.waitFor(async () => !(await input.isVisible()), timeoutMs, 'the file dialog to close');
+  }
+
   /** The label of the active editor tab, or undefined with no editor open. */
   async activeEditorTitle(): Promise<string | undefined> {
     const tab = this.page.locator('.editor-group-container.active .tab.active .label-name');

@@ -1,0 +1,115 @@
+// The arch06: workspace in a real VS Code (code-server + Chromium), used as a modder would: mount
+// the sample install from the offer, browse the merged tree, read a file, check which copy of a
+// shadowed path wins and diff it with the next copy, Go to File, extract a folder and compare the
+// bytes on disk. A screenshot is saved at each step; the game folder must come out byte-identical.
+import { test } from 'node:test';
+import * as assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { tempDir, treeDigest } from '../support/fixtures';
+import { repoRoot } from '../support/shared';
+import { e2eSkipReason, Harness } from './harness';
+
+const vsix = path.join(repoRoot(), 'dist', 'arch06.vsix');
+const cli = path.join(repoRoot(), 'dist', 'cli.js');
+const ROOT = 'Shadow of War (arch06)';
+
+const cat = (game: string, p: string, source?: string): Buffer => {
+  const r = spawnSync(process.execPath, [cli, 'cat', game, p, ...(source ? ['--source', source] : [])], { maxBuffer: 1 << 26 });
+  assert.equal(r.status, 0, r.stderr.toString());
+  return r.stdout;
+};
+
+test('browse, compare, find and extract in the arch06: workspace', { skip: e2eSkipReason([vsix]), timeout: 300_000 }, async () => {
+  const game = path.join(tempDir('arch06-e2e-game-'), 'sample-game');
+  const made = spawnSync(process.execPath, [cli, 'make-sample', game], { encoding: 'utf8' });
+  assert.equal(made.status, 0, made.stderr);
+  const before = treeDigest(game);
+  const out = tempDir('arch06-e2e-out-');
+
+  const h = await Harness.start({ name: 'workspace', folder: game, vsix, viewport: { width: 1280, height: 800 } });
+  try {
+    // 1. The extension notices the install and offers to mount it; accepting reloads into a multi-root window.
+    await h.waitForNotification('Shadow of War install');
+    await h.screenshot('offer-to-mount');
+    await h.expectReload(() => h.clickNotificationButton('Shadow of War install', 'Mount Archives'));
+    await h.waitFor(async () => (await h.explorerRows()).some((r) => r.name === ROOT), 30_000, 'the arch06 workspace folder');
+    await h.screenshot('mounted');
+
+    // 2. The merged tree: folders from every source, in one tree.
+    await h.expandExplorerPath([ROOT, 'config']);
+    await h.expandExplorerPath([ROOT, 'bundles', 'characters']);
+    const names = (await h.explorerRows()).map((r) => r.name);
+    for (const n of ['@sources', 'config', 'data', 'scripts', 'game.cfg', 'orc_sample.bndl', 'orc_sample.bndl [bundle]']) assert.ok(names.includes(n), `the tree shows ${n}: ${names.join(', ')}`);
+    await h.screenshot('merged-tree');
+
+    // 3. Open a shadowed file: the editor shows the winning copy (Patch_02's).
+    await h.openExplorerFile([ROOT, 'config', 'game.cfg']);
+    assert.match(await h.editorText(), /Patch_02 copy/);
+    await h.runCommand('arch06: Show Search Order');
+    const copies = await h.waitFor(async () => {
+      const rows = await h.viewRows('Copies of the Active File');
+      return rows.length === 3 ? rows : undefined;
+    }, 20_000, 'the Copies view to list three copies');
+    assert.match(copies[0], /Patch_02\.arch06[\s\S]*wins/);
+    assert.match(copies[1], /Patch_01\.arch06[\s\S]*shadowed/);
+    assert.match(copies[2], /Base\.arch06[\s\S]*shadowed/);
+    const order = await h.viewRows('Search Order');
+    assert.match(order[0], /1\. HotChunk\.arch06/);
+    assert.ok(order.some((r) => /Great_Hall\.arch06/.test(r)), `skipped cfg lines listed: ${order.join(' | ')}`);
+    await h.screenshot('copies-and-search-order');
+
+    // 4. Compare the winner with the next copy: a diff editor, Patch_01 on the left, Patch_02 on the right.
+    await h.runCommand('arch06: Compare with Next Copy');
+    const diff = h.page.locator('.monaco-diff-editor').first();
+    await diff.waitFor({ state: 'visible', timeout: 20_000 });
+    await h.waitFor(async () => {
+      // Editors render spaces as non-breaking ones.
+      const text = async (side: string): Promise<string> => (await diff.locator(`.editor.${side} .view-lines`).innerText()).replace(/\u00a0/g, ' ');
+      const left = await text('original');
+      const right = await text('modified');
+      return /Patch_01 copy/.test(left) && /Patch_02 copy/.test(right);
+    }, 20_000, 'the diff to show Patch_01 (left) against Patch_02 (right)');
+    await h.screenshot('compare-with-next-copy');
+
+    // 5. Go to File: fuzzy over every path.
+    await h.runCommand('arch06: Go to File…');
+    await h.quickPick('startup.scripts');
+    await h.waitFor(async () => (await h.activeEditorTitle()) === 'startup.scripts', 15_000, 'startup.scripts to open');
+    assert.match(await h.editorText(), /Base copy/);
+    await h.screenshot('go-to-file');
+
+    // 6. Find in Files: text across the merged view, results with their lines.
+    await h.runCommand('arch06: Find in Files…');
+    await h.quickPick('Urfael');
+    await h.quickPick('*.txt');
+    const results = await h.waitFor(async () => {
+      const rows = await h.viewRows('Search Results');
+      return rows.some((r) => /string\.txt/.test(r)) ? rows : undefined;
+    }, 20_000, 'search results listing string.txt');
+    assert.match(results[0], /1 results for "Urfael" in 1 files/);
+    await h.screenshot('find-in-files');
+
+    // 7. A bundle as a folder: a member served from the container, one served loose.
+    await h.openExplorerFile([ROOT, 'bundles', 'characters', 'orc_sample.bndl [bundle]', 'characters', 'orcs', 'orc_sample', 'banner.txt']);
+    assert.ok((await h.editorText()).length > 0);
+    await h.screenshot('bundle-member');
+
+    // 8. Extract a folder from the Explorer's context menu; the bytes on disk equal the CLI's.
+    await h.explorerContextMenu([ROOT, 'data'], 'Extract to Folder…');
+    await h.answerFileDialog(out);
+    await h.waitForNotification('Extracted 3 file(s)', 30_000);
+    await h.screenshot('extracted');
+    for (const f of ['big_stored.bin', 'patched.bin', 'empty.bin']) {
+      assert.ok(fs.readFileSync(path.join(out, 'data', f)).equals(cat(game, `data\\${f}`)), `extracted data/${f} matches`);
+    }
+  } catch (e) {
+    await h.screenshot('failure').catch(() => undefined);
+    throw e;
+  } finally {
+    await h.stop();
+  }
+  // The install is read-only to arch06: nothing in it changed.
+  assert.deepEqual(treeDigest(game), before);
+});
