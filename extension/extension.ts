@@ -67,7 +67,7 @@ function offerToMount(context: vscode.ExtensionContext, service: MountService): 
     .showInformationMessage('This folder is a Shadow of War install. Browse its archives as one folder, in the game\'s search order?', 'Mount Archives', 'Not Now', "Don't Ask Again")
     .then(async (pick) => {
       if (pick === 'Mount Archives') {
-        if (await mountInstall(context, service, root)) addWorkspaceFolder();
+        if (await mountInstall(context, service, root)) await addWorkspaceFolder(context, root);
       } else if (pick === "Don't Ask Again") await context.globalState.update(key, true);
     });
 }

@@ -32,4 +32,6 @@ if (files.length === 0) {
   console.error('no test files matched');
   process.exit(1);
 }
-run(process.execPath, ['--test', '--test-reporter=spec', ...files]);
+// One file at a time: the E2E tests each drive a browser and a code-server, and timing-sensitive
+// UI steps should not compete with the CPU-heavy fuzz and CLI tests.
+run(process.execPath, ['--test', '--test-concurrency=1', '--test-reporter=spec', ...files]);

@@ -2,6 +2,7 @@
  * Finding and mounting the install: from the settings, from an open folder that holds
  * x64/default.archcfg, or from a folder the user picks; then the `arch06:` workspace folder.
  */
+import { createHash } from 'node:crypto';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { Mount } from '../../core/archive/mount';
@@ -43,12 +44,31 @@ export async function mountInstall(context: vscode.ExtensionContext, service: Mo
   return m !== undefined;
 }
 
-/** Add `arch06:/` to the workspace unless it is there. (A single-folder window reloads into a multi-root one.) */
-export function addWorkspaceFolder(): void {
+/**
+ * Add `arch06:/` to the workspace unless it is there. A multi-root window takes it in place. A
+ * single-folder window must become a workspace, which reloads it; rather than let VS Code convert
+ * it to an untitled workspace (whose file the browser build can lose while the window unloads),
+ * we write the workspace file first, into our own storage, and open it.
+ */
+export async function addWorkspaceFolder(context: vscode.ExtensionContext, root: string): Promise<void> {
   const folders = vscode.workspace.workspaceFolders ?? [];
   if (folders.some((f) => f.uri.scheme === SCHEME)) return;
-  vscode.workspace.updateWorkspaceFolders(folders.length, 0, { uri: ROOT_URI, name: 'Shadow of War (arch06)' });
+  if (vscode.workspace.workspaceFile) {
+    vscode.workspace.updateWorkspaceFolders(folders.length, 0, { uri: ROOT_URI, name: ARCH_FOLDER_NAME });
+    return;
+  }
+  const dir = vscode.Uri.joinPath(context.globalStorageUri, 'workspaces', createHash('sha1').update(root).digest('hex').slice(0, 12));
+  const file = vscode.Uri.joinPath(dir, `${path.basename(root) || 'Shadow of War'}.code-workspace`);
+  const content = {
+    folders: [...folders.map((f) => ({ name: f.name, uri: f.uri.toString() })), { name: ARCH_FOLDER_NAME, uri: ROOT_URI.toString() }],
+    settings: { 'arch06.installRoot': root },
+  };
+  await vscode.workspace.fs.createDirectory(dir);
+  await vscode.workspace.fs.writeFile(file, Buffer.from(JSON.stringify(content, null, 2)));
+  await vscode.commands.executeCommand('vscode.openFolder', file, { forceReuseWindow: true });
 }
+
+export const ARCH_FOLDER_NAME = 'Shadow of War (arch06)';
 
 export async function openGameFolderCommand(context: vscode.ExtensionContext, service: MountService): Promise<void> {
   let root = readSettings().installRoot || detectInstall();
@@ -62,7 +82,7 @@ export async function openGameFolderCommand(context: vscode.ExtensionContext, se
     return;
   }
   if (await mountInstall(context, service, root)) {
-    addWorkspaceFolder();
+    await addWorkspaceFolder(context, root);
     void vscode.commands.executeCommand('arch06.searchOrder.focus');
   }
 }

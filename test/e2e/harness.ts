@@ -350,9 +350,13 @@ export class Harness {
     const input = this.quickInput().locator('input');
     await input.waitFor({ state: 'visible', timeout: timeoutMs });
     const target = absPath.endsWith('/') ? absPath : absPath + '/';
-    await input.fill(target);
-    // The dialog lists the folder's contents once it has navigated there; then OK accepts the folder.
-    await this.waitFor(async () => (await input.inputValue()) === target, timeoutMs, `the file dialog to show ${target}`);
+    // The dialog fills in its starting folder a moment after it opens, which would overwrite an
+    // early answer: type the path until it stays.
+    await this.waitFor(async () => {
+      if ((await input.inputValue()) !== target) await input.fill(target);
+      await this.page.waitForTimeout(400);
+      return (await input.inputValue()) === target;
+    }, timeoutMs, `the file dialog to show ${target}`);
     const ok = this.quickInput().locator('.quick-input-action a, .monaco-button', { hasText: /OK|Extract|Select|Open/ }).first();
     if ((await ok.count()) > 0) await ok.click();
     else await this.page.keyboard.press('Enter');
