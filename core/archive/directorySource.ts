@@ -95,6 +95,11 @@ export class DirectorySource implements Source {
     return this.listing()[i].path;
   }
 
+  entryAt(i: number): SourceEntry {
+    const f = this.listing()[i];
+    return new LooseEntry(this, f.path, path.join(this.diskPath, ...f.path.split('\\')), f.size);
+  }
+
   pathKeys(): Uint32Array {
     const files = this.listing();
     const keys = new Uint32Array(files.length);

@@ -84,6 +84,10 @@ export class LtarSource implements Source {
     return new LtarEntry(this, index, this.archive.filePath(index));
   }
 
+  entryAt(index: number): LtarEntry {
+    return this.entry(index);
+  }
+
   lookup(path: GamePath): LtarEntry | undefined {
     const i = this.archive.find(path);
     return i < 0 ? undefined : new LtarEntry(this, i, this.archive.filePath(i));

@@ -16,7 +16,7 @@ import { PATH_INDEX_NAME } from '../formats/ltar/layout';
 import { defaultHasher, StringHasher } from '../hash/stringHash';
 import { parseArchcfg } from './archcfg';
 import { DirectorySource } from './directorySource';
-import { GamePath, ROOT, gamePathKey, joinGamePath, toGamePath } from './gamePath';
+import { ROOT, gamePathKey, joinGamePath, toGamePath } from './gamePath';
 import { LtarSource } from './ltarSource';
 import { MergedIndex } from './mergedIndex';
 import { Source, SourceEntry } from './source';
@@ -151,6 +151,16 @@ export class Mount {
     return copies.length ? { path: copies[0].path, winner: copies[0], copies } : undefined;
   }
 
+  /** The copy the engine loads (the first source in search order that holds the path), if any. */
+  winner(input: string): SourceEntry | undefined {
+    const p = toGamePath(input);
+    for (const s of this.sources) {
+      const e = s.lookup(p);
+      if (e) return e;
+    }
+    return undefined;
+  }
+
   /** The winning copy, or the copy in the named source. Throws NOT_FOUND. */
   entry(input: string, sourceName?: string): SourceEntry {
     const p = toGamePath(input);
@@ -161,11 +171,9 @@ export class Mount {
       if (!e) throw new Arch06Error('NOT_FOUND', 'path not in this source', { file: `${sourceName}:${p}` });
       return e;
     }
-    for (const s of this.sources) {
-      const e = s.lookup(p);
-      if (e) return e;
-    }
-    throw new Arch06Error('NOT_FOUND', 'path not found in any mounted source', { file: p });
+    const e = this.winner(p);
+    if (!e) throw new Arch06Error('NOT_FOUND', 'path not found in any mounted source', { file: p });
+    return e;
   }
 
   /** Whether any source has this folder. */
@@ -299,4 +307,3 @@ export class Mount {
   }
 }
 
-export type { GamePath };

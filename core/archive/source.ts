@@ -47,6 +47,8 @@ export interface Source {
   allPaths(): string[];
   /** File `i` of `allPaths()`, without building the whole list. */
   pathAt(i: number): string;
+  /** The entry of file `i` (same order as `allPaths`). */
+  entryAt(i: number): SourceEntry;
   /**
    * A 32-bit key per file (same order as `allPaths`) over the case-folded, backslash-separated
    * path, for building the merged index without decoding every name. Equal paths give equal keys.

@@ -49,8 +49,7 @@ export function verifyMount(mount: Mount, options: VerifyOptions = {}): VerifyRe
       const path = s.pathAt(i);
       let entry: SourceEntry | undefined;
       try {
-        entry = s instanceof LtarSource ? s.entry(i) : s.lookup(path as never);
-        if (!entry) throw new Error('listed but not found by lookup');
+        entry = s.entryAt(i);
         for (let at = 0; at < entry.size; at += block) {
           entry.readSync(at, Math.min(entry.size, at + block));
         }

@@ -66,8 +66,7 @@ export function searchText(mount: Mount, options: TextSearchOptions): TextSearch
     const source = mount.sources[ix.winnerSource[d]];
     const path = source.pathAt(ix.winnerFile[d]);
     try {
-      const entry = source.lookup(path as never);
-      if (!entry) continue;
+      const entry = source.entryAt(ix.winnerFile[d]);
       if (entry.size > maxSize) {
         result.filesSkipped.push({ path, reason: `larger than ${maxSize} bytes` });
         continue;

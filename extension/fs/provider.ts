@@ -63,13 +63,7 @@ export class Arch06FileSystem implements vscode.FileSystemProvider {
     const m = this.mount(uri);
     const u = parseUri(uri);
     if (u.view === 'sources' || u.view === 'bundle' || u.path === ROOT) return undefined;
-    if (u.view === 'merged') {
-      for (const s of m.sources) {
-        const e = s.lookup(u.path);
-        if (e) return e;
-      }
-      return undefined;
-    }
+    if (u.view === 'merged') return m.winner(u.path);
     const s = m.source(u.source);
     if (!s) throw vscode.FileSystemError.FileNotFound(uri);
     return s.lookup(u.path);

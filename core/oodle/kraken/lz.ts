@@ -141,7 +141,11 @@ export class LzDecoder {
     if (li !== longCount) corrupt(p, 'lz.lengths', 'long lengths left over');
   }
 
-  /** Execute commands with raw literals (mode 1). */
+  /**
+   * Execute commands with raw literals (mode 1). `runDelta` below repeats this loop with delta
+   * literals on purpose: one loop per literal mode keeps the hottest code free of a per-command
+   * mode branch.
+   */
   private runRaw(out: Uint8Array, pos: number, end: number, start: number, at: number): void {
     const cmds = this.cmds;
     const cmdEnd = this.cmdCount;
