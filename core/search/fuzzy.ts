@@ -4,8 +4,8 @@
  * roughly as VS Code's Quick Open does (a match in the file name beats one in the folders,
  * contiguous runs and word starts beat scattered letters, shorter paths break ties).
  *
- * Speed: a query that extends the previous one only re-filters the previous matches, and the
- * first pass is a cheap in-order character scan; only survivors are scored.
+ * Speed: a query that extends the previous one only re-filters the previous matches; each
+ * candidate is scored in the same pass that tests it, cheapest tests first.
  */
 
 export interface FuzzyMatch {
@@ -37,32 +37,6 @@ export class FuzzyIndex {
     return this.paths.length;
   }
 
-  /** Indices whose path contains the query's characters in order (spaces in the query are ignored). */
-  private candidates(q: string): Int32Array {
-    const from = this.lastHits && this.lastQuery && q.startsWith(this.lastQuery) ? this.lastHits : undefined;
-    const n = from ? from.length : this.lower.length;
-    const out = new Int32Array(n);
-    let count = 0;
-    for (let k = 0; k < n; k++) {
-      const i = from ? from[k] : k;
-      const s = this.lower[i];
-      let at = 0;
-      let ok = true;
-      for (let j = 0; j < q.length; j++) {
-        at = s.indexOf(q[j], at);
-        if (at < 0) {
-          ok = false;
-          break;
-        }
-        at++;
-      }
-      if (ok) out[count++] = i;
-    }
-    this.lastQuery = q;
-    this.lastHits = out.subarray(0, count);
-    return this.lastHits;
-  }
-
   /** The best `limit` matches for `query`, best first. */
   match(query: string, limit = 200): FuzzyMatch[] {
     const q = query.toLowerCase().replace(/\//g, '\\').replace(/\s+/g, '');
@@ -71,7 +45,6 @@ export class FuzzyIndex {
       this.lastHits = undefined;
       return [];
     }
-    const hits = this.candidates(q);
     const best: FuzzyMatch[] = [];
     const consider = (index: number, score: number): void => {
       if (best.length === limit && score <= best[best.length - 1].score) return;
@@ -85,20 +58,22 @@ export class FuzzyIndex {
       best.splice(lo, 0, { index, score, positions: [] });
       if (best.length > limit) best.pop();
     };
-    // Scores are banded: a path in a higher band always ranks above one in a lower band. Bands
-    // are filled best first, and once `limit` paths are in, the lower bands need no scoring.
-    // Every candidate lands in exactly one band (band 1 always matches: it is the candidate test).
-    const band = new Uint8Array(hits.length);
-    for (let b = 4; b >= 1 && best.length < limit; b--) {
-      for (let k = 0; k < hits.length; k++) {
-        if (band[k]) continue;
-        const i = hits[k];
-        const score = scoreInBand(b, this.lower[i], this.nameStart[i], q);
-        if (score < 0) continue;
-        band[k] = b;
-        consider(i, score);
-      }
+    // One pass over the candidates (every path, or the previous query's matches when this query
+    // extends it), scoring each while its string is in cache: touching 431,226 strings is the cost
+    // that matters, so each is touched once per keystroke.
+    const from = this.lastHits && this.lastQuery && q.startsWith(this.lastQuery) ? this.lastHits : undefined;
+    const n = from ? from.length : this.lower.length;
+    const hits = new Int32Array(n);
+    let h = 0;
+    for (let k = 0; k < n; k++) {
+      const i = from ? from[k] : k;
+      const score = scorePath(this.lower[i], this.nameStart[i], q);
+      if (score < 0) continue;
+      hits[h++] = i;
+      consider(i, score);
     }
+    this.lastQuery = q;
+    this.lastHits = hits.subarray(0, h);
     for (const m of best) m.positions = matchPositions(this.lower[m.index], q);
     return best;
   }
@@ -107,36 +82,37 @@ export class FuzzyIndex {
 /**
  * Score one path, as the best band it falls in: 4 = the query whole inside the file name,
  * 3 = its characters in order inside the file name, 2 = the query whole anywhere in the path,
- * 1 = its characters in order anywhere. Within a band, contiguous runs and word starts score
- * higher and shorter paths break ties. `s` is lower-cased with backslashes; `nameStart` is
- * where its file name begins.
+ * 1 = its characters in order anywhere (-1: no match). Within bands 2-4, contiguous runs and
+ * word starts score higher and shorter paths break ties; band 1 ranks by length alone. `s` is lower-cased with backslashes;
+ * `nameStart` is where its file name begins. `FuzzyIndex.match` computes the same scores in
+ * fewer steps; this is the definition.
  */
 export function scorePath(s: string, nameStart: number, q: string): number {
-  for (let b = 4; b >= 1; b--) {
-    const score = scoreInBand(b, s, nameStart, q);
-    if (score >= 0) return score;
-  }
-  return -1;
+  const inName = s.indexOf(q, nameStart);
+  if (inName >= 0) return scoreWhole(4, s, nameStart, inName, q.length);
+  const span = scoreSpan(s, nameStart, q);
+  if (span > 0) return 3 * BAND + span * 4 - Math.min(s.length, 999);
+  const whole = s.indexOf(q);
+  if (whole >= 0) return scoreWhole(2, s, 0, whole, q.length);
+  return inOrder(s, 0, q) ? BAND - Math.min(s.length, 999) : -1;
 }
 
-/** The score of `s` in band `b`, or -1 when it does not belong there. */
-function scoreInBand(b: number, s: string, nameStart: number, q: string): number {
-  const lengthPenalty = Math.min(s.length, 999);
-  switch (b) {
-    case 4:
-    case 2: {
-      const from = b === 4 ? nameStart : 0;
-      const at = s.indexOf(q, from);
-      if (at < 0) return -1;
-      const before = at === from ? BACKSLASH : s.charCodeAt(at - 1);
-      const wordStart = before === BACKSLASH || before === UNDERSCORE || before === DOT || before === DASH;
-      return b * BAND + (q.length * 8 + (wordStart ? 3 : 0) + (at === from ? 3 : 0)) * 4 - lengthPenalty;
-    }
-    default: {
-      const span = scoreSpan(s, b === 3 ? nameStart : 0, q);
-      return span > 0 ? b * BAND + span * 4 - lengthPenalty : -1;
-    }
+/** The score of the query found whole at `at` (band 4: in the file name, from `from`; band 2: in the path). */
+function scoreWhole(band: number, s: string, from: number, at: number, length: number): number {
+  const before = at === from ? BACKSLASH : s.charCodeAt(at - 1);
+  const wordStart = before === BACKSLASH || before === UNDERSCORE || before === DOT || before === DASH;
+  return band * BAND + (length * 8 + (wordStart ? 3 : 0) + (at === from ? 3 : 0)) * 4 - Math.min(s.length, 999);
+}
+
+/** Whether `q`'s characters occur in `s` in order from `from`. */
+function inOrder(s: string, from: number, q: string): boolean {
+  let at = from;
+  for (let j = 0; j < q.length; j++) {
+    at = s.indexOf(q[j], at);
+    if (at < 0) return false;
+    at++;
   }
+  return true;
 }
 
 /** Larger than any in-band score, so bands never overlap. */
