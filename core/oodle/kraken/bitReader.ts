@@ -136,3 +136,43 @@ export class BitReader {
     this.skip(bit);
   }
 }
+
+const NO_BYTES = new DataView(new ArrayBuffer(0));
+/** Buffers up to this size may stay referenced by a `ViewCache` after a decode. */
+const RETAIN_LIMIT = 1 << 20;
+
+/**
+ * A `DataView` over the last byte array asked for, so hot loops can load and store four
+ * bytes at once (`getInt32`/`setInt32` beat four indexed byte accesses on V8).
+ */
+export class ViewCache {
+  private arr: Uint8Array | null = null;
+  private view: DataView<ArrayBufferLike> = NO_BYTES;
+  private len = 0;
+
+  /** A view of exactly `a`'s current bytes (a resizable buffer may have changed them). */
+  of(a: Uint8Array): DataView<ArrayBufferLike> {
+    if (this.arr !== a || this.len !== a.byteLength) {
+      this.view = new DataView(a.buffer, a.byteOffset, a.byteLength);
+      this.arr = a;
+      this.len = a.byteLength;
+    }
+    return this.view;
+  }
+
+  /**
+   * Forget the array if its buffer is large, so a caller's big buffer is not kept alive
+   * between decodes; small ones stay cached (making a DataView per call costs more than
+   * decoding a few hundred bytes).
+   */
+  release(): void {
+    if (this.arr !== null && this.arr.buffer.byteLength > RETAIN_LIMIT) {
+      this.arr = null;
+      this.view = NO_BYTES;
+      this.len = 0;
+    }
+  }
+}
+
+/** View of the stream being decoded (its input bytes), shared by the entropy decoders. */
+export const inputView = new ViewCache();

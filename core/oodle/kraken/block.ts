@@ -13,6 +13,7 @@
  *   mode (stored raw when the size equals the piece's output size); bit 23 clear → the
  *   piece is one byte array decoded straight into the output.
  */
+import { inputView } from './bitReader';
 import { EntropyDecoder } from './entropy';
 import { corrupt, truncated, unsupported } from './fail';
 import { LzDecoder } from './lz';
@@ -30,6 +31,19 @@ export class KrakenDecoder {
    * used up exactly.
    */
   decode(src: Uint8Array, out: Uint8Array, start: number, rawSize: number): void {
+    // Hot loops use DataViews, which throw a RangeError past their end: make sure of the room.
+    if (!(start >= 0 && rawSize >= 0 && start + rawSize <= out.length)) {
+      corrupt(0, 'rawSize', 'output range outside the destination', `≤ ${out.length}`, `${start} + ${rawSize}`);
+    }
+    try {
+      this.decodeStream(src, out, start, rawSize);
+    } finally {
+      inputView.release();
+      this.lz.release();
+    }
+  }
+
+  private decodeStream(src: Uint8Array, out: Uint8Array, start: number, rawSize: number): void {
     const piece = Math.min(rawSize, PIECE_SIZE);
     // Nested scratch for RLE prefixes and multi-array pieces, proportional to a piece.
     this.ent.reserve(3 * piece + 0x1000);

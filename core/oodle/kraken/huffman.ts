@@ -12,7 +12,7 @@
  *   from a midpoint given by a little-endian u16. Output byte i comes from stream A, B, C
  *   for i mod 3 = 0, 1, 2; at the end A must stop exactly at the midpoint and C must meet B.
  */
-import { BitReader } from './bitReader';
+import { BitReader, inputView } from './bitReader';
 import { corrupt, truncated } from './fail';
 
 const MAX_CODE_LEN = 11;
@@ -349,48 +349,62 @@ function decodeStreams(src: Uint8Array, a0: number, m0: number, e0: number, out:
   // code uses and the final position checks reject any stream that used foreign bits.
   const fastEnd = oEnd - 5;
   if (o < fastEnd) {
-    while (o < fastEnd && pA + 4 <= e0 && pC + 4 <= e0 && pB - 4 >= a0) {
-      bA |= (src[pA] | (src[pA + 1] << 8) | (src[pA + 2] << 16) | (src[pA + 3] << 24)) << cA;
-      pA += (31 - cA) >> 3;
-      cA |= 24;
-      bB |= (src[pB - 1] | (src[pB - 2] << 8) | (src[pB - 3] << 16) | (src[pB - 4] << 24)) << cB;
-      pB -= (31 - cB) >> 3;
-      cB |= 24;
-      bC |= (src[pC] | (src[pC + 1] << 8) | (src[pC + 2] << 16) | (src[pC + 3] << 24)) << cC;
-      pC += (31 - cC) >> 3;
-      cC |= 24;
+    const view = inputView.of(src);
+    for (;;) {
+      // Rounds that certainly keep every four-byte load inside the payload: a round moves
+      // each stream by at most three bytes, so the checks are done once per batch.
+      let rounds = ((fastEnd - o - 1) / 6) | 0;
+      let r = ((e0 - 4 - pA) / 3) | 0;
+      if (r < rounds) rounds = r;
+      r = ((e0 - 4 - pC) / 3) | 0;
+      if (r < rounds) rounds = r;
+      r = ((pB - 4 - a0) / 3) | 0;
+      if (r < rounds) rounds = r;
+      if (pA + 4 > e0 || pC + 4 > e0 || pB - 4 < a0 || rounds < 0) break;
+      for (rounds++; rounds > 0; rounds--) {
+        bA |= view.getInt32(pA, true) << cA;
+        pA += (31 - cA) >> 3;
+        cA |= 24;
+        bB |= view.getInt32(pB - 4, false) << cB;
+        pB -= (31 - cB) >> 3;
+        cB |= 24;
+        bC |= view.getInt32(pC, true) << cC;
+        pC += (31 - cC) >> 3;
+        cC |= 24;
 
-      e = table[bA & mask];
-      len = e >>> 8;
-      bA >>>= len;
-      cA -= len;
-      out[o] = e;
-      e = table[bB & mask];
-      len = e >>> 8;
-      bB >>>= len;
-      cB -= len;
-      out[o + 1] = e;
-      e = table[bC & mask];
-      len = e >>> 8;
-      bC >>>= len;
-      cC -= len;
-      out[o + 2] = e;
-      e = table[bA & mask];
-      len = e >>> 8;
-      bA >>>= len;
-      cA -= len;
-      out[o + 3] = e;
-      e = table[bB & mask];
-      len = e >>> 8;
-      bB >>>= len;
-      cB -= len;
-      out[o + 4] = e;
-      e = table[bC & mask];
-      len = e >>> 8;
-      bC >>>= len;
-      cC -= len;
-      out[o + 5] = e;
-      o += 6;
+        e = table[bA & mask];
+        len = e >>> 8;
+        bA >>>= len;
+        cA -= len;
+        out[o] = e;
+        e = table[bB & mask];
+        len = e >>> 8;
+        bB >>>= len;
+        cB -= len;
+        out[o + 1] = e;
+        e = table[bC & mask];
+        len = e >>> 8;
+        bC >>>= len;
+        cC -= len;
+        out[o + 2] = e;
+        e = table[bA & mask];
+        len = e >>> 8;
+        bA >>>= len;
+        cA -= len;
+        out[o + 3] = e;
+        e = table[bB & mask];
+        len = e >>> 8;
+        bB >>>= len;
+        cB -= len;
+        out[o + 4] = e;
+        e = table[bC & mask];
+        len = e >>> 8;
+        bC >>>= len;
+        cC -= len;
+        out[o + 5] = e;
+        o += 6;
+      }
+      if (o >= fastEnd) break;
     }
     // Give back whole bytes loaded but not used; keep only the partial byte's bits.
     pA -= cA >> 3;

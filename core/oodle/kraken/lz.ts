@@ -13,7 +13,7 @@
  * - three recent distances start at 8 and are kept move-to-front;
  * - mode 1 copies literals; mode 0 adds each literal to the byte one last-distance back.
  */
-import { BitReader } from './bitReader';
+import { BitReader, ViewCache, inputView } from './bitReader';
 import { EntropyDecoder } from './entropy';
 import { corrupt, truncated, unsupported } from './fail';
 
@@ -21,6 +21,10 @@ import { corrupt, truncated, unsupported } from './fail';
 const MAX_LONG_LENGTHS = 512;
 /** Below this many bytes a plain loop beats `set`/`copyWithin` (which cost a call and a view). */
 const SHORT_COPY = 32;
+/** Literal runs longer than this are copied with `set`. */
+const LONG_LITERALS = 128;
+/** Matches longer than this use `copyWithin` (in period-sized spans when they overlap). */
+const COPY_WITHIN = 64;
 
 function growU8(a: Uint8Array<ArrayBuffer>, n: number): Uint8Array<ArrayBuffer> {
   return a.length >= n ? a : new Uint8Array(Math.max(n, Math.min(2 * a.length, 0x20000 + 64)));
@@ -40,6 +44,8 @@ export class LzDecoder {
   private readonly longLens = new Int32Array(MAX_LONG_LENGTHS);
   private readonly fwd = new BitReader();
   private readonly bwd = new BitReader();
+  private readonly outView = new ViewCache();
+  private readonly litView = new ViewCache();
 
   private litCount = 0;
   private cmdCount = 0;
@@ -68,7 +74,7 @@ export class LzDecoder {
       unsupported(p, 'lz.flags', 'Kraken "excess bytes" LZ pieces are not supported');
     }
     const ent = this.ent;
-    this.lits = growU8(this.lits, n);
+    this.lits = growU8(this.lits, n + 16);
     this.cmds = growU8(this.cmds, n);
     this.litCount = ent.decode(src, p, e, this.lits, 0, n, 0);
     p = ent.next;
@@ -147,6 +153,8 @@ export class LzDecoder {
    * mode branch.
    */
   private runRaw(out: Uint8Array, pos: number, end: number, start: number, at: number): void {
+    const ov = this.outView.of(out);
+    const lv = this.litView.of(this.lits);
     const cmds = this.cmds;
     const cmdEnd = this.cmdCount;
     const lits = this.lits;
@@ -170,7 +178,13 @@ export class LzDecoder {
       }
       if (litLen !== 0) {
         if (litLen > litEnd - lp || litLen > end - pos) corrupt(at, 'lz.commands', 'literal run past the literals or the output');
-        if (litLen <= SHORT_COPY) {
+        if (end - pos >= litLen + 8 && litLen <= LONG_LITERALS) {
+          // Four bytes at a time: `lits` has 16 bytes of slack, and the up to 7 bytes
+          // written past the run lie inside the output and are rewritten by the match.
+          ov.setInt32(pos, lv.getInt32(lp, true), true);
+          ov.setInt32(pos + 4, lv.getInt32(lp + 4, true), true);
+          for (let i = 8; i < litLen; i += 4) ov.setInt32(pos + i, lv.getInt32(lp + i, true), true);
+        } else if (litLen <= SHORT_COPY) {
           for (let i = 0; i < litLen; i++) out[pos + i] = lits[lp + i];
         } else {
           out.set(lits.subarray(lp, lp + litLen), pos);
@@ -206,45 +220,29 @@ export class LzDecoder {
       // Distances are ≥ 1 (checked when unpacked; the recent ones start at 8).
       if (dist > pos - start) corrupt(at, 'lz.commands', 'match distance outside the output so far', `≤ ${pos - start}`, `${dist}`);
       const from = pos - dist;
-      if (mlen <= 16 && end - pos >= 16) {
-        // Short match with room behind it: copy a fixed 16 bytes in order (overlap-safe, as
-        // each byte is read after the ones before it are written). Bytes past the match
-        // are rewritten by later commands before anything reads them.
-        out[pos] = out[from];
-        out[pos + 1] = out[from + 1];
-        out[pos + 2] = out[from + 2];
-        out[pos + 3] = out[from + 3];
-        out[pos + 4] = out[from + 4];
-        out[pos + 5] = out[from + 5];
-        out[pos + 6] = out[from + 6];
-        out[pos + 7] = out[from + 7];
+      if (dist >= 4 && end - pos >= 16) {
+        // Four bytes at a time, in order: with a distance of at least four every word read
+        // lies before the word being written, so overlapping matches repeat correctly.
+        // Bytes written past the match (up to 15) lie inside the output and are rewritten
+        // by later commands or the trailing literals before anything reads them.
+        ov.setInt32(pos, ov.getInt32(from, true), true);
+        ov.setInt32(pos + 4, ov.getInt32(from + 4, true), true);
         if (mlen > 8) {
-          out[pos + 8] = out[from + 8];
-          out[pos + 9] = out[from + 9];
-          out[pos + 10] = out[from + 10];
-          out[pos + 11] = out[from + 11];
-          out[pos + 12] = out[from + 12];
-          out[pos + 13] = out[from + 13];
-          out[pos + 14] = out[from + 14];
-          out[pos + 15] = out[from + 15];
+          ov.setInt32(pos + 8, ov.getInt32(from + 8, true), true);
+          ov.setInt32(pos + 12, ov.getInt32(from + 12, true), true);
+          if (mlen > 16) {
+            if (mlen > COPY_WITHIN) copyRepeating(out, from + 16, pos + 16, mlen - 16);
+            else if (end - pos >= mlen + 3) {
+              for (let i = 16; i < mlen; i += 4) ov.setInt32(pos + i, ov.getInt32(from + i, true), true);
+            } else {
+              for (let i = 16; i < mlen; i++) out[pos + i] = out[from + i];
+            }
+          }
         }
-      } else if (mlen <= 32 && end - pos >= 32) {
-        // Same idea for up to 32 bytes, in order.
-        for (let i = 0; i < 32; i += 8) {
-          out[pos + i] = out[from + i];
-          out[pos + i + 1] = out[from + i + 1];
-          out[pos + i + 2] = out[from + i + 2];
-          out[pos + i + 3] = out[from + i + 3];
-          out[pos + i + 4] = out[from + i + 4];
-          out[pos + i + 5] = out[from + i + 5];
-          out[pos + i + 6] = out[from + i + 6];
-          out[pos + i + 7] = out[from + i + 7];
-        }
-      } else if (mlen <= SHORT_COPY || dist < mlen) {
-        if (dist >= mlen || mlen <= SHORT_COPY) for (let i = 0; i < mlen; i++) out[pos + i] = out[from + i];
-        else copyRepeating(out, from, pos, mlen);
+      } else if (dist >= mlen || mlen <= SHORT_COPY) {
+        for (let i = 0; i < mlen; i++) out[pos + i] = out[from + i];
       } else {
-        out.copyWithin(pos, from, from + mlen);
+        copyRepeating(out, from, pos, mlen);
       }
       pos += mlen;
     }
@@ -253,6 +251,8 @@ export class LzDecoder {
 
   /** Execute commands with delta literals (mode 0). */
   private runDelta(out: Uint8Array, pos: number, end: number, start: number, at: number): void {
+    const ov = this.outView.of(out);
+    const lv = this.litView.of(this.lits);
     const cmds = this.cmds;
     const cmdEnd = this.cmdCount;
     const lits = this.lits;
@@ -280,7 +280,17 @@ export class LzDecoder {
       if (litLen !== 0) {
         if (litLen > litEnd - lp || litLen > end - pos) corrupt(at, 'lz.commands', 'literal run past the literals or the output');
         const back = pos - last;
-        for (let i = 0; i < litLen; i++) out[pos + i] = lits[lp + i] + out[back + i];
+        if (last >= 4 && end - pos >= litLen + 8 && litLen <= LONG_LITERALS) {
+          // Four byte-wise additions at once (carries kept inside each byte); as for matches,
+          // a distance of at least four means every word read is already final.
+          for (let i = 0; i < litLen; i += 4) {
+            const a = lv.getInt32(lp + i, true);
+            const b = ov.getInt32(back + i, true);
+            ov.setInt32(pos + i, (((a & 0x7f7f7f7f) + (b & 0x7f7f7f7f)) | 0) ^ ((a ^ b) & 0x80808080), true);
+          }
+        } else {
+          for (let i = 0; i < litLen; i++) out[pos + i] = lits[lp + i] + out[back + i];
+        }
         pos += litLen;
         lp += litLen;
       }
@@ -313,49 +323,38 @@ export class LzDecoder {
       // Distances are ≥ 1 (checked when unpacked; the recent ones start at 8).
       if (dist > pos - start) corrupt(at, 'lz.commands', 'match distance outside the output so far', `≤ ${pos - start}`, `${dist}`);
       const from = pos - dist;
-      if (mlen <= 16 && end - pos >= 16) {
-        // Short match with room behind it: copy a fixed 16 bytes in order (overlap-safe, as
-        // each byte is read after the ones before it are written). Bytes past the match
-        // are rewritten by later commands before anything reads them.
-        out[pos] = out[from];
-        out[pos + 1] = out[from + 1];
-        out[pos + 2] = out[from + 2];
-        out[pos + 3] = out[from + 3];
-        out[pos + 4] = out[from + 4];
-        out[pos + 5] = out[from + 5];
-        out[pos + 6] = out[from + 6];
-        out[pos + 7] = out[from + 7];
+      if (dist >= 4 && end - pos >= 16) {
+        // Four bytes at a time, in order: with a distance of at least four every word read
+        // lies before the word being written, so overlapping matches repeat correctly.
+        // Bytes written past the match (up to 15) lie inside the output and are rewritten
+        // by later commands or the trailing literals before anything reads them.
+        ov.setInt32(pos, ov.getInt32(from, true), true);
+        ov.setInt32(pos + 4, ov.getInt32(from + 4, true), true);
         if (mlen > 8) {
-          out[pos + 8] = out[from + 8];
-          out[pos + 9] = out[from + 9];
-          out[pos + 10] = out[from + 10];
-          out[pos + 11] = out[from + 11];
-          out[pos + 12] = out[from + 12];
-          out[pos + 13] = out[from + 13];
-          out[pos + 14] = out[from + 14];
-          out[pos + 15] = out[from + 15];
+          ov.setInt32(pos + 8, ov.getInt32(from + 8, true), true);
+          ov.setInt32(pos + 12, ov.getInt32(from + 12, true), true);
+          if (mlen > 16) {
+            if (mlen > COPY_WITHIN) copyRepeating(out, from + 16, pos + 16, mlen - 16);
+            else if (end - pos >= mlen + 3) {
+              for (let i = 16; i < mlen; i += 4) ov.setInt32(pos + i, ov.getInt32(from + i, true), true);
+            } else {
+              for (let i = 16; i < mlen; i++) out[pos + i] = out[from + i];
+            }
+          }
         }
-      } else if (mlen <= 32 && end - pos >= 32) {
-        // Same idea for up to 32 bytes, in order.
-        for (let i = 0; i < 32; i += 8) {
-          out[pos + i] = out[from + i];
-          out[pos + i + 1] = out[from + i + 1];
-          out[pos + i + 2] = out[from + i + 2];
-          out[pos + i + 3] = out[from + i + 3];
-          out[pos + i + 4] = out[from + i + 4];
-          out[pos + i + 5] = out[from + i + 5];
-          out[pos + i + 6] = out[from + i + 6];
-          out[pos + i + 7] = out[from + i + 7];
-        }
-      } else if (mlen <= SHORT_COPY || dist < mlen) {
-        if (dist >= mlen || mlen <= SHORT_COPY) for (let i = 0; i < mlen; i++) out[pos + i] = out[from + i];
-        else copyRepeating(out, from, pos, mlen);
+      } else if (dist >= mlen || mlen <= SHORT_COPY) {
+        for (let i = 0; i < mlen; i++) out[pos + i] = out[from + i];
       } else {
-        out.copyWithin(pos, from, from + mlen);
+        copyRepeating(out, from, pos, mlen);
       }
       pos += mlen;
     }
     this.finish(out, pos, end, lp, oi, li, at, 1, last);
+  }
+
+  /** Drop the reference to the caller's output buffer. */
+  release(): void {
+    this.outView.release();
   }
 
   /** Check every array was used up, then copy the trailing literals. */
@@ -393,6 +392,7 @@ function readOffsets(
   let pos = back ? br.pos + 1 : br.pos;
   const lo = br.lo;
   const hi = br.hi;
+  const view = inputView.of(src);
   for (let i = first; i < count; i += 2) {
     const c = packed[i];
     // Bits of the first read, and of a second one (classic long codes: 12; scaled: k − 24).
@@ -412,21 +412,32 @@ function readOffsets(
         nb = 24;
       }
     }
-    let x = 0;
+    // First read (nb ≤ 24 bits; only scaled codes can have nb = 0), then the second one.
+    if (n <= 24) {
+      if (back ? pos - 4 >= lo : pos + 4 <= hi) {
+        acc |= (back ? view.getInt32(pos - 4, true) : view.getInt32(pos, false)) >>> n;
+        const got = (32 - n) >> 3;
+        pos += back ? -got : got;
+        n += got << 3;
+      } else {
+        while (n <= 24) {
+          const q = back ? pos - 1 : pos;
+          acc |= (q >= lo && q < hi ? src[q] : 0) << (24 - n);
+          pos += back ? -1 : 1;
+          n += 8;
+        }
+      }
+    }
+    const x = nb === 0 ? 0 : acc >>> (32 - nb);
+    acc <<= nb;
+    n -= nb;
     let y = 0;
-    for (let part = 0; part < 2; part++) {
-      const k = part === 0 ? nb : more;
-      if (k === 0) break;
+    if (more !== 0) {
       if (n <= 24) {
-        if (!back && pos + 4 <= hi) {
-          acc |= ((src[pos] << 24) | (src[pos + 1] << 16) | (src[pos + 2] << 8) | src[pos + 3]) >>> n;
+        if (back ? pos - 4 >= lo : pos + 4 <= hi) {
+          acc |= (back ? view.getInt32(pos - 4, true) : view.getInt32(pos, false)) >>> n;
           const got = (32 - n) >> 3;
-          pos += got;
-          n += got << 3;
-        } else if (back && pos - 4 >= lo) {
-          acc |= ((src[pos - 1] << 24) | (src[pos - 2] << 16) | (src[pos - 3] << 8) | src[pos - 4]) >>> n;
-          const got = (32 - n) >> 3;
-          pos -= got;
+          pos += back ? -got : got;
           n += got << 3;
         } else {
           while (n <= 24) {
@@ -437,11 +448,9 @@ function readOffsets(
           }
         }
       }
-      const v = acc >>> (32 - k);
-      acc <<= k;
-      n -= k;
-      if (part === 0) x = v;
-      else y = v;
+      y = acc >>> (32 - more);
+      acc <<= more;
+      n -= more;
     }
     let dist: number;
     if (scale === 0) {
@@ -462,7 +471,10 @@ function readOffsets(
   br.pos = back ? pos - 1 : pos;
 }
 
-/** Overlapping match (distance < length): copy the period, then ever larger non-overlapping spans. */
+/**
+ * Long match: one `copyWithin` when it does not overlap its source, else the period, then
+ * ever larger non-overlapping spans.
+ */
 function copyRepeating(out: Uint8Array, from: number, pos: number, len: number): void {
   let done = 0;
   while (done < len) {
