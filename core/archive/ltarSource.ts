@@ -9,6 +9,11 @@ import { GamePath } from './gamePath';
 
 const BACKSLASH = 0x5c;
 
+/** A game path as archive name bytes, or undefined when it holds a character no archive name can (> 0xFF). */
+function nameBytes(p: string): Uint8Array | undefined {
+  return /[^\x00-\xff]/.test(p) ? undefined : Buffer.from(p, 'latin1');
+}
+
 export class LtarEntry implements SourceEntry {
   readonly size: number;
   readonly storedSize: number;
@@ -94,12 +99,14 @@ export class LtarSource implements Source {
   }
 
   hasFolder(folder: GamePath): boolean {
-    return this.archive.findFolder(Buffer.from(folder, 'latin1')) >= 0;
+    const bytes = nameBytes(folder);
+    return bytes !== undefined && this.archive.findFolder(bytes) >= 0;
   }
 
   list(folder: GamePath): SourceListing | undefined {
     const a = this.archive;
-    const f = a.findFolder(Buffer.from(folder, 'latin1'));
+    const bytes = nameBytes(folder);
+    const f = bytes ? a.findFolder(bytes) : -1;
     if (f < 0) return undefined;
     const folders: string[] = [];
     // Children via the links, bounded by the folder count so a corrupt cycle cannot hang.

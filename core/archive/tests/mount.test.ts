@@ -175,3 +175,12 @@ test('a broken archive line is skipped with the reason; the rest mounts', () => 
   assert.match(s.reason, /Patch_01\.arch06/);
   m.close();
 });
+
+test('a path with characters beyond one byte is simply absent (never truncated into another name)', () => {
+  const m = Mount.open({ root: install() });
+  // U+0163 would truncate to 0x63 ("c") under latin1 encoding: "\u0163onfig" must not find "config".
+  assert.equal(m.which('\u0163onfig\\game.cfg'), undefined);
+  assert.equal(m.hasFolder('\u0163onfig'), false);
+  assert.equal(m.list('\u0163onfig'), undefined);
+  m.close();
+});

@@ -375,6 +375,9 @@ export class LtarArchive {
    * `path` uses backslashes or slashes; case does not matter. Returns the record index or -1.
    */
   find(path: string): number {
+    // Names are single bytes; a character beyond 0xFF cannot be in any archive (and latin1
+    // encoding would silently truncate it to another byte).
+    if (/[^\x00-\xff]/.test(path)) return -1;
     const bytes = Buffer.from(path.replace(/\//g, '\\'), 'latin1');
     const cut = bytes.lastIndexOf(0x5c);
     const folder = this.findFolder(cut < 0 ? bytes.subarray(0, 0) : bytes.subarray(0, cut));
