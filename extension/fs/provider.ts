@@ -1,14 +1,15 @@
 /**
  * The `arch06:` file system: a read-only, case-insensitive view of the mount. The merged tree is
  * what the engine loads (first source in search order wins); `@sources/<name>/` shows one source
- * as it is. Engine errors become FileSystemErrors here, and only here.
+ * as it is; `x.bndl [bundle]/` shows a bundle's members as the engine serves them. Engine errors
+ * become FileSystemErrors here, and only here.
  */
 import * as vscode from 'vscode';
 import { isArch06Error } from '../../core/errors';
 import { ROOT } from '../../core/archive/gamePath';
 import { SourceEntry } from '../../core/archive/source';
 import { MountService } from '../mountService';
-import { BUNDLE_SUFFIX, ROOT_URI, SOURCES_FOLDER, parseUri } from './uris';
+import { BUNDLE_SUFFIX, ROOT_URI, SCHEME, SOURCES_FOLDER, parseUri } from './uris';
 import { BundleFolders } from './bundleFolders';
 import { readBundleMemberAsync } from '../../core/archive/bundles';
 
@@ -27,7 +28,7 @@ export class Arch06FileSystem implements vscode.FileSystemProvider {
   }
 
   register(): vscode.Disposable {
-    return vscode.workspace.registerFileSystemProvider('arch06', this, { isReadonly: true, isCaseSensitive: false });
+    return vscode.workspace.registerFileSystemProvider(SCHEME, this, { isReadonly: true, isCaseSensitive: false });
   }
 
   private mount(uri: vscode.Uri) {
