@@ -7,6 +7,7 @@ import { parseArgs, ParsedArgs } from './args';
 import { catCommand, lsCommand, mountCommand, unhashCommand, verifyCommand, whichCommand } from './commands/mountCommands';
 import { extractCommand } from './commands/extract';
 import { hashCommand, makeSampleCommand, oodleCommand } from './commands/misc';
+import { textureCommand, textureFileCommand } from './commands/texture';
 
 const USAGE = `arch06 — Shadow of War archives from the command line
 
@@ -22,6 +23,8 @@ usage: arch06 <command> [arguments] [--json]
   hash    <string>                    StringHash of a name, as 0x%08X
   oodle   <in-file> --raw-size N [--out FILE]   decode one raw Oodle stream
   make-sample <folder>                write the embedded sample install
+  texture <root> <path> [--png OUT] [--mip N] [--slice N]   a .tex/.dds entry: header, or a level as PNG
+  texture-file <file.tex|file.dds> [--png OUT] [--mip N] [--slice N]   the same for a file on disk
 
 options for commands taking <root>:
   --cfg FILE    use this archive config list instead of <root>/x64/default.archcfg
@@ -43,6 +46,8 @@ const COMMANDS: Record<string, Command> = {
   hash: hashCommand,
   oodle: oodleCommand,
   'make-sample': makeSampleCommand,
+  texture: textureCommand,
+  'texture-file': textureFileCommand,
 };
 
 async function main(argv: string[]): Promise<number> {

@@ -1,0 +1,75 @@
+/**
+ * Texture commands: `texture <root> <path>` reads a .tex / .tex0 / .texuhd / .dds entry from the
+ * mount, `texture-file <file>` one from disk. `--png OUT` writes level (--slice, --mip) as a PNG,
+ * `--json` prints the parsed header (TEXR fields with their certainty, the DDS description and
+ * its level table); without either, a short summary.
+ */
+import * as path from 'node:path';
+import { Arch06Error } from '../../core/errors';
+import { TextureFile, parseTextureFile } from '../../core/formats/texr';
+import { decodeDdsLevel } from '../../core/image/bcn';
+import { encodePng } from '../../core/image/png';
+import { readFileBytes, writeFileAtomic } from '../../core/io/node';
+import { ParsedArgs, flagString, need } from '../args';
+import { printJson, writeOut } from '../output';
+import { openMount } from './mountCommands';
+
+/** `--png OUT`, `--mip N`, `--slice N`; nothing else may follow the command's own positionals. */
+function textureOptions(args: ParsedArgs, ownPositionals: number): { png?: string; mip: number; slice: number } {
+  const extra = args.positionals.slice(ownPositionals);
+  if (extra.length) throw new Arch06Error('BAD_ARGUMENT', `unexpected argument ${JSON.stringify(extra[0])}`);
+  const int = (name: string): number => {
+    const t = flagString(args, name);
+    if (t === undefined) return 0;
+    const n = Number(t);
+    if (!/^\d+$/.test(t) || !Number.isSafeInteger(n)) throw new Arch06Error('BAD_ARGUMENT', `--${name} takes a level index (0, 1, …)`, { field: name, actual: t });
+    return n;
+  };
+  return { png: flagString(args, 'png'), mip: int('mip'), slice: int('slice') };
+}
+
+export function textureCommand(args: ParsedArgs): number {
+  const opts = textureOptions(args, 2);
+  const m = openMount(args);
+  try {
+    const p = need(args, 1, '<path>');
+    const bytes = m.entry(p, flagString(args, 'source')).readSync();
+    return show(parseTextureFile(bytes, p), args, opts);
+  } finally {
+    m.close();
+  }
+}
+
+export function textureFileCommand(args: ParsedArgs): number {
+  const opts = textureOptions(args, 1);
+  const file = need(args, 0, '<file.tex|file.dds>');
+  return show(parseTextureFile(readFileBytes(file), file), args, opts);
+}
+
+function show(tex: TextureFile, args: ParsedArgs, opts: { png?: string; mip: number; slice: number }): number {
+  const { dds, texr } = tex;
+  let written: { file: string; width: number; height: number } | undefined;
+  if (opts.png !== undefined) {
+    const d = decodeDdsLevel(dds, tex.bytes, opts.slice, opts.mip);
+    writeFileAtomic(path.resolve(opts.png), encodePng(d.rgba, d.width, d.height));
+    written = { file: opts.png, width: d.width, height: d.height };
+  }
+  if (args.flags.has('json')) {
+    const { unk4, dds: _dds, ...texrRest } = texr ?? ({} as Partial<NonNullable<typeof texr>>);
+    printJson({
+      texr: texr ? { ...texrRest, unk4: Buffer.from(unk4 ?? []).toString('hex') } : undefined,
+      dds,
+      png: written,
+    });
+    return 0;
+  }
+  const lines: string[] = [];
+  if (texr) {
+    lines.push(`${texr.container} v${texr.version}  name field ${JSON.stringify(texr.path)} (${texr.tierName.tier})  dimension pair ${texr.width}x${texr.height}  DDS at 0x${texr.ddsOffset.toString(16)}  confidence ${texr.confidence}`);
+  }
+  lines.push(`DDS ${dds.format.name}${dds.format.decodable ? '' : ' (not decodable: ' + dds.format.reason + ')'}  ${dds.width}x${dds.height}${dds.depth > 1 ? 'x' + dds.depth : ''} ${dds.dimension}  ${dds.mipCount} mips  ${dds.surfaces} surface(s)`);
+  for (const n of [...(texr?.notes ?? []), ...dds.notes]) lines.push(`note: ${n}`);
+  if (written) lines.push(`wrote ${written.file} (${written.width}x${written.height}, slice ${opts.slice}, mip ${opts.mip})`);
+  writeOut(lines.join('\n') + '\n');
+  return 0;
+}

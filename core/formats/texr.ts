@@ -1,0 +1,263 @@
+/**
+ * TEXR v8 texture (`.tex`, `.tex0`, `.texuhd`): a header, then a verbatim DDS file.
+ * Layout from formats-public §4 (S2 `tex.hexpat`, one sample: fellbeast_body_d.tex) and seed 004
+ * "Textures (TEXR v8)" / "Tiers":
+ *
+ *   0x00  "TEXR" ("RXET" = big-endian console file, S3: refused)
+ *   0x04  u32 version = 8 (the loader accepts TEXR 8 and SLVT 4: seed 004)
+ *   0x08  u32 unk1        UNCERTAIN (sample 0C 0B 00 0D: 12 = DDS mips, 13 = high-res mips? guess)
+ *   0x0C  u32 unk2        UNCERTAIN (sample 01 02 00 00)
+ *   0x10  u16 pathLen
+ *   0x12  char[pathLen]   the tier name field, not NUL-terminated. Seed 004: a .tex names its
+ *                         .tex0 (the sample: "...fellbeast_body_d.tex0") or itself, a .tex0/.texuhd
+ *                         names its .tex, world textures leave it empty
+ *   P     u8 unk3         UNCERTAIN (sample 3)          P = 0x12 + pathLen
+ *   P+1   u16 width, u16 height: S2's "higherResolution" (sample 4096x2048 = 2x the DDS)
+ *   P+5   unknown bytes up to the DDS: UNCERTAIN, kept raw (sample: 18 bytes; a guess reads a
+ *         u32 DXGI format 77 = BC3_UNORM at P+9)
+ *   P+23  "DDS " + header + levels, to the end of the file (the documented position; found by
+ *         searching forward from P+5, bounded by TEXR_DDS_SEARCH_LIMIT)
+ *
+ * Seed 004: the stored DXGI format is always UNORM; an sRGB flag elsewhere marks colour
+ * textures (its position is not known, so it is not decoded here). Normal maps keep X in green
+ * and Y in alpha.
+ *
+ * SLVT v4 (seed 004: "a small header that wraps a TEXR"; no layout is documented): "SLVT",
+ * u32 version 4, then the TEXR is found by searching for "TEXR" within SLVT_TEXR_SEARCH_LIMIT
+ * bytes; the TEXR is taken to run to the end of the file (UNCERTAIN).
+ */
+import { Arch06Error, hexBytes } from '../errors';
+import { DDS_MAGIC, DdsFile, parseDds } from './dds';
+
+export const TEXR_MAGIC = 0x52584554; // "TEXR" little-endian
+export const TEXR_MAGIC_BIG_ENDIAN = 0x54455852; // "RXET"
+export const TEXR_VERSION = 8;
+export const SLVT_MAGIC = 0x54564c53; // "SLVT"
+export const SLVT_VERSION = 4;
+/** Offset of pathLen in a TEXR header. */
+export const TEXR_PATH_LENGTH_OFFSET = 0x10;
+/** The DDS follows P + 23 in the one sample (formats-public §4). */
+export const TEXR_DDS_DOCUMENTED_DELTA = 23;
+/** The first byte searched for "DDS ": after the dimension pair, P + 5. */
+export const TEXR_DDS_SEARCH_DELTA = 5;
+/** How far past P + 5 the "DDS " search looks. */
+export const TEXR_DDS_SEARCH_LIMIT = 256;
+/** How far into an SLVT the "TEXR" search looks. */
+export const SLVT_TEXR_SEARCH_LIMIT = 4096;
+
+export type Certainty = 'documented' | 'UNCERTAIN';
+
+/** One header field with its raw value and how sure its meaning is. */
+export interface TexrField {
+  name: string;
+  offset: number;
+  length: number;
+  /** Hex of the raw bytes. */
+  raw: string;
+  value?: number | string;
+  certainty: Certainty;
+  note?: string;
+}
+
+export type TexrTier = 'tex' | 'tex0' | 'texuhd' | 'texa' | 'other' | 'empty';
+
+export interface TexrFile {
+  file: string;
+  size: number;
+  /** Whether the file was a bare TEXR or an SLVT wrapping one. */
+  container: 'TEXR' | 'SLVT';
+  slvt?: { version: number; texrOffset: number; headerBytes: string; certainty: Certainty };
+  /** Absolute offset of "TEXR". */
+  texrOffset: number;
+  version: number;
+  /** UNCERTAIN raw words at +0x08 and +0x0C. */
+  unk1: number;
+  unk2: number;
+  /** The name field (latin1) and the tier its extension names. */
+  path: string;
+  tierName: { path: string; tier: TexrTier };
+  unk3: number;
+  /** The dimension pair after the path (S2: "higherResolution"). */
+  width: number;
+  height: number;
+  /** UNCERTAIN bytes between the dimension pair and the DDS, raw. */
+  unk4: Uint8Array;
+  /** Absolute offset of "DDS ". */
+  ddsOffset: number;
+  dds: DdsFile;
+  /** Every header field, raw, with its certainty. */
+  fields: TexrField[];
+  confidence: 'high' | 'uncertain';
+  notes: string[];
+}
+
+const td = new TextDecoder('latin1');
+const u32 = (b: Uint8Array, o: number): number => (b[o] | (b[o + 1] << 8) | (b[o + 2] << 16) | (b[o + 3] << 24)) >>> 0;
+const u16 = (b: Uint8Array, o: number): number => b[o] | (b[o + 1] << 8);
+const tag = (b: Uint8Array, o: number): string => JSON.stringify(td.decode(b.subarray(o, Math.min(b.length, o + 4))));
+
+/** The tier a name field's extension names (seed 004 "Tiers"). */
+export function tierOf(path: string): TexrTier {
+  if (path.length === 0) return 'empty';
+  const leaf = path.slice(Math.max(path.lastIndexOf('\\'), path.lastIndexOf('/')) + 1).toLowerCase();
+  const dot = leaf.lastIndexOf('.');
+  const ext = dot < 0 ? '' : leaf.slice(dot + 1);
+  return ext === 'tex' || ext === 'tex0' || ext === 'texuhd' || ext === 'texa' ? ext : 'other';
+}
+
+function indexOfMagic(bytes: Uint8Array, magic: number, from: number, to: number): number {
+  const last = Math.min(to, bytes.length - 4);
+  for (let i = from; i <= last; i++) if (u32(bytes, i) === magic) return i;
+  return -1;
+}
+
+/**
+ * Parse a TEXR v8 texture, or an SLVT v4 wrapping one, held in memory. Throws `Arch06Error`
+ * (TRUNCATED, BAD_MAGIC, UNSUPPORTED_VERSION, INVALID, OUT_OF_RANGE) naming the file, offset
+ * and field; the embedded DDS is parsed and its whole level table checked.
+ */
+export function parseTexr(bytes: Uint8Array, file: string): TexrFile {
+  if (bytes.length < 4) {
+    throw new Arch06Error('TRUNCATED', 'file ends inside the magic', { file, offset: 0, field: 'magic', expected: '4 bytes', actual: `${bytes.length} bytes` });
+  }
+  const magic = u32(bytes, 0);
+  if (magic === SLVT_MAGIC) return parseSlvt(bytes, file);
+  return parseTexrAt(bytes, file, 0);
+}
+
+function parseSlvt(bytes: Uint8Array, file: string): TexrFile {
+  if (bytes.length < 8) {
+    throw new Arch06Error('TRUNCATED', 'file ends inside the SLVT header', { file, offset: 4, field: 'slvt.version', expected: '4 bytes', actual: `${bytes.length - 4} bytes` });
+  }
+  const version = u32(bytes, 4);
+  if (version !== SLVT_VERSION) {
+    throw new Arch06Error('UNSUPPORTED_VERSION', `unsupported SLVT version ${version}`, { file, offset: 4, field: 'slvt.version', expected: String(SLVT_VERSION), actual: String(version) });
+  }
+  const at = indexOfMagic(bytes, TEXR_MAGIC, 8, 8 + SLVT_TEXR_SEARCH_LIMIT);
+  if (at < 0) {
+    throw new Arch06Error('INVALID', `no "TEXR" inside the SLVT within ${SLVT_TEXR_SEARCH_LIMIT} bytes`, { file, offset: 8, field: 'slvt.texr', expected: '"TEXR"', actual: `none in bytes 8..${Math.min(bytes.length, 8 + SLVT_TEXR_SEARCH_LIMIT + 4)}` });
+  }
+  const t = parseTexrAt(bytes, file, at);
+  t.container = 'SLVT';
+  t.slvt = { version, texrOffset: at, headerBytes: hexBytes(bytes.subarray(0, at), 64), certainty: 'UNCERTAIN' };
+  t.confidence = 'uncertain';
+  t.notes.unshift(`SLVT v4 wrapper: its ${at}-byte header is undocumented; the TEXR was found by searching and is taken to run to the end of the file (UNCERTAIN)`);
+  return t;
+}
+
+function parseTexrAt(bytes: Uint8Array, file: string, base: number): TexrFile {
+  const need = (at: number, n: number, field: string): void => {
+    if (at + n > bytes.length) {
+      throw new Arch06Error('TRUNCATED', `file ends inside ${field}`, { file, offset: at, field, expected: `${n} bytes`, actual: `${Math.max(0, bytes.length - at)} bytes` });
+    }
+  };
+  need(base, 4, 'magic');
+  const magic = u32(bytes, base);
+  if (magic === TEXR_MAGIC_BIG_ENDIAN) {
+    throw new Arch06Error('UNSUPPORTED_VERSION', 'big-endian (console) TEXR textures are not supported', { file, offset: base, field: 'magic', expected: '"TEXR"', actual: '"RXET"' });
+  }
+  if (magic !== TEXR_MAGIC) {
+    throw new Arch06Error('BAD_MAGIC', 'not a TEXR texture', { file, offset: base, field: 'magic', expected: '"TEXR" or "SLVT"', actual: tag(bytes, base) });
+  }
+  need(base + 4, 4, 'version');
+  const version = u32(bytes, base + 4);
+  if (version !== TEXR_VERSION) {
+    throw new Arch06Error('UNSUPPORTED_VERSION', `unsupported TEXR version ${version}`, { file, offset: base + 4, field: 'version', expected: String(TEXR_VERSION), actual: String(version) });
+  }
+  need(base + 8, 4, 'unk1');
+  need(base + 12, 4, 'unk2');
+  const unk1 = u32(bytes, base + 8);
+  const unk2 = u32(bytes, base + 12);
+  const lenAt = base + TEXR_PATH_LENGTH_OFFSET;
+  need(lenAt, 2, 'pathLength');
+  const pathLength = u16(bytes, lenAt);
+  const pathAt = lenAt + 2;
+  need(pathAt, pathLength, 'path');
+  const pathBytes = bytes.subarray(pathAt, pathAt + pathLength);
+  const path = td.decode(pathBytes);
+  const P = pathAt + pathLength;
+  need(P, 1, 'unk3');
+  const unk3 = bytes[P];
+  need(P + 1, 2, 'width');
+  const width = u16(bytes, P + 1);
+  need(P + 3, 2, 'height');
+  const height = u16(bytes, P + 3);
+
+  const searchFrom = P + TEXR_DDS_SEARCH_DELTA;
+  need(searchFrom, 4, 'dds.magic');
+  const ddsOffset = indexOfMagic(bytes, DDS_MAGIC, searchFrom, searchFrom + TEXR_DDS_SEARCH_LIMIT);
+  if (ddsOffset < 0 && bytes.length < P + TEXR_DDS_DOCUMENTED_DELTA + 4) {
+    throw new Arch06Error('TRUNCATED', 'file ends before the DDS (documented at P + 23)', {
+      file, offset: searchFrom, field: 'dds.magic', expected: `"DDS " at 0x${(P + TEXR_DDS_DOCUMENTED_DELTA).toString(16)}`, actual: `${bytes.length - searchFrom} bytes after the dimension pair`,
+    });
+  }
+  if (ddsOffset < 0) {
+    throw new Arch06Error('INVALID', `no "DDS " within ${TEXR_DDS_SEARCH_LIMIT} bytes after the dimension pair`, {
+      file, offset: searchFrom, field: 'dds.magic', expected: `"DDS " at 0x${(P + TEXR_DDS_DOCUMENTED_DELTA).toString(16)} (P + 23) or soon after`, actual: `bytes ${hexBytes(bytes.subarray(searchFrom, searchFrom + 24), 24)}`,
+    });
+  }
+  const unk4 = Uint8Array.from(bytes.subarray(searchFrom, ddsOffset));
+  const dds = parseDds(bytes, file, ddsOffset);
+
+  const notes: string[] = [];
+  let confidence: TexrFile['confidence'] = 'high';
+  if (ddsOffset !== P + TEXR_DDS_DOCUMENTED_DELTA) {
+    confidence = 'uncertain';
+    notes.push(`"DDS " at P + ${ddsOffset - P}, not at the documented P + 23 (the unknown block is ${unk4.length} bytes, not 18)`);
+  }
+  if (pathLength > 0 && pathBytes.includes(0)) {
+    confidence = 'uncertain';
+    notes.push('the name field holds a NUL byte (the one sample has none)');
+  }
+  const tier = tierOf(path);
+  if (tier === 'other') notes.push(`the name field ${JSON.stringify(path)} names no texture tier (.tex, .tex0, .texuhd)`);
+  notes.push('unk1, unk2, unk3 and the bytes between the dimension pair and the DDS are UNCERTAIN (one sample, formats-public §4); they are kept raw');
+  if (width && height && dds.width && (width % dds.width !== 0 || height % dds.height !== 0 || width / dds.width !== height / dds.height)) {
+    notes.push(`the dimension pair ${width}x${height} is not a power-of-two multiple of the DDS ${dds.width}x${dds.height} (the sample has 2x)`);
+  }
+  // The guess of formats-public §4 for the unknown block, reported next to the raw bytes.
+  let guess = '';
+  if (unk4.length >= 8) {
+    const g = u32(unk4, 4);
+    guess = `guess (formats-public §4): u16 ${u16(unk4, 0)} (depth/array?), u8 ${unk4[2]} (high-res mip count?), u8 ${unk4[3]}, u32 ${g} (DXGI format?${dds.dx10 || dds.format.dxgi !== undefined ? `; the DDS is ${dds.format.dxgi ?? '?'} ${dds.format.name}` : ''})`;
+  }
+
+  const raw = (o: number, n: number): string => hexBytes(bytes.subarray(o, o + n), 64);
+  const fields: TexrField[] = [
+    { name: 'magic', offset: base, length: 4, raw: raw(base, 4), value: 'TEXR', certainty: 'documented' },
+    { name: 'version', offset: base + 4, length: 4, raw: raw(base + 4, 4), value: version, certainty: 'documented' },
+    { name: 'unk1', offset: base + 8, length: 4, raw: raw(base + 8, 4), value: unk1, certainty: 'UNCERTAIN', note: `bytes ${bytes[base + 8]}, ${bytes[base + 9]}, ${bytes[base + 10]}, ${bytes[base + 11]}; guess: byte 0 = DDS mip count (${dds.mipCount}), byte 3 = high-res mip count` },
+    { name: 'unk2', offset: base + 12, length: 4, raw: raw(base + 12, 4), value: unk2, certainty: 'UNCERTAIN' },
+    { name: 'pathLength', offset: lenAt, length: 2, raw: raw(lenAt, 2), value: pathLength, certainty: 'documented' },
+    { name: 'path', offset: pathAt, length: pathLength, raw: raw(pathAt, pathLength), value: path, certainty: 'documented', note: 'tier name field (seed 004): a .tex names its .tex0 or itself; .tex0/.texuhd name their .tex; empty under worlds\\' },
+    { name: 'unk3', offset: P, length: 1, raw: raw(P, 1), value: unk3, certainty: 'UNCERTAIN' },
+    { name: 'width', offset: P + 1, length: 2, raw: raw(P + 1, 2), value: width, certainty: 'documented', note: 'S2 "higherResolution": 2x the DDS in the sample' },
+    { name: 'height', offset: P + 3, length: 2, raw: raw(P + 3, 2), value: height, certainty: 'documented' },
+    { name: 'unk4', offset: searchFrom, length: unk4.length, raw: raw(searchFrom, unk4.length), certainty: 'UNCERTAIN', note: guess || undefined },
+    { name: 'dds', offset: ddsOffset, length: bytes.length - ddsOffset, raw: raw(ddsOffset, 4), value: 'DDS ', certainty: 'documented' },
+  ];
+  return {
+    file, size: bytes.length, container: 'TEXR', texrOffset: base, version, unk1, unk2, path, tierName: { path, tier }, unk3, width, height,
+    unk4, ddsOffset, dds, fields, confidence, notes,
+  };
+}
+
+/** A texture held in memory: a TEXR / SLVT (`texr` set) or a bare DDS. */
+export interface TextureFile {
+  texr?: TexrFile;
+  dds: DdsFile;
+  /** The input: the bytes `dds`'s offsets (levels, dataOffset) refer to. */
+  bytes: Uint8Array;
+  /** The DDS file's own bytes (for a TEXR, the embedded DDS: a view into `bytes`). */
+  ddsBytes: Uint8Array;
+}
+
+/** Parse a .tex / .tex0 / .texuhd (TEXR or SLVT) or a .dds, chosen by the magic. */
+export function parseTextureFile(bytes: Uint8Array, file: string): TextureFile {
+  if (bytes.length >= 4 && u32(bytes, 0) === DDS_MAGIC) {
+    const dds = parseDds(bytes, file, 0);
+    return { dds, bytes, ddsBytes: bytes };
+  }
+  const texr = parseTexr(bytes, file);
+  return { texr, dds: texr.dds, bytes, ddsBytes: bytes.subarray(texr.ddsOffset) };
+}

@@ -1,0 +1,68 @@
+// `arch06 texture` as a user runs it: the real .tex inside an archive of a temporary install.
+import { test } from 'node:test';
+import * as assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { LtarWriter } from '../../core/formats/ltar/writer';
+import { repoRoot, sharedPath } from '../support/shared';
+import { tempDir, writeTree } from '../support/fixtures';
+
+const cli = path.join(repoRoot(), 'dist', 'cli.js');
+const TEX = sharedPath('samples/real/fellbeast_body_d.tex');
+const ENTRY = 'characters\\modelcharacters\\fellbeast\\body\\fellbeast_body_d.tex';
+
+function run(...args: string[]): { code: number; stdout: string; stderr: string } {
+  const r = spawnSync(process.execPath, [cli, ...args], { maxBuffer: 16 << 20 });
+  return { code: r.status ?? -1, stdout: r.stdout.toString(), stderr: r.stderr.toString() };
+}
+
+/** Width and height from a PNG's IHDR, after checking the signature and chunk type. */
+function ihdr(file: string): [number, number] {
+  const b = fs.readFileSync(file);
+  assert.deepEqual([...b.subarray(0, 8)], [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+  assert.equal(b.subarray(12, 16).toString('latin1'), 'IHDR');
+  return [b.readUInt32BE(16), b.readUInt32BE(20)];
+}
+
+function install(): string {
+  const root = tempDir('arch06-tex-');
+  const w = new LtarWriter();
+  w.addBytes(ENTRY, fs.readFileSync(TEX.path));
+  writeTree(root, { 'x64/default.archcfg': '..\\Base.arch06\r\n', 'Base.arch06': w.toBytes() });
+  return root;
+}
+
+test('texture: a level of a mounted .tex as PNG (top and --mip 3)', { skip: TEX.skip }, () => {
+  const root = install();
+  const out = path.join(tempDir(), 'out.png');
+  const r = run('texture', root, ENTRY, '--png', out);
+  assert.equal(r.code, 0, r.stderr);
+  assert.deepEqual(ihdr(out), [2048, 1024]);
+  assert.ok(fs.statSync(out).size > 1000);
+  const m3 = path.join(path.dirname(out), 'mip3.png');
+  const r3 = run('texture', root, ENTRY.replace(/\\/g, '/'), '--mip', '3', '--png', m3);
+  assert.equal(r3.code, 0, r3.stderr);
+  assert.deepEqual(ihdr(m3), [256, 128]);
+});
+
+test('texture --json and texture-file; bad input and missing paths', { skip: TEX.skip }, () => {
+  const root = install();
+  const j = run('texture', root, ENTRY, '--json');
+  assert.equal(j.code, 0, j.stderr);
+  const parsed = JSON.parse(j.stdout);
+  assert.equal(parsed.texr.version, 8);
+  assert.equal(parsed.texr.tierName.tier, 'tex0');
+  assert.equal(parsed.dds.format.name, 'BC3_UNORM');
+  assert.equal(parsed.dds.levels.length, 12);
+  const f = run('texture-file', TEX.path, '--png=' + path.join(tempDir(), 'f.png'), '--mip', '11');
+  assert.equal(f.code, 0, f.stderr);
+  assert.match(f.stdout, /1x1/);
+  assert.equal(run('texture', root, 'no\\such.tex', '--json').code, 1);
+  assert.equal(run('texture', root, ENTRY, '--mip', '12', '--png', path.join(tempDir(), 'x.png')).code, 2);
+  const bad = path.join(tempDir(), 'bad.tex');
+  fs.writeFileSync(bad, Buffer.from('TEXR\x07\0\0\0'));
+  const b = run('texture-file', bad);
+  assert.equal(b.code, 2);
+  assert.match(b.stderr, /version/);
+});
