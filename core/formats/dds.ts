@@ -50,7 +50,7 @@ export const DDS_RESOURCE_MISC_TEXTURECUBE = 0x4;
 export const DDS_MAX_DIMENSION = 32768;
 
 /** Which decoder in core/image/bcn.ts handles a format. */
-export type DdsDecoder = 'BC1' | 'BC2' | 'BC3' | 'BC4' | 'BC5' | 'RGBA8' | 'BGRA8' | 'BGRX8' | 'R8' | 'RG8' | 'A8';
+export type DdsDecoder = 'BC1' | 'BC2' | 'BC3' | 'BC4' | 'BC5' | 'BC6H_UF16' | 'BC6H_SF16' | 'BC7' | 'RGBA8' | 'BGRA8' | 'BGRX8' | 'R8' | 'RG8' | 'A8';
 
 export interface DdsFormat {
   /** DXGI-style name, e.g. BC3_UNORM; legacy formats without a DXGI code get a descriptive name. */
@@ -206,12 +206,13 @@ const DXGI: Record<number, () => DdsFormat> = {
   91: () => px('B8G8R8A8_UNORM_SRGB', 91, 4, 'BGRA8', true),
   92: () => px('B8G8R8X8_TYPELESS', 92, 4, 'BGRX8'),
   93: () => px('B8G8R8X8_UNORM_SRGB', 93, 4, 'BGRX8', true),
-  94: () => ({ ...bc('BC6H_TYPELESS', 94, 16), reason: 'BC6H is not decoded yet (HDR half-float; planned)' }),
-  95: () => ({ ...bc('BC6H_UF16', 95, 16), reason: 'BC6H is not decoded yet (HDR half-float; planned)' }),
-  96: () => ({ ...bc('BC6H_SF16', 96, 16), reason: 'BC6H is not decoded yet (HDR half-float; planned)' }),
-  97: () => ({ ...bc('BC7_TYPELESS', 97, 16), reason: 'BC7 is not decoded yet (planned)' }),
-  98: () => ({ ...bc('BC7_UNORM', 98, 16), reason: 'BC7 is not decoded yet (planned)' }),
-  99: () => ({ ...bc('BC7_UNORM_SRGB', 99, 16, undefined, true), reason: 'BC7 is not decoded yet (planned)' }),
+  // BC6H_TYPELESS does not say whether the halves are signed (UF16 or SF16), so it is not decoded.
+  94: () => ({ ...bc('BC6H_TYPELESS', 94, 16), reason: 'BC6H_TYPELESS does not say signed or unsigned (UF16/SF16); not decoded' }),
+  95: () => bc('BC6H_UF16', 95, 16, 'BC6H_UF16'),
+  96: () => bc('BC6H_SF16', 96, 16, 'BC6H_SF16'),
+  97: () => bc('BC7_TYPELESS', 97, 16, 'BC7'),
+  98: () => bc('BC7_UNORM', 98, 16, 'BC7'),
+  99: () => bc('BC7_UNORM_SRGB', 99, 16, 'BC7', true),
   115: () => px('B4G4R4A4_UNORM', 115, 2),
 };
 

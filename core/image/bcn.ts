@@ -16,17 +16,21 @@
  *
  * 5- and 6-bit endpoints widen by bit replication; interpolations round to nearest. Uncompressed:
  * R8G8B8A8, B8G8R8A8, B8G8R8X8 (A = 255), R8 and R8G8 (missing channels 0, A = 255), A8.
- * BC6H and BC7 are not decoded in this step: `decodeLevel` throws UNSUPPORTED_CODEC with the
- * reason `parseDds` recorded (`format.decodable === false`).
+ * BC7 (core/image/bc7.ts) decodes to RGBA8. BC6H (core/image/bc6h.ts) decodes to float RGB
+ * (`decodeLevelFloat`, `decodeDdsLevelFloat`); `decodeLevel` returns it tone-mapped to RGBA8 at
+ * exposure 0 (clamped, sRGB-encoded) for previews. Formats `parseDds` reports with
+ * `decodable === false` (e.g. BC6H_TYPELESS) throw UNSUPPORTED_CODEC with its reason.
  *
  * The loops work on typed arrays with one small palette per call; nothing is allocated per
  * block or per pixel. Sizes come from validated dimensions and are checked against the source.
  */
 import { Arch06Error } from '../errors';
 import { DDS_MAX_DIMENSION, DdsDecoder, DdsFile, DdsLevel, ddsLevel, levelSize } from '../formats/dds';
+import { decodeBc7 } from './bc7';
+import { decodeBc6h, toneMapRgba8 } from './bc6h';
 
-const BLOCK_BYTES: Record<DdsDecoder, number> = { BC1: 8, BC2: 16, BC3: 16, BC4: 8, BC5: 16, RGBA8: 0, BGRA8: 0, BGRX8: 0, R8: 0, RG8: 0, A8: 0 };
-const PIXEL_BYTES: Record<DdsDecoder, number> = { BC1: 0, BC2: 0, BC3: 0, BC4: 0, BC5: 0, RGBA8: 4, BGRA8: 4, BGRX8: 4, R8: 1, RG8: 2, A8: 1 };
+const BLOCK_BYTES: Record<DdsDecoder, number> = { BC1: 8, BC2: 16, BC3: 16, BC4: 8, BC5: 16, BC6H_UF16: 16, BC6H_SF16: 16, BC7: 16, RGBA8: 0, BGRA8: 0, BGRX8: 0, R8: 0, RG8: 0, A8: 0 };
+const PIXEL_BYTES: Record<DdsDecoder, number> = { BC1: 0, BC2: 0, BC3: 0, BC4: 0, BC5: 0, BC6H_UF16: 0, BC6H_SF16: 0, BC7: 0, RGBA8: 4, BGRA8: 4, BGRX8: 4, R8: 1, RG8: 2, A8: 1 };
 
 /** Bytes of one width x height level in `decoder`'s format. */
 export function encodedSize(decoder: DdsDecoder, width: number, height: number): number {
@@ -39,15 +43,8 @@ export function encodedSize(decoder: DdsDecoder, width: number, height: number):
  * when `src` is shorter than the level.
  */
 export function decodeLevel(decoder: DdsDecoder, src: Uint8Array, offset: number, width: number, height: number, file = 'texture'): Uint8Array {
-  for (const [v, field] of [[width, 'width'], [height, 'height']] as const) {
-    if (!Number.isInteger(v) || v < 1 || v > DDS_MAX_DIMENSION) {
-      throw new Arch06Error('OUT_OF_RANGE', `level ${field} outside 1..${DDS_MAX_DIMENSION}`, { file, field, expected: `1..${DDS_MAX_DIMENSION}`, actual: String(v) });
-    }
-  }
-  const need = encodedSize(decoder, width, height);
-  if (!Number.isSafeInteger(offset) || offset < 0 || offset + need > src.length) {
-    throw new Arch06Error('TRUNCATED', `a ${width}x${height} ${decoder} level needs ${need} bytes`, { file, offset, field: 'level', expected: `${need} bytes`, actual: `${Math.max(0, src.length - offset)} bytes` });
-  }
+  if (decoder === 'BC6H_UF16' || decoder === 'BC6H_SF16') return toneMapRgba8(decodeLevelFloat(decoder, src, offset, width, height, file), 0);
+  checkLevel(decoder, src, offset, width, height, file);
   const out = new Uint8Array(width * height * 4);
   switch (decoder) {
     case 'BC1':
@@ -57,10 +54,39 @@ export function decodeLevel(decoder: DdsDecoder, src: Uint8Array, offset: number
     case 'BC5':
       decodeBlocks(decoder, src, offset, width, height, out);
       break;
+    case 'BC7':
+      decodeBc7(src, offset, width, height, out);
+      break;
     default:
       decodeUncompressed(decoder, src, offset, width * height, out);
   }
   return out;
+}
+
+/**
+ * Decode one width x height BC6H level (BC6H_UF16 or BC6H_SF16) to a new Float32Array of
+ * width x height x 3 (RGB, row-major). Same errors as `decodeLevel`.
+ */
+export function decodeLevelFloat(decoder: DdsDecoder, src: Uint8Array, offset: number, width: number, height: number, file = 'texture'): Float32Array {
+  if (decoder !== 'BC6H_UF16' && decoder !== 'BC6H_SF16') {
+    throw new Arch06Error('BAD_ARGUMENT', `${decoder} is not a float (BC6H) format`);
+  }
+  checkLevel(decoder, src, offset, width, height, file);
+  const out = new Float32Array(width * height * 3);
+  decodeBc6h(src, offset, width, height, decoder === 'BC6H_SF16', out);
+  return out;
+}
+
+function checkLevel(decoder: DdsDecoder, src: Uint8Array, offset: number, width: number, height: number, file: string): void {
+  for (const [v, field] of [[width, 'width'], [height, 'height']] as const) {
+    if (!Number.isInteger(v) || v < 1 || v > DDS_MAX_DIMENSION) {
+      throw new Arch06Error('OUT_OF_RANGE', `level ${field} outside 1..${DDS_MAX_DIMENSION}`, { file, field, expected: `1..${DDS_MAX_DIMENSION}`, actual: String(v) });
+    }
+  }
+  const need = encodedSize(decoder, width, height);
+  if (!Number.isSafeInteger(offset) || offset < 0 || offset + need > src.length) {
+    throw new Arch06Error('TRUNCATED', `a ${width}x${height} ${decoder} level needs ${need} bytes`, { file, offset, field: 'level', expected: `${need} bytes`, actual: `${Math.max(0, src.length - offset)} bytes` });
+  }
 }
 
 /** One decoded level of a parsed DDS. */
@@ -82,6 +108,28 @@ export function decodeDdsLevel(dds: DdsFile, bytes: Uint8Array, slice = 0, mip =
   const level = ddsLevel(dds, slice, mip);
   const rgba = decodeLevel(dds.format.decoder, bytes, level.offset, level.width, level.height, dds.file);
   return { level, width: level.width, height: level.height, rgba };
+}
+
+/** One decoded level of a BC6H DDS as float RGB (width x height x 3). */
+export interface DecodedFloatLevel {
+  level: DdsLevel;
+  width: number;
+  height: number;
+  rgb: Float32Array;
+}
+
+/**
+ * Decode level (slice, mip) of a BC6H `dds` to float RGB (what `decodeDdsLevel` tone-maps).
+ * Throws UNSUPPORTED_CODEC for formats that are not decodable BC6H.
+ */
+export function decodeDdsLevelFloat(dds: DdsFile, bytes: Uint8Array, slice = 0, mip = 0): DecodedFloatLevel {
+  const decoder = dds.format.decoder;
+  if (!dds.format.decodable || (decoder !== 'BC6H_UF16' && decoder !== 'BC6H_SF16')) {
+    throw new Arch06Error('UNSUPPORTED_CODEC', dds.format.decodable ? `${dds.format.name} is not a float (BC6H) format` : dds.format.reason ?? `${dds.format.name} is not decoded`, { file: dds.file, field: 'dds.format', actual: dds.format.name });
+  }
+  const level = ddsLevel(dds, slice, mip);
+  const rgb = decodeLevelFloat(decoder, bytes, level.offset, level.width, level.height, dds.file);
+  return { level, width: level.width, height: level.height, rgb };
 }
 
 // ---- uncompressed ------------------------------------------------------------------------

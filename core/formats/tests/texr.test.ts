@@ -214,10 +214,10 @@ test('texr: tier of a name field', () => {
 // ---- DDS variants ---------------------------------------------------------------------------
 
 test('dds: DX10 arrays, cube maps, legacy masks, formats reported but not decoded', () => {
-  const arr = parseDds(makeDds({ width: 8, height: 4, mips: 2, dx10: { dxgi: 98, arraySize: 3 }, dataBytes: 3 * (32 + 16) }), 'x.tex');
-  assert.equal(arr.format.name, 'BC7_UNORM');
+  const arr = parseDds(makeDds({ width: 8, height: 4, mips: 2, dx10: { dxgi: 94, arraySize: 3 }, dataBytes: 3 * (32 + 16) }), 'x.tex');
+  assert.equal(arr.format.name, 'BC6H_TYPELESS');
   assert.equal(arr.format.decodable, false);
-  assert.match(arr.format.reason ?? '', /BC7/);
+  assert.match(arr.format.reason ?? '', /BC6H/);
   assert.equal(arr.surfaces, 3);
   assert.deepEqual(arr.levels.map((l) => [l.slice, l.mip, l.size]), [[0, 0, 32], [0, 1, 16], [1, 0, 32], [1, 1, 16], [2, 0, 32], [2, 1, 16]]);
   expectError(() => parseDds(makeDds({ width: 8, height: 4, mips: 2, dx10: { dxgi: 98, arraySize: 3 }, dataBytes: 3 * 48 - 1 }), 'x.tex'), 'TRUNCATED', 'dds.surface[2].mip[1]');

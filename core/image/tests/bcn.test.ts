@@ -138,7 +138,7 @@ test('bcn: partial edge blocks, uncompressed formats, errors', () => {
   assert.throws(() => decodeLevel('BC1', new Uint8Array(8), 0, 0, 4), (e: unknown) => e instanceof Arch06Error && e.code === 'OUT_OF_RANGE');
 });
 
-test('bcn: BC7 / BC6H are reported, not decoded', () => {
+test('bcn: BC6H_TYPELESS is reported, not decoded', () => {
   const head = Buffer.alloc(148 + 16);
   head.write('DDS ', 0, 'latin1');
   head.writeUInt32LE(124, 4);
@@ -147,12 +147,12 @@ test('bcn: BC7 / BC6H are reported, not decoded', () => {
   head.writeUInt32LE(32, 76);
   head.writeUInt32LE(4, 80);
   head.write('DX10', 84, 'latin1');
-  head.writeUInt32LE(98, 128);
+  head.writeUInt32LE(94, 128);
   head.writeUInt32LE(3, 132);
   head.writeUInt32LE(1, 140);
   const dds = parseDds(head, 'x.dds');
   assert.equal(dds.format.decodable, false);
-  assert.throws(() => decodeDdsLevel(dds, head), (e: unknown) => e instanceof Arch06Error && e.code === 'UNSUPPORTED_CODEC' && /BC7/.test(e.message));
+  assert.throws(() => decodeDdsLevel(dds, head), (e: unknown) => e instanceof Arch06Error && e.code === 'UNSUPPORTED_CODEC' && /BC6H/.test(e.message));
 });
 
 // ---- ImageMagick on the real sample ----------------------------------------------------------
