@@ -27,6 +27,7 @@
  * ((64 - w) * e0 + w * e1 + 32) >> 6 with the spec's weights for 2-, 3- and 4-bit indices.
  * Modes without alpha decode A = 255. Every read stays inside the block.
  */
+import { storeBlock } from './blockStore';
 
 // Per mode: subsets, partition bits, rotation bits, index-selection bits, colour bits, alpha
 // bits, per-endpoint p-bit, shared (per-subset) p-bit, index bits, secondary index bits.
@@ -215,20 +216,11 @@ export function decodeBc7(src: Uint8Array, offset: number, width: number, height
   const blk = new Uint8Array(64);
   const bw = Math.ceil(width / 4);
   const bh = Math.ceil(height / 4);
-  const rowBytes = width * 4;
   let o = offset;
   for (let by = 0; by < bh; by++) {
     for (let bx = 0; bx < bw; bx++, o += 16) {
       decodeBc7Block(src, o, blk, s);
-      const x0 = bx << 2;
-      const y0 = by << 2;
-      const cols = Math.min(4, width - x0);
-      const rows = Math.min(4, height - y0);
-      for (let y = 0; y < rows; y++) {
-        const d = (y0 + y) * rowBytes + (x0 << 2);
-        const b = y << 4;
-        for (let k = 0, n = cols << 2; k < n; k++) out[d + k] = blk[b + k];
-      }
+      storeBlock(out, blk, width, height, bx, by);
     }
   }
 }

@@ -24,6 +24,7 @@
  * The loops work on typed arrays with one small palette per call; nothing is allocated per
  * block or per pixel. Sizes come from validated dimensions and are checked against the source.
  */
+import { storeBlock } from './blockStore';
 import { Arch06Error } from '../errors';
 import { DDS_MAX_DIMENSION, DdsDecoder, DdsFile, DdsLevel, ddsLevel, levelSize } from '../formats/dds';
 import { decodeBc7 } from './bc7';
@@ -252,7 +253,6 @@ function decodeBlocks(decoder: 'BC1' | 'BC2' | 'BC3' | 'BC4' | 'BC5', src: Uint8
   const bw = Math.max(1, Math.ceil(width / 4));
   const bh = Math.max(1, Math.ceil(height / 4));
   const step = BLOCK_BYTES[decoder];
-  const rowBytes = width * 4;
   let o = offset;
   if (decoder === 'BC4' || decoder === 'BC5') {
     // Fixed channels: B = 0 (and G = 0 for BC4), A = 255.
@@ -284,16 +284,7 @@ function decodeBlocks(decoder: 'BC1' | 'BC2' | 'BC3' | 'BC4' | 'BC5', src: Uint8
           channelBlock(src, o + 8, s, blk, 1);
           break;
       }
-      // Copy the 4x4 block, clipped at the right and bottom edges.
-      const x0 = bx << 2;
-      const y0 = by << 2;
-      const cols = Math.min(4, width - x0);
-      const rows = Math.min(4, height - y0);
-      for (let y = 0; y < rows; y++) {
-        const d = (y0 + y) * rowBytes + (x0 << 2);
-        const b = y << 4;
-        for (let k = 0, n = cols << 2; k < n; k++) out[d + k] = blk[b + k];
-      }
+      storeBlock(out, blk, width, height, bx, by);
     }
   }
 }

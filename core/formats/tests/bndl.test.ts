@@ -1,4 +1,5 @@
 import { test } from 'node:test';
+import { expectArch06Error } from '../../../test/support/errors';
 import * as assert from 'node:assert/strict';
 import { Arch06Error } from '../../errors';
 import { BndlDataBundle, BndlManifest, checkMirror, parseBndl, writeBndl } from '../bndl';
@@ -15,16 +16,7 @@ const manifest = (bytes: Uint8Array, file = 'x.bndl'): BndlManifest => {
 };
 
 function expectError(f: () => unknown, code: string, re?: RegExp): Arch06Error {
-  let caught: unknown;
-  try {
-    f();
-  } catch (e) {
-    caught = e;
-  }
-  assert.ok(caught instanceof Arch06Error, `expected an Arch06Error ${code}, got ${String(caught)}`);
-  assert.equal(caught.code, code, caught.message);
-  if (re) assert.match(caught.message, re);
-  return caught;
+  return expectArch06Error(f, code, { message: re });
 }
 
 const members = [

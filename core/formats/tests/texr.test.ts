@@ -1,4 +1,5 @@
 import { test } from 'node:test';
+import { expectArch06Error } from '../../../test/support/errors';
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import { Arch06Error } from '../../errors';
@@ -10,16 +11,7 @@ const TEX = sharedPath('samples/real/fellbeast_body_d.tex');
 const DDS = sharedPath('samples/real/fellbeast_body_d.dds');
 
 function expectError(f: () => unknown, code: string, field?: string | RegExp): Arch06Error {
-  let caught: unknown;
-  try {
-    f();
-  } catch (e) {
-    caught = e;
-  }
-  assert.ok(caught instanceof Arch06Error, `expected an Arch06Error ${code}, got ${String(caught)}`);
-  assert.equal(caught.code, code, caught.message);
-  if (typeof field === 'string') assert.equal(caught.field, field, caught.message);
-  else if (field) assert.match(caught.field ?? '', field, caught.message);
+  const caught = expectArch06Error(f, code, { field });
   assert.equal(caught.file, 'x.tex');
   assert.equal(typeof caught.offset, 'number', caught.message);
   return caught;
