@@ -183,6 +183,21 @@ class Scratch {
 
 /** Colour block at `o` into `blk` (RGB, and A for BC1). `bc1` enables the 3-colour + transparent mode. */
 function colorBlock(src: Uint8Array, o: number, s: Scratch, bc1: boolean, blk: Uint8Array): void {
+  colorPalette(src, o, s, bc1);
+  const p = s.colors;
+  const idx = (src[o + 4] | (src[o + 5] << 8) | (src[o + 6] << 16) | (src[o + 7] << 24)) >>> 0;
+  for (let i = 0; i < 16; i++) {
+    const c = ((idx >>> (2 * i)) & 3) << 2;
+    const d = i << 2;
+    blk[d] = p[c];
+    blk[d + 1] = p[c + 1];
+    blk[d + 2] = p[c + 2];
+    if (bc1) blk[d + 3] = p[c + 3];
+  }
+}
+
+/** The 4-entry RGBA palette of the colour block at `o`, into `s.colors`. */
+function colorPalette(src: Uint8Array, o: number, s: Scratch, bc1: boolean): void {
   const c0 = src[o] | (src[o + 1] << 8);
   const c1 = src[o + 2] | (src[o + 3] << 8);
   const p = s.colors;
@@ -205,19 +220,23 @@ function colorBlock(src: Uint8Array, o: number, s: Scratch, bc1: boolean, blk: U
     p[11] = 255;
     p[15] = 0;
   }
-  const idx = (src[o + 4] | (src[o + 5] << 8) | (src[o + 6] << 16) | (src[o + 7] << 24)) >>> 0;
-  for (let i = 0; i < 16; i++) {
-    const c = ((idx >>> (2 * i)) & 3) << 2;
-    const d = i << 2;
-    blk[d] = p[c];
-    blk[d + 1] = p[c + 1];
-    blk[d + 2] = p[c + 2];
-    if (bc1) blk[d + 3] = p[c + 3];
-  }
 }
 
 /** A BC4-style block at `o` into channel `ch` of `blk`. */
 function channelBlock(src: Uint8Array, o: number, s: Scratch, blk: Uint8Array, ch: number): void {
+  alphaPalette(src, o, s);
+  const v = s.values;
+  // 48 bits of indices as two 24-bit halves: pixels 0-7, then 8-15.
+  const lo = src[o + 2] | (src[o + 3] << 8) | (src[o + 4] << 16);
+  const hi = src[o + 5] | (src[o + 6] << 8) | (src[o + 7] << 16);
+  for (let i = 0; i < 8; i++) {
+    blk[(i << 2) + ch] = v[(lo >> (3 * i)) & 7];
+    blk[((i + 8) << 2) + ch] = v[(hi >> (3 * i)) & 7];
+  }
+}
+
+/** The 8-entry palette of the BC4-style block at `o`, into `s.values`. */
+function alphaPalette(src: Uint8Array, o: number, s: Scratch): void {
   const v = s.values;
   const a = src[o];
   const b = src[o + 1];
@@ -230,13 +249,6 @@ function channelBlock(src: Uint8Array, o: number, s: Scratch, blk: Uint8Array, c
     v[6] = 0;
     v[7] = 255;
   }
-  // 48 bits of indices as two 24-bit halves: pixels 0-7, then 8-15.
-  const lo = src[o + 2] | (src[o + 3] << 8) | (src[o + 4] << 16);
-  const hi = src[o + 5] | (src[o + 6] << 8) | (src[o + 7] << 16);
-  for (let i = 0; i < 8; i++) {
-    blk[(i << 2) + ch] = v[(lo >> (3 * i)) & 7];
-    blk[((i + 8) << 2) + ch] = v[(hi >> (3 * i)) & 7];
-  }
 }
 
 /** BC2's explicit 4-bit alpha at `o` into A of `blk`. */
@@ -247,7 +259,53 @@ function explicitAlpha(src: Uint8Array, o: number, blk: Uint8Array): void {
   }
 }
 
+/** Whether 32-bit words are little-endian here, so an RGBA pixel packs as R | G<<8 | B<<16 | A<<24. */
+const LITTLE_ENDIAN = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
+
+/**
+ * BC1 and BC3, the game's common formats, on whole 4x4 blocks: pixels are written as 32-bit words
+ * straight into the image from a packed palette. Edge blocks of sizes that are not multiples of
+ * 4 go through `decodeBlocks`' clipped path.
+ */
+function decodeColorBlocksFast(bc3: boolean, src: Uint8Array, offset: number, width: number, height: number, out: Uint8Array): void {
+  const s = new Scratch();
+  const pal = new Uint32Array(s.colors.buffer);
+  const out32 = new Uint32Array(out.buffer, out.byteOffset, out.length >> 2);
+  const v = s.values;
+  const bw = width >> 2;
+  const bh = height >> 2;
+  const step = bc3 ? 16 : 8;
+  let o = offset;
+  for (let by = 0; by < bh; by++) {
+    for (let bx = 0; bx < bw; bx++, o += step) {
+      const c = bc3 ? o + 8 : o;
+      colorPalette(src, c, s, !bc3);
+      const idx = (src[c + 4] | (src[c + 5] << 8) | (src[c + 6] << 16) | (src[c + 7] << 24)) >>> 0;
+      let lo = 0;
+      let hi = 0;
+      if (bc3) {
+        alphaPalette(src, o, s);
+        lo = src[o + 2] | (src[o + 3] << 8) | (src[o + 4] << 16);
+        hi = src[o + 5] | (src[o + 6] << 8) | (src[o + 7] << 16);
+      }
+      for (let y = 0; y < 4; y++) {
+        const row = ((by << 2) + y) * width + (bx << 2);
+        for (let x = 0; x < 4; x++) {
+          const i = (y << 2) + x;
+          let px = pal[(idx >>> (2 * i)) & 3];
+          if (bc3) px = (px & 0x00ffffff) | (v[i < 8 ? (lo >> (3 * i)) & 7 : (hi >> (3 * (i - 8))) & 7] << 24);
+          out32[row + x] = px;
+        }
+      }
+    }
+  }
+}
+
 function decodeBlocks(decoder: 'BC1' | 'BC2' | 'BC3' | 'BC4' | 'BC5', src: Uint8Array, offset: number, width: number, height: number, out: Uint8Array): void {
+  if ((decoder === 'BC1' || decoder === 'BC3') && LITTLE_ENDIAN && width % 4 === 0 && height % 4 === 0 && out.byteOffset % 4 === 0) {
+    decodeColorBlocksFast(decoder === 'BC3', src, offset, width, height, out);
+    return;
+  }
   const s = new Scratch();
   const blk = s.block;
   const bw = Math.max(1, Math.ceil(width / 4));
