@@ -17,6 +17,7 @@ import { goToFileCommand } from './commands/goToFile';
 import { findInFilesCommand } from './commands/findInFiles';
 import { extractCommand } from './commands/extract';
 import { compareWithNextCopyCommand, openCopyCommand } from './commands/copies';
+import { TextureEditorProvider } from './editors/textureEditor';
 
 export async function activate(context: vscode.ExtensionContext): Promise<void> {
   const service = new MountService();
@@ -31,6 +32,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     vscode.window.registerTreeDataProvider('arch06.searchResults', results),
     vscode.window.registerFileDecorationProvider(new ShadowDecorations(service, fileSystem.bundles)),
     mountStatusBar(service),
+    TextureEditorProvider.register(context, service),
     service.onDidChange((m) => void vscode.commands.executeCommand('setContext', 'arch06.mounted', m !== undefined)),
     vscode.commands.registerCommand('arch06.openGameFolder', () => openGameFolderCommand(context, service)),
     vscode.commands.registerCommand('arch06.remount', async () => {

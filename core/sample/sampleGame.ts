@@ -10,6 +10,7 @@ import { writePathIndex } from '../formats/pathIndex';
 import { PATH_INDEX_NAME } from '../formats/ltar/layout';
 import { writeEmbb } from '../formats/embb';
 import { writeBndl } from '../formats/bndl';
+import { QuadrantPicture, bc1QuadrantChain, writeDds, writeTexr } from '../formats/texrWriter';
 
 export interface SampleFile {
   /** Path relative to the install root, with / separators. */
@@ -56,6 +57,23 @@ const orcMembers = [
 ];
 const orcBanner = text('orc_sample banner: declared by the Patch_02 manifest, ships loose in Patch_02\n');
 
+/** The sample texture (seed 004 "Tiers"): a BC1 .tex in Base, its 512x512 .tex0 tier in Patch_01. */
+export const SAMPLE_TEXTURE = 'textures\\sample\\sample_banner_d.tex';
+/** Red, green, blue, yellow quadrants: exact in RGB565, so decoded corners match exactly. */
+export const SAMPLE_TEXTURE_PICTURE: QuadrantPicture = { quadrants: [[255, 0, 0], [0, 255, 0], [0, 0, 255], [255, 255, 0]] };
+
+/** The .tex: 256x256 BC1 with its full mip chain; the name field and dimension pair point at the .tex0. */
+export function sampleTexture(): Uint8Array {
+  const dds = writeDds({ width: 256, height: 256, format: 'BC1', mips: bc1QuadrantChain(256, SAMPLE_TEXTURE_PICTURE) });
+  return writeTexr({ path: `${SAMPLE_TEXTURE}0`, width: 512, height: 512, dds });
+}
+
+/** The .tex0 tier: the 512x512 top mip alone; its name field names the .tex. */
+export function sampleTextureTier0(): Uint8Array {
+  const dds = writeDds({ width: 512, height: 512, format: 'BC1', mips: bc1QuadrantChain(512, SAMPLE_TEXTURE_PICTURE, 1) });
+  return writeTexr({ path: SAMPLE_TEXTURE, width: 512, height: 512, dds });
+}
+
 export function sampleGame(): SampleFile[] {
   const files: SampleFile[] = [{ path: 'x64/default.archcfg', bytes: text(SAMPLE_CFG) }];
 
@@ -67,6 +85,7 @@ arch06 sample install
 A synthetic game folder for trying arch06. Nothing here comes from the game.
 config\\game.cfg ships in Base, Patch_01 and Patch_02: Patch_02 wins.
 bundles\\characters\\orc_sample.bndl/.embb: a bundle whose manifest Patch_02 patches.
+textures\\sample\\sample_banner_d.tex ships in Base; its .tex0 tier (512x512) in Patch_01.
 `));
   base.addBytes('config\\game.cfg', text('; Base copy\nDifficulty=Normal\nSubtitles=0\n'));
   base.addBytes('config\\input.cfg', text('; only in Base\nInvertY=0\n'));
@@ -80,17 +99,19 @@ bundles\\characters\\orc_sample.bndl/.embb: a bundle whose manifest Patch_02 pat
   // A bundle: a manifest mirroring its container; the container stored in small chunks.
   base.addBytes(`${SAMPLE_BUNDLE}.bndl`, writeBndl('Presentation', orcMembers.map((m) => ({ path: m.path, size: m.bytes.length }))));
   base.add(`${SAMPLE_BUNDLE}.embb`, { storage: 'chunked', bytes: writeEmbb(orcMembers), chunkSize: 128 });
+  base.addBytes(SAMPLE_TEXTURE, sampleTexture());
   for (let i = 0; i < 40; i++) base.addBytes(`worlds\\sample\\layer_${String(i).padStart(2, '0')}.txt`, text(`layer ${i}\n`));
   files.push({ path: 'Base.arch06', bytes: base.toBytes() });
 
   // An empty archive: a 65-byte header and one empty root folder, like Patch_00_LC.
   files.push({ path: 'Patch_00_LC.arch06', bytes: new LtarWriter().toBytes() });
 
-  const patch1Paths = ['config\\game.cfg', 'scripts\\quests\\q_intro.scripts'];
+  const patch1Paths = ['config\\game.cfg', 'scripts\\quests\\q_intro.scripts', `${SAMPLE_TEXTURE}0`];
   const patch1 = new LtarWriter();
   patch1.addBytes(PATH_INDEX_NAME, writePathIndex(patch1Paths));
   patch1.addBytes('config\\game.cfg', text('; Patch_01 copy\nDifficulty=Hard\nSubtitles=1\n'));
   patch1.addBytes('scripts\\quests\\q_intro.scripts', text('-- Patch_01 fixes the intro\nlocal Quest = hmake QuestDef { Name = "Intro", Version = 2 }\nreturn Quest\n'));
+  patch1.addBytes(`${SAMPLE_TEXTURE}0`, sampleTextureTier0());
   files.push({ path: 'Patch_01.arch06', bytes: patch1.toBytes() });
 
   // The path index lists a manifest whose container is in another archive (seed 004).

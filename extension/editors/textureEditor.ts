@@ -1,0 +1,173 @@
+/**
+ * The texture editor for `.tex`, `.tex0`, `.texuhd` and `.dds` (read-only custom editor). The
+ * document owns the bytes and the parsed TEXR/DDS; the webview (media/texture/) asks for one level
+ * at a time and gets RGBA8 pixels. A file that does not parse opens as a clear message plus a hex
+ * view of its first bytes, never as a crash.
+ *
+ * Messages, webview → host: `ready`, `level {slice, mip}`, `exportPng {slice, mip}`.
+ * Host → webview: `init {info}` or `failed {message, hex}`, `level {slice, mip, width, height, rgba}`,
+ * `levelFailed {slice, mip, message}`.
+ */
+import * as vscode from 'vscode';
+import { isArch06Error } from '../../core/errors';
+import { TextureFile, parseTextureFile } from '../../core/formats/texr';
+import { ddsLevel } from '../../core/formats/dds';
+import { decodeDdsLevel } from '../../core/image/bcn';
+import { encodePng } from '../../core/image/png';
+import { MountService } from '../mountService';
+
+class TextureDocument implements vscode.CustomDocument {
+  constructor(
+    readonly uri: vscode.Uri,
+    readonly bytes: Uint8Array,
+    readonly texture: TextureFile | undefined,
+    readonly error: string | undefined,
+  ) {}
+  dispose(): void {}
+}
+
+/** What the webview shows beside the image: plain data, all of it serialisable. */
+function describe(doc: TextureDocument): Record<string, unknown> {
+  const t = doc.texture!;
+  const d = t.dds;
+  return {
+    file: doc.uri.path.split('/').pop(),
+    container: t.texr ? t.texr.container : 'DDS',
+    format: d.format.name,
+    decodable: d.format.decodable,
+    reason: d.format.reason,
+    srgb: d.format.srgb,
+    width: d.width,
+    height: d.height,
+    mipCount: d.mipCount,
+    surfaces: d.surfaces,
+    dimension: d.dimension,
+    levels: d.levels.filter((l) => l.slice === 0).map((l) => ({ mip: l.mip, width: l.width, height: l.height, size: l.size })),
+    tierName: t.texr?.tierName,
+    texrSize: t.texr ? { width: t.texr.width, height: t.texr.height } : undefined,
+    fields: t.texr?.fields.map((f) => ({ name: f.name, offset: f.offset, raw: f.raw, value: f.value === undefined ? undefined : String(f.value), certainty: f.certainty, note: f.note })),
+    confidence: t.texr?.confidence ?? 'high',
+    notes: [...(t.texr?.notes ?? []), ...d.notes],
+    kind: /_n\.tex/i.test(doc.uri.path) ? 'normal' : /_s\.tex/i.test(doc.uri.path) ? 'specular' : 'color',
+  };
+}
+
+function hexDump(bytes: Uint8Array, max = 512): string {
+  const lines: string[] = [];
+  for (let o = 0; o < Math.min(bytes.length, max); o += 16) {
+    const row = bytes.subarray(o, Math.min(o + 16, bytes.length));
+    const hex = [...row].map((b) => b.toString(16).padStart(2, '0')).join(' ');
+    const text = [...row].map((b) => (b >= 0x20 && b < 0x7f ? String.fromCharCode(b) : '.')).join('');
+    lines.push(`${o.toString(16).padStart(8, '0')}  ${hex.padEnd(47)}  ${text}`);
+  }
+  return lines.join('\n');
+}
+
+export class TextureEditorProvider implements vscode.CustomReadonlyEditorProvider<TextureDocument> {
+  static readonly viewType = 'arch06.texture';
+
+  static register(context: vscode.ExtensionContext, service: MountService): vscode.Disposable {
+    return vscode.window.registerCustomEditorProvider(TextureEditorProvider.viewType, new TextureEditorProvider(context, service), {
+      supportsMultipleEditorsPerDocument: true,
+      webviewOptions: { retainContextWhenHidden: false },
+    });
+  }
+
+  constructor(
+    private readonly context: vscode.ExtensionContext,
+    private readonly service: MountService,
+  ) {}
+
+  async openCustomDocument(uri: vscode.Uri): Promise<TextureDocument> {
+    const bytes = await vscode.workspace.fs.readFile(uri);
+    try {
+      return new TextureDocument(uri, bytes, parseTextureFile(bytes, uri.path), undefined);
+    } catch (e) {
+      const message = isArch06Error(e) ? e.message : e instanceof Error ? e.message : String(e);
+      this.service.log(`texture ${uri.toString()}: ${message}`);
+      return new TextureDocument(uri, bytes, undefined, message);
+    }
+  }
+
+  async resolveCustomEditor(doc: TextureDocument, panel: vscode.WebviewPanel): Promise<void> {
+    const media = vscode.Uri.joinPath(this.context.extensionUri, 'media', 'texture');
+    panel.webview.options = { enableScripts: true, localResourceRoots: [media] };
+    panel.webview.html = this.html(panel.webview, media);
+    panel.webview.onDidReceiveMessage(async (msg: { type: string; slice?: number; mip?: number }) => {
+      switch (msg.type) {
+        case 'ready':
+          if (doc.texture) void panel.webview.postMessage({ type: 'init', info: describe(doc) });
+          else void panel.webview.postMessage({ type: 'failed', message: doc.error, hex: hexDump(doc.bytes), size: doc.bytes.length });
+          return;
+        case 'level':
+          this.postLevel(doc, panel, msg.slice ?? 0, msg.mip ?? 0);
+          return;
+        case 'exportPng':
+          await this.exportPng(doc, msg.slice ?? 0, msg.mip ?? 0);
+          return;
+      }
+    });
+  }
+
+  private postLevel(doc: TextureDocument, panel: vscode.WebviewPanel, slice: number, mip: number): void {
+    const t = doc.texture;
+    if (!t) return;
+    try {
+      const level = decodeDdsLevel(t.dds, t.bytes, slice, mip);
+      const rgba = level.rgba;
+      void panel.webview.postMessage({ type: 'level', slice, mip, width: level.width, height: level.height, rgba: rgba.buffer.slice(rgba.byteOffset, rgba.byteOffset + rgba.byteLength) });
+    } catch (e) {
+      const message = isArch06Error(e) ? e.message : e instanceof Error ? e.message : String(e);
+      const where = (() => {
+        try {
+          const l = ddsLevel(t.dds, slice, mip);
+          return hexDump(t.bytes.subarray(l.offset, l.offset + Math.min(l.size, 256)));
+        } catch {
+          return '';
+        }
+      })();
+      void panel.webview.postMessage({ type: 'levelFailed', slice, mip, message, hex: where });
+    }
+  }
+
+  private async exportPng(doc: TextureDocument, slice: number, mip: number): Promise<void> {
+    const t = doc.texture;
+    if (!t) return;
+    const base = (doc.uri.path.split('/').pop() ?? 'texture').replace(/\.[^.]+$/, '');
+    const target = await vscode.window.showSaveDialog({ title: 'Export this level as PNG', saveLabel: 'Export PNG', filters: { PNG: ['png'] }, defaultUri: vscode.Uri.file(`${base}_mip${mip}${t.dds.surfaces > 1 ? `_slice${slice}` : ''}.png`) });
+    if (!target) return;
+    try {
+      const level = decodeDdsLevel(t.dds, t.bytes, slice, mip);
+      await vscode.workspace.fs.writeFile(target, encodePng(level.rgba, level.width, level.height));
+      void vscode.window.showInformationMessage(`Exported ${level.width}×${level.height} PNG to ${target.fsPath}`);
+    } catch (e) {
+      this.service.reportError('PNG export failed', e);
+    }
+  }
+
+  private html(webview: vscode.Webview, media: vscode.Uri): string {
+    const nonce = [...Array(32)].map(() => Math.floor(Math.random() * 36).toString(36)).join('');
+    const script = webview.asWebviewUri(vscode.Uri.joinPath(media, 'textureView.js'));
+    const style = webview.asWebviewUri(vscode.Uri.joinPath(media, 'textureView.css'));
+    return `<!DOCTYPE html>
+<html lang="en"><head><meta charset="UTF-8">
+<meta http-equiv="Content-Security-Policy" content="default-src 'none'; img-src ${webview.cspSource} data: blob:; style-src ${webview.cspSource}; script-src 'nonce-${nonce}';">
+<meta name="viewport" content="width=device-width, initial-scale=1.0">
+<link href="${style}" rel="stylesheet"><title>Texture</title></head>
+<body>
+<div id="toolbar" role="toolbar" aria-label="Texture view controls">
+  <label>Mip <select id="mip" aria-label="Mip level"></select></label>
+  <label id="sliceLabel">Slice <select id="slice" aria-label="Array slice"></select></label>
+  <span class="group" role="group" aria-label="Channels">
+    <button data-channel="rgb" class="on" title="Colour (RGB)">RGB</button><button data-channel="r" title="Red only (R)">R</button><button data-channel="g" title="Green only (G)">G</button><button data-channel="b" title="Blue only (B)">B</button><button data-channel="a" title="Alpha only (A)">A</button><button data-channel="normal" title="Normal map: X from green, Y from alpha, Z rebuilt">N</button>
+  </span>
+  <label title="Show alpha over a checkerboard"><input type="checkbox" id="alpha" checked> alpha</label>
+  <span class="group"><button id="fit" title="Fit to window (F)">Fit</button><button id="actual" title="Actual size (1)">1:1</button></span>
+  <button id="export" title="Export this level as PNG">Export PNG</button>
+  <span id="zoomText" aria-live="polite"></span>
+</div>
+<div id="main"><div id="stage" tabindex="0" aria-label="Texture"><canvas id="view"></canvas></div><aside id="info"></aside></div>
+<script nonce="${nonce}" src="${script}"></script>
+</body></html>`;
+  }
+}

@@ -1,0 +1,177 @@
+// @ts-check
+// Texture editor webview: draws one decoded level (RGBA8 from the host) on a canvas, with zoom
+// (fit, 1:1, wheel), pan (drag), mip and slice choice, channel isolation, alpha over a
+// checkerboard, a normal-map view, and the header fields beside it. Protocol: see
+// extension/editors/textureEditor.ts.
+(function () {
+  // eslint-disable-next-line no-undef
+  const vscode = acquireVsCodeApi();
+  const $ = (id) => /** @type {HTMLElement} */ (document.getElementById(id));
+  const canvas = /** @type {HTMLCanvasElement} */ ($('view'));
+  const ctx = /** @type {CanvasRenderingContext2D} */ (canvas.getContext('2d'));
+  const stage = $('stage');
+  const mipSelect = /** @type {HTMLSelectElement} */ ($('mip'));
+  const sliceSelect = /** @type {HTMLSelectElement} */ ($('slice'));
+  const alphaBox = /** @type {HTMLInputElement} */ ($('alpha'));
+  const state = Object.assign({ mip: 0, slice: 0, channel: 'rgb', zoom: 0, panX: 0, panY: 0, alpha: true }, vscode.getState() || {});
+  /** @type {{width:number,height:number,rgba:Uint8ClampedArray}|undefined} */
+  let level;
+  let info;
+
+  const save = () => vscode.setState({ mip: state.mip, slice: state.slice, channel: state.channel, alpha: state.alpha });
+
+  function esc(s) {
+    return String(s).replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]);
+  }
+
+  function showInfo() {
+    const rows = [
+      ['file', info.file],
+      ['container', info.container],
+      ['format', info.format + (info.decodable ? '' : ' (not decodable: ' + info.reason + ')')],
+      ['size', info.width + ' × ' + info.height + (info.texrSize ? '  (header pair ' + info.texrSize.width + ' × ' + info.texrSize.height + ')' : '')],
+      ['mips', info.mipCount],
+      ['surfaces', info.surfaces + ' (' + info.dimension + ')'],
+    ];
+    if (info.tierName) rows.push(['name field', info.tierName.path + ' (' + info.tierName.tier + ')']);
+    let html = '<h3>Texture</h3><table>' + rows.map((r) => '<tr><th>' + esc(r[0]) + '</th><td>' + esc(r[1]) + '</td></tr>').join('') + '</table>';
+    if (info.kind === 'normal') html += '<p class="hint">Normal map: the game stores X in green and Y in alpha (use N to rebuild Z).</p>';
+    if (info.kind === 'specular') html += '<p class="hint">_s map: reflectance in R, a mask in G, roughness in B.</p>';
+    if (info.fields) {
+      html += '<h3>TEXR header</h3><table class="fields">' + info.fields.map((f) => '<tr class="' + (f.certainty === 'UNCERTAIN' ? 'uncertain' : '') + '"><th>' + esc(f.name) + '</th><td>0x' + f.offset.toString(16) + '</td><td><code>' + esc(f.raw) + '</code></td><td>' + esc(f.value ?? '') + (f.certainty === 'UNCERTAIN' ? ' <span class="mark" title="' + esc(f.note || 'meaning not known') + '">uncertain</span>' : '') + '</td></tr>').join('') + '</table>';
+    }
+    html += '<h3>Mips</h3><table>' + info.levels.map((l) => '<tr><th>' + l.mip + '</th><td>' + l.width + ' × ' + l.height + '</td><td>' + l.size.toLocaleString() + ' bytes</td></tr>').join('') + '</table>';
+    if (info.notes && info.notes.length) html += '<h3>Notes</h3><ul>' + info.notes.map((n) => '<li>' + esc(n) + '</li>').join('') + '</ul>';
+    $('info').innerHTML = html;
+  }
+
+  function fill(select, count, label) {
+    select.innerHTML = '';
+    for (let i = 0; i < count; i++) {
+      const o = document.createElement('option');
+      o.value = String(i);
+      o.textContent = label(i);
+      select.appendChild(o);
+    }
+  }
+
+  function request() {
+    vscode.postMessage({ type: 'level', slice: state.slice, mip: state.mip });
+  }
+
+  /** The visible pixels for the current channel choice. */
+  function composed() {
+    if (!level) return undefined;
+    const src = level.rgba;
+    const out = new Uint8ClampedArray(src.length);
+    const ch = state.channel;
+    for (let i = 0; i < src.length; i += 4) {
+      let r = src[i], g = src[i + 1], b = src[i + 2], a = src[i + 3];
+      if (ch === 'r') g = b = r;
+      else if (ch === 'g') r = b = g;
+      else if (ch === 'b') r = g = b;
+      else if (ch === 'a') { r = g = b = a; a = 255; }
+      else if (ch === 'normal') {
+        // X in green, Y in alpha (seed 004); Z = sqrt(1 - x² - y²).
+        const x = (g / 255) * 2 - 1, y = (a / 255) * 2 - 1;
+        const z = Math.sqrt(Math.max(0, 1 - x * x - y * y));
+        r = (x * 0.5 + 0.5) * 255; g = (y * 0.5 + 0.5) * 255; b = (z * 0.5 + 0.5) * 255; a = 255;
+      }
+      if (!state.alpha) a = 255;
+      out[i] = r; out[i + 1] = g; out[i + 2] = b; out[i + 3] = a;
+    }
+    return out;
+  }
+
+  function draw() {
+    if (!level) return;
+    canvas.width = level.width;
+    canvas.height = level.height;
+    const px = composed();
+    if (px) ctx.putImageData(new ImageData(px, level.width, level.height), 0, 0);
+    layout();
+  }
+
+  function fitZoom() {
+    if (!level) return 1;
+    const r = stage.getBoundingClientRect();
+    return Math.max(1 / 64, Math.min((r.width - 16) / level.width, (r.height - 16) / level.height));
+  }
+
+  function layout() {
+    if (!level) return;
+    const z = state.zoom || fitZoom();
+    canvas.style.width = level.width * z + 'px';
+    canvas.style.height = level.height * z + 'px';
+    canvas.style.transform = 'translate(' + state.panX + 'px,' + state.panY + 'px)';
+    canvas.classList.toggle('pixelated', z >= 2);
+    $('zoomText').textContent = level.width + '×' + level.height + ' · ' + Math.round(z * 100) + '%' + (state.zoom ? '' : ' (fit)');
+  }
+
+  function setZoom(z) {
+    state.zoom = z;
+    if (!z) state.panX = state.panY = 0;
+    layout();
+  }
+
+  window.addEventListener('message', (e) => {
+    const m = e.data;
+    if (m.type === 'init') {
+      info = m.info;
+      fill(mipSelect, info.levels.length, (i) => i + ': ' + info.levels[i].width + '×' + info.levels[i].height);
+      fill(sliceSelect, info.surfaces, (i) => String(i));
+      $('sliceLabel').style.display = info.surfaces > 1 ? '' : 'none';
+      state.mip = Math.min(state.mip, Math.max(0, info.levels.length - 1));
+      state.slice = Math.min(state.slice, Math.max(0, info.surfaces - 1));
+      mipSelect.value = String(state.mip);
+      sliceSelect.value = String(state.slice);
+      showInfo();
+      if (info.decodable) request();
+      else $('stage').innerHTML = '<div class="message">This format is not decoded yet: ' + esc(info.reason || info.format) + '. The header is on the right.</div>';
+    } else if (m.type === 'failed') {
+      document.body.innerHTML = '<div class="message"><h3>This file could not be read as a texture</h3><p>' + esc(m.message) + '</p><p>First bytes (' + m.size + ' in all):</p><pre>' + esc(m.hex) + '</pre></div>';
+    } else if (m.type === 'level') {
+      if (m.mip !== state.mip || m.slice !== state.slice) return;
+      level = { width: m.width, height: m.height, rgba: new Uint8ClampedArray(m.rgba) };
+      document.body.dataset.level = m.mip + ':' + m.slice;
+      draw();
+    } else if (m.type === 'levelFailed') {
+      $('stage').innerHTML = '<div class="message"><p>' + esc(m.message) + '</p>' + (m.hex ? '<pre>' + esc(m.hex) + '</pre>' : '') + '</div>';
+    }
+  });
+
+  mipSelect.addEventListener('change', () => { state.mip = Number(mipSelect.value); save(); request(); });
+  sliceSelect.addEventListener('change', () => { state.slice = Number(sliceSelect.value); save(); request(); });
+  alphaBox.checked = state.alpha;
+  alphaBox.addEventListener('change', () => { state.alpha = alphaBox.checked; save(); draw(); });
+  const channelButtons = document.querySelectorAll('[data-channel]');
+  const setChannel = (c) => {
+    state.channel = c;
+    channelButtons.forEach((b) => b.classList.toggle('on', /** @type {HTMLElement} */ (b).dataset.channel === c));
+    save();
+    draw();
+  };
+  channelButtons.forEach((b) => b.addEventListener('click', () => setChannel(/** @type {HTMLElement} */ (b).dataset.channel)));
+  setChannel(state.channel);
+  $('fit').addEventListener('click', () => setZoom(0));
+  $('actual').addEventListener('click', () => setZoom(1));
+  $('export').addEventListener('click', () => vscode.postMessage({ type: 'exportPng', slice: state.slice, mip: state.mip }));
+  stage.addEventListener('wheel', (e) => {
+    e.preventDefault();
+    const z = state.zoom || fitZoom();
+    setZoom(Math.max(1 / 64, Math.min(64, z * (e.deltaY < 0 ? 1.25 : 0.8))));
+  }, { passive: false });
+  let drag;
+  stage.addEventListener('pointerdown', (e) => { drag = { x: e.clientX - state.panX, y: e.clientY - state.panY }; stage.setPointerCapture(e.pointerId); });
+  stage.addEventListener('pointermove', (e) => { if (drag) { state.panX = e.clientX - drag.x; state.panY = e.clientY - drag.y; layout(); } });
+  stage.addEventListener('pointerup', () => { drag = undefined; });
+  document.addEventListener('keydown', (e) => {
+    const k = e.key.toLowerCase();
+    if (k === 'f') setZoom(0);
+    else if (k === '1') setZoom(1);
+    else if (['r', 'g', 'b', 'a'].includes(k)) setChannel(state.channel === k ? 'rgb' : k);
+    else if (k === 'n') setChannel(state.channel === 'normal' ? 'rgb' : 'normal');
+  });
+  window.addEventListener('resize', layout);
+  vscode.postMessage({ type: 'ready' });
+})();
