@@ -4,6 +4,9 @@
  * at a time and gets RGBA8 pixels. A file that does not parse opens as a clear message plus a hex
  * view of its first bytes, never as a crash.
  *
+ * Levels are offered as the tier chain: with `.tex0` / `.texuhd` siblings in the mount, the
+ * full-resolution levels come first, each labelled with the file it comes from.
+ *
  * Messages, webview → host: `ready`, `level {slice, mip}`, `exportPng {slice, mip}`.
  * Host → webview: `init {info}` or `failed {message, hex}`, `level {slice, mip, width, height, rgba}`,
  * `levelFailed {slice, mip, message}`.
@@ -16,14 +19,65 @@ import { decodeDdsLevel } from '../../core/image/bcn';
 import { encodePng } from '../../core/image/png';
 import { MountService } from '../mountService';
 
+/** One level of the full-resolution chain, and the tier file it comes from. */
+interface ChainLevel {
+  texture: TextureFile;
+  mip: number;
+  width: number;
+  height: number;
+  size: number;
+  /** The file's name, e.g. `x_d.tex0`. */
+  from: string;
+}
+
+/** Higher tiers win a size that several tiers carry (seed 004 "Tiers": their ranges can overlap). */
+const TIER_RANK: Record<string, number> = { texuhd: 3, tex0: 2, tex: 1 };
+
 class TextureDocument implements vscode.CustomDocument {
   constructor(
     readonly uri: vscode.Uri,
     readonly bytes: Uint8Array,
     readonly texture: TextureFile | undefined,
     readonly error: string | undefined,
+    /** Slice-0 levels of this file and its tier siblings, largest first (just this file's when it has no siblings or is an array). */
+    readonly chain: ChainLevel[],
   ) {}
   dispose(): void {}
+}
+
+const nameOf = (uri: vscode.Uri): string => uri.path.split('/').pop() ?? uri.path;
+
+/**
+ * The tier chain: this texture plus its `.tex` / `.tex0` / `.texuhd` siblings that exist (read
+ * through the same file system, so the mount's winning copies), merged by size, each size taken
+ * from the highest tier that has it.
+ */
+async function tierChain(uri: vscode.Uri, own: TextureFile): Promise<ChainLevel[]> {
+  const ownLevels = (t: TextureFile, from: string): ChainLevel[] =>
+    t.dds.levels.filter((l) => l.slice === 0).map((l) => ({ texture: t, mip: l.mip, width: l.width, height: l.height, size: l.size, from }));
+  const m = /\.(tex|tex0|texuhd)$/i.exec(uri.path);
+  if (!m || own.dds.surfaces > 1) return ownLevels(own, nameOf(uri));
+  const stem = uri.path.slice(0, -m[0].length);
+  const tiers: { rank: number; levels: ChainLevel[] }[] = [{ rank: TIER_RANK[m[1].toLowerCase()], levels: ownLevels(own, nameOf(uri)) }];
+  for (const ext of ['tex', 'tex0', 'texuhd']) {
+    if (ext === m[1].toLowerCase()) continue;
+    const sibling = uri.with({ path: `${stem}.${ext}` });
+    try {
+      const t = parseTextureFile(await vscode.workspace.fs.readFile(sibling), sibling.path);
+      if (t.dds.surfaces === 1 && t.dds.format.decodable) tiers.push({ rank: TIER_RANK[ext], levels: ownLevels(t, nameOf(sibling)) });
+    } catch {
+      // No such tier, or one that does not parse: the chain is built from what reads.
+    }
+  }
+  const bySize = new Map<string, { rank: number; level: ChainLevel }>();
+  for (const t of tiers) {
+    for (const l of t.levels) {
+      const key = `${l.width}x${l.height}`;
+      const had = bySize.get(key);
+      if (!had || t.rank > had.rank) bySize.set(key, { rank: t.rank, level: l });
+    }
+  }
+  return [...bySize.values()].map((x) => x.level).sort((a, b) => b.width * b.height - a.width * a.height);
 }
 
 /** What the webview shows beside the image: plain data, all of it serialisable. */
@@ -42,7 +96,8 @@ function describe(doc: TextureDocument): Record<string, unknown> {
     mipCount: d.mipCount,
     surfaces: d.surfaces,
     dimension: d.dimension,
-    levels: d.levels.filter((l) => l.slice === 0).map((l) => ({ mip: l.mip, width: l.width, height: l.height, size: l.size })),
+    levels: doc.chain.map((l, i) => ({ mip: i, width: l.width, height: l.height, size: l.size, from: l.from })),
+    own: nameOf(doc.uri),
     tierName: t.texr?.tierName,
     texrSize: t.texr ? { width: t.texr.width, height: t.texr.height } : undefined,
     fields: t.texr?.fields.map((f) => ({ name: f.name, offset: f.offset, raw: f.raw, value: f.value === undefined ? undefined : String(f.value), certainty: f.certainty, note: f.note })),
@@ -80,13 +135,15 @@ export class TextureEditorProvider implements vscode.CustomReadonlyEditorProvide
 
   async openCustomDocument(uri: vscode.Uri): Promise<TextureDocument> {
     const bytes = await vscode.workspace.fs.readFile(uri);
+    let texture: TextureFile;
     try {
-      return new TextureDocument(uri, bytes, parseTextureFile(bytes, uri.path), undefined);
+      texture = parseTextureFile(bytes, uri.path);
     } catch (e) {
       const message = isArch06Error(e) ? e.message : e instanceof Error ? e.message : String(e);
       this.service.log(`texture ${uri.toString()}: ${message}`);
-      return new TextureDocument(uri, bytes, undefined, message);
+      return new TextureDocument(uri, bytes, undefined, message, []);
     }
+    return new TextureDocument(uri, bytes, texture, undefined, await tierChain(uri, texture));
   }
 
   async resolveCustomEditor(doc: TextureDocument, panel: vscode.WebviewPanel): Promise<void> {
@@ -109,16 +166,25 @@ export class TextureEditorProvider implements vscode.CustomReadonlyEditorProvide
     });
   }
 
-  private postLevel(doc: TextureDocument, panel: vscode.WebviewPanel, slice: number, mip: number): void {
-    const t = doc.texture;
-    if (!t) return;
+  /** The texture and its own mip for a level the webview names: a chain index for slice 0. */
+  private locate(doc: TextureDocument, slice: number, mip: number): { texture: TextureFile; mip: number } | undefined {
+    if (!doc.texture) return undefined;
+    if (slice === 0 && doc.chain[mip]) return { texture: doc.chain[mip].texture, mip: doc.chain[mip].mip };
+    return { texture: doc.texture, mip };
+  }
+
+  private postLevel(doc: TextureDocument, panel: vscode.WebviewPanel, slice: number, chainMip: number): void {
+    const where = this.locate(doc, slice, chainMip);
+    if (!where) return;
+    const t = where.texture;
+    const mip = where.mip;
     try {
       const level = decodeDdsLevel(t.dds, t.bytes, slice, mip);
       const rgba = level.rgba;
-      void panel.webview.postMessage({ type: 'level', slice, mip, width: level.width, height: level.height, rgba: rgba.buffer.slice(rgba.byteOffset, rgba.byteOffset + rgba.byteLength) });
+      void panel.webview.postMessage({ type: 'level', slice, mip: chainMip, width: level.width, height: level.height, rgba: rgba.buffer.slice(rgba.byteOffset, rgba.byteOffset + rgba.byteLength) });
     } catch (e) {
       const message = isArch06Error(e) ? e.message : e instanceof Error ? e.message : String(e);
-      const where = (() => {
+      const dump = (() => {
         try {
           const l = ddsLevel(t.dds, slice, mip);
           return hexDump(t.bytes.subarray(l.offset, l.offset + Math.min(l.size, 256)));
@@ -126,13 +192,15 @@ export class TextureEditorProvider implements vscode.CustomReadonlyEditorProvide
           return '';
         }
       })();
-      void panel.webview.postMessage({ type: 'levelFailed', slice, mip, message, hex: where });
+      void panel.webview.postMessage({ type: 'levelFailed', slice, mip: chainMip, message, hex: dump });
     }
   }
 
-  private async exportPng(doc: TextureDocument, slice: number, mip: number): Promise<void> {
-    const t = doc.texture;
-    if (!t) return;
+  private async exportPng(doc: TextureDocument, slice: number, chainMip: number): Promise<void> {
+    const where = this.locate(doc, slice, chainMip);
+    if (!where) return;
+    const t = where.texture;
+    const mip = where.mip;
     const base = (doc.uri.path.split('/').pop() ?? 'texture').replace(/\.[^.]+$/, '');
     const target = await vscode.window.showSaveDialog({ title: 'Export this level as PNG', saveLabel: 'Export PNG', filters: { PNG: ['png'] }, defaultUri: vscode.Uri.file(`${base}_mip${mip}${t.dds.surfaces > 1 ? `_slice${slice}` : ''}.png`) });
     if (!target) return;

@@ -40,7 +40,8 @@
     if (info.fields) {
       html += '<h3>TEXR header</h3><table class="fields">' + info.fields.map((f) => '<tr class="' + (f.certainty === 'UNCERTAIN' ? 'uncertain' : '') + '"><th>' + esc(f.name) + '</th><td>0x' + f.offset.toString(16) + '</td><td><code>' + esc(f.raw) + '</code></td><td>' + esc(f.value ?? '') + (f.certainty === 'UNCERTAIN' ? ' <span class="mark" title="' + esc(f.note || 'meaning not known') + '">uncertain</span>' : '') + '</td></tr>').join('') + '</table>';
     }
-    html += '<h3>Mips</h3><table>' + info.levels.map((l) => '<tr><th>' + l.mip + '</th><td>' + l.width + ' × ' + l.height + '</td><td>' + l.size.toLocaleString() + ' bytes</td></tr>').join('') + '</table>';
+    const tiers = new Set(info.levels.map((l) => l.from));
+    html += '<h3>Mips' + (tiers.size > 1 ? ' (full-resolution chain over ' + tiers.size + ' tier files)' : '') + '</h3><table>' + info.levels.map((l) => '<tr><th>' + l.mip + '</th><td>' + l.width + ' × ' + l.height + '</td><td>' + l.size.toLocaleString() + ' bytes</td><td>' + esc(l.from) + '</td></tr>').join('') + '</table>';
     if (info.notes && info.notes.length) html += '<h3>Notes</h3><ul>' + info.notes.map((n) => '<li>' + esc(n) + '</li>').join('') + '</ul>';
     $('info').innerHTML = html;
   }
@@ -118,7 +119,8 @@
     const m = e.data;
     if (m.type === 'init') {
       info = m.info;
-      fill(mipSelect, info.levels.length, (i) => i + ': ' + info.levels[i].width + '×' + info.levels[i].height);
+      // Levels from a tier sibling (.tex0, .texuhd) say which file they come from.
+      fill(mipSelect, info.levels.length, (i) => i + ': ' + info.levels[i].width + '×' + info.levels[i].height + (info.levels[i].from !== info.own ? ' · ' + info.levels[i].from : ''));
       fill(sliceSelect, info.surfaces, (i) => String(i));
       $('sliceLabel').style.display = info.surfaces > 1 ? '' : 'none';
       state.mip = Math.min(state.mip, Math.max(0, info.levels.length - 1));

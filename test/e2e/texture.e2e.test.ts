@@ -1,6 +1,7 @@
 // The texture editor in a real VS Code (code-server + Chromium): open the sample install's
 // texture from the arch06: workspace, check the canvas shows a picture (pixel statistics, not a
-// blank canvas), and that switching the mip level and the channel changes it. Screenshots per step.
+// blank canvas), that its .tex0 tier heads the level chain, and that switching the mip level and
+// the channel changes the picture. Screenshots per step.
 import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
@@ -72,6 +73,10 @@ test('the texture editor shows the sample texture, its mips and channels', { ski
       return s.level === '0:0' && s.width > 0 ? s : undefined;
     }, 20_000, 'the top mip on the canvas');
     assert.ok(top.colours >= 4 && top.redSpread > 64, `the canvas shows a picture, not a blank: ${JSON.stringify(top)}`);
+    // The .tex0 sibling (Patch_01) tops the full-resolution chain: level 0 is its 512×512 level.
+    const first = await frame.$eval('#mip option', (o) => (o as unknown as { textContent: string }).textContent);
+    assert.match(first, /512×512 · sample_banner_d\.tex0/);
+    assert.equal(top.width, 512);
     await h.screenshot('texture-top-mip');
 
     // Mip 1: half the size.
