@@ -7,7 +7,7 @@
  * Levels are offered as the tier chain: with `.tex0` / `.texuhd` siblings in the mount, the
  * full-resolution levels come first, each labelled with the file it comes from.
  *
- * Messages, webview → host: `ready`, `level {slice, mip}`, `exportPng {slice, mip}`.
+ * Messages, webview → host: `ready`, `level {slice, mip}`, `exportPng {slice, mip}`, `exportDds`.
  * Host → webview: `init {info}` or `failed {message, hex}`, `level {slice, mip, width, height, rgba}`,
  * `levelFailed {slice, mip, message}`.
  */
@@ -162,6 +162,9 @@ export class TextureEditorProvider implements vscode.CustomReadonlyEditorProvide
         case 'exportPng':
           await this.exportPng(doc, msg.slice ?? 0, msg.mip ?? 0);
           return;
+        case 'exportDds':
+          await this.exportDds(doc);
+          return;
       }
     });
   }
@@ -213,6 +216,21 @@ export class TextureEditorProvider implements vscode.CustomReadonlyEditorProvide
     }
   }
 
+  /** The whole texture as a plain .dds (a TEXR's embedded DDS, byte for byte), for other tools. */
+  private async exportDds(doc: TextureDocument): Promise<void> {
+    const t = doc.texture;
+    if (!t) return;
+    const base = nameOf(doc.uri).replace(/\.[^.]+$/, '');
+    const target = await vscode.window.showSaveDialog({ title: 'Export the texture as a plain DDS file', saveLabel: 'Export DDS', filters: { DDS: ['dds'] }, defaultUri: vscode.Uri.file(`${base}.dds`) });
+    if (!target) return;
+    try {
+      await vscode.workspace.fs.writeFile(target, t.ddsBytes);
+      void vscode.window.showInformationMessage(`Exported ${t.dds.format.name} ${t.dds.width}×${t.dds.height} (${t.dds.mipCount} mips) to ${target.fsPath}`);
+    } catch (e) {
+      this.service.reportError('DDS export failed', e);
+    }
+  }
+
   private html(webview: vscode.Webview, media: vscode.Uri): string {
     const nonce = [...Array(32)].map(() => Math.floor(Math.random() * 36).toString(36)).join('');
     const script = webview.asWebviewUri(vscode.Uri.joinPath(media, 'textureView.js'));
@@ -232,6 +250,7 @@ export class TextureEditorProvider implements vscode.CustomReadonlyEditorProvide
   <label title="Show alpha over a checkerboard"><input type="checkbox" id="alpha" checked> alpha</label>
   <span class="group"><button id="fit" title="Fit to window (F)">Fit</button><button id="actual" title="Actual size (1)">1:1</button></span>
   <button id="export" title="Export this level as PNG">Export PNG</button>
+  <button id="exportDds" title="Export the whole texture (every mip) as a plain .dds">Export DDS</button>
   <span id="zoomText" aria-live="polite"></span>
 </div>
 <div id="main"><div id="stage" tabindex="0" aria-label="Texture"><canvas id="view"></canvas></div><aside id="info"></aside></div>

@@ -158,6 +158,7 @@
   $('fit').addEventListener('click', () => setZoom(0));
   $('actual').addEventListener('click', () => setZoom(1));
   $('export').addEventListener('click', () => vscode.postMessage({ type: 'exportPng', slice: state.slice, mip: state.mip }));
+  $('exportDds').addEventListener('click', () => vscode.postMessage({ type: 'exportDds' }));
   stage.addEventListener('wheel', (e) => {
     e.preventDefault();
     const z = state.zoom || fitZoom();
