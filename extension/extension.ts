@@ -12,7 +12,7 @@ import { CopiesView } from './views/copiesView';
 import { SearchResultsView } from './views/searchResultsView';
 import { ShadowDecorations } from './views/decorations';
 import { mountStatusBar } from './statusBar';
-import { addWorkspaceFolder, detectInstall, knownInstall, mountInstall, openGameFolderCommand } from './commands/openGameFolder';
+import { addWorkspaceFolder, detectInstall, knownInstall, mountInstall, openGameFolderCommand, restoreLostFolders } from './commands/openGameFolder';
 import { goToFileCommand } from './commands/goToFile';
 import { findInFilesCommand } from './commands/findInFiles';
 import { extractCommand } from './commands/extract';
@@ -52,6 +52,18 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     }),
   );
 
+  if (await restoreLostFolders(context)) {
+    // The folder list updates when the change event fires.
+    await new Promise<void>((resolve) => {
+      const done = (): void => {
+        sub.dispose();
+        clearTimeout(timer);
+        resolve();
+      };
+      const sub = vscode.workspace.onDidChangeWorkspaceFolders(done);
+      const timer = setTimeout(done, 5000);
+    });
+  }
   // An arch06: folder in the workspace (e.g. after the reload that adding it causes): mount at once.
   const hasArchFolder = (vscode.workspace.workspaceFolders ?? []).some((f) => f.uri.scheme === SCHEME);
   const root = knownInstall(context);

@@ -70,6 +70,24 @@ export async function addWorkspaceFolder(context: vscode.ExtensionContext, root:
 
 export const ARCH_FOLDER_NAME = 'Shadow of War (arch06)';
 
+/**
+ * A workspace file of ours that opened without its folders (seen in the browser build: the window
+ * sometimes restores the workspace before its folders are resolved): add them back from the file.
+ * Adding folders to a window that already has a workspace file needs no reload.
+ */
+export async function restoreLostFolders(context: vscode.ExtensionContext): Promise<boolean> {
+  const file = vscode.workspace.workspaceFile;
+  if (!file || (vscode.workspace.workspaceFolders?.length ?? 0) > 0) return false;
+  if (!file.path.startsWith(vscode.Uri.joinPath(context.globalStorageUri, 'workspaces').path)) return false;
+  try {
+    const content = JSON.parse(Buffer.from(await vscode.workspace.fs.readFile(file)).toString('utf8')) as { folders?: { name?: string; uri?: string }[] };
+    const folders = (content.folders ?? []).filter((f) => typeof f.uri === 'string').map((f) => ({ uri: vscode.Uri.parse(f.uri!), name: f.name }));
+    return folders.length > 0 && vscode.workspace.updateWorkspaceFolders(0, 0, ...folders);
+  } catch {
+    return false;
+  }
+}
+
 export async function openGameFolderCommand(context: vscode.ExtensionContext, service: MountService): Promise<void> {
   let root = readSettings().installRoot || detectInstall();
   if (!root) {

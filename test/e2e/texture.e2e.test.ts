@@ -54,9 +54,7 @@ test('the texture editor shows the sample texture, its mips and channels', { ski
   assert.equal(made.status, 0, made.stderr);
   const h = await Harness.start({ name: 'texture', folder: game, vsix, viewport: { width: 1280, height: 800 } });
   try {
-    await h.waitForNotification('Shadow of War install');
-    await h.expectReload(() => h.clickNotificationButton('Shadow of War install', 'Mount Archives'));
-    await h.waitFor(async () => (await h.explorerRows()).some((r) => r.name === ROOT), 30_000, 'the arch06 workspace folder');
+    await h.mountFromOffer(ROOT);
     await h.runCommand('arch06: Go to File…');
     await h.quickPick('sample_banner_d.tex');
 

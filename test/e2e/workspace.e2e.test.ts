@@ -33,8 +33,7 @@ test('browse, compare, find and extract in the arch06: workspace', { skip: e2eSk
     // 1. The extension notices the install and offers to mount it; accepting reloads into a multi-root window.
     await h.waitForNotification('Shadow of War install');
     await h.screenshot('offer-to-mount');
-    await h.expectReload(() => h.clickNotificationButton('Shadow of War install', 'Mount Archives'));
-    await h.waitFor(async () => (await h.explorerRows()).some((r) => r.name === ROOT), 30_000, 'the arch06 workspace folder');
+    await h.mountFromOffer(ROOT);
     await h.screenshot('mounted');
 
     // 2. The merged tree: folders from every source, in one tree.
