@@ -5,6 +5,7 @@
 // down exactly (largest endpoint -> 65504, reserved modes -> 0). No independent BC6H tool is used:
 // Basis Universal 1.x (the BC7 reference) has no BC6H, and none is packaged in this environment.
 import { test } from 'node:test';
+import { dx10Dds } from './dx10Dds';
 import * as assert from 'node:assert/strict';
 import { Arch06Error } from '../../errors';
 import { parseDds } from '../../formats/dds';
@@ -211,21 +212,7 @@ test('bc6h: tone mapping for previews (rgb * 2^exposure, clamp, sRGB)', () => {
 test('bc6h: DDS BC6H_UF16 / SF16 levels; BC6H_TYPELESS is reported, not decoded', () => {
   const m = MODES['mode 1'];
   const b = randomBlock(m, prng(9), false, 17);
-  const dds = (dxgi: number, w = 4, h = 4): { bytes: Buffer } => {
-    const head = Buffer.alloc(148 + 16);
-    head.write('DDS ', 0, 'latin1');
-    head.writeUInt32LE(124, 4);
-    head.writeUInt32LE(h, 12);
-    head.writeUInt32LE(w, 16);
-    head.writeUInt32LE(32, 76);
-    head.writeUInt32LE(4, 80);
-    head.write('DX10', 84, 'latin1');
-    head.writeUInt32LE(dxgi, 128);
-    head.writeUInt32LE(3, 132);
-    head.writeUInt32LE(1, 140);
-    head.set(b.bytes, 148);
-    return { bytes: head };
-  };
+  const dds = (dxgi: number, w = 4, h = 4): { bytes: Buffer } => ({ bytes: dx10Dds(dxgi, b.bytes, w, h) });
   const uf = parseDds(dds(95).bytes, 'x.dds');
   assert.equal(uf.format.name, 'BC6H_UF16');
   assert.equal(uf.format.decodable, true);

@@ -7,6 +7,7 @@
 //      selection), packed here and decoded by the spec's formulas written out in this file
 //      (separate arithmetic and tables typed from Microsoft's "BC7 Format" page).
 import { test } from 'node:test';
+import { dx10Dds } from './dx10Dds';
 import * as assert from 'node:assert/strict';
 import { spawnSync, SpawnSyncReturns } from 'node:child_process';
 import * as fs from 'node:fs';
@@ -198,18 +199,7 @@ test('bc7: reserved mode (first byte 0) is transparent black; partial and multi-
 test('bc7: DDS BC7_UNORM / BC7_UNORM_SRGB levels decode through decodeDdsLevel', () => {
   const b = makeBlock(3, prng(3), 35);
   for (const dxgi of [97, 98, 99]) {
-    const head = Buffer.alloc(148 + 16);
-    head.write('DDS ', 0, 'latin1');
-    head.writeUInt32LE(124, 4);
-    head.writeUInt32LE(4, 12);
-    head.writeUInt32LE(4, 16);
-    head.writeUInt32LE(32, 76);
-    head.writeUInt32LE(4, 80);
-    head.write('DX10', 84, 'latin1');
-    head.writeUInt32LE(dxgi, 128);
-    head.writeUInt32LE(3, 132);
-    head.writeUInt32LE(1, 140);
-    head.set(b.bytes, 148);
+    const head = dx10Dds(dxgi, b.bytes);
     const dds = parseDds(head, 'x.dds');
     assert.equal(dds.format.decodable, true, dds.format.name);
     assertBlock(decodeDdsLevel(dds, head).rgba, b.expected, dds.format.name);

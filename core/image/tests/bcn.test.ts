@@ -3,6 +3,7 @@
 // written apart from the decoder), ImageMagick's decode of the real sample, and NVIDIA Texture
 // Tools (nvcompress -> our decoder vs nvdecompress) when Debian's libnvtt-bin is installed.
 import { test } from 'node:test';
+import { dx10Dds } from './dx10Dds';
 import * as assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
@@ -139,17 +140,7 @@ test('bcn: partial edge blocks, uncompressed formats, errors', () => {
 });
 
 test('bcn: BC6H_TYPELESS is reported, not decoded', () => {
-  const head = Buffer.alloc(148 + 16);
-  head.write('DDS ', 0, 'latin1');
-  head.writeUInt32LE(124, 4);
-  head.writeUInt32LE(4, 12);
-  head.writeUInt32LE(4, 16);
-  head.writeUInt32LE(32, 76);
-  head.writeUInt32LE(4, 80);
-  head.write('DX10', 84, 'latin1');
-  head.writeUInt32LE(94, 128);
-  head.writeUInt32LE(3, 132);
-  head.writeUInt32LE(1, 140);
+  const head = dx10Dds(94, new Uint8Array(16));
   const dds = parseDds(head, 'x.dds');
   assert.equal(dds.format.decodable, false);
   assert.throws(() => decodeDdsLevel(dds, head), (e: unknown) => e instanceof Arch06Error && e.code === 'UNSUPPORTED_CODEC' && /BC6H/.test(e.message));
