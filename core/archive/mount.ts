@@ -290,9 +290,7 @@ export class Mount {
       seen.add(gamePathKey(rows[i].path));
       out.push({ path: rows[i].path, from: 'path-index' });
     }
-    const ix = this.index();
-    for (let d = 0; d < ix.size; d++) {
-      const p = this.indexPath(d);
+    for (const p of this.distinctPaths()) {
       const h = hasher.tryHash(p);
       if (h.ok && h.hash === hash && !seen.has(gamePathKey(p))) {
         seen.add(gamePathKey(p));

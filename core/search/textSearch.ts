@@ -55,8 +55,10 @@ export function searchText(mount: Mount, options: TextSearchOptions): TextSearch
   const result: TextSearchResult = { matches: [], filesSearched: 0, filesSkipped: [], limitHit: false, cancelled: false };
 
   const ix = mount.index();
+  // One pass builds every path (per folder, not per entry); the glob picks from those.
+  const paths = mount.distinctPaths();
   const targets: number[] = [];
-  for (let d = 0; d < ix.size; d++) if (include.test(mount.indexPath(d))) targets.push(d);
+  for (let d = 0; d < ix.size; d++) if (include.test(paths[d])) targets.push(d);
   const td = new TextDecoder('utf-8');
   for (const d of targets) {
     if (options.isCancelled?.()) {
@@ -64,7 +66,7 @@ export function searchText(mount: Mount, options: TextSearchOptions): TextSearch
       break;
     }
     const source = mount.sources[ix.winnerSource[d]];
-    const path = source.pathAt(ix.winnerFile[d]);
+    const path = paths[d];
     try {
       const entry = source.entryAt(ix.winnerFile[d]);
       if (entry.size > maxSize) {
