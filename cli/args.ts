@@ -7,7 +7,7 @@ export interface ParsedArgs {
 }
 
 /** Options that take a value; every other `--name` is a boolean flag. */
-const VALUED = new Set(['source', 'cfg', 'arch', 'raw-size', 'out', 'limit', 'png', 'mip', 'slice']);
+const VALUED = new Set(['source', 'cfg', 'arch', 'raw-size', 'out', 'limit', 'png', 'mip', 'slice', 'skel', 'glb']);
 
 export function parseArgs(argv: string[]): ParsedArgs {
   const positionals: string[] = [];

@@ -8,6 +8,7 @@ import { catCommand, lsCommand, mountCommand, unhashCommand, verifyCommand, whic
 import { extractCommand } from './commands/extract';
 import { hashCommand, makeSampleCommand, oodleCommand } from './commands/misc';
 import { textureCommand, textureFileCommand } from './commands/texture';
+import { meshCommand, meshFileCommand } from './commands/mesh';
 
 const USAGE = `arch06 — Shadow of War archives from the command line
 
@@ -25,6 +26,8 @@ usage: arch06 <command> [arguments] [--json]
   make-sample <folder>                write the embedded sample install
   texture <root> <path> [--png OUT] [--mip N] [--slice N]   a .tex/.dds entry: header, or a level as PNG
   texture-file <file.tex|file.dds> [--png OUT] [--mip N] [--slice N]   the same for a file on disk
+  mesh    <root> <path> [--skel GAMEPATH] [--glb OUT]   a .mesh (data blocks, meshes, materials, bones) or a .skel
+  mesh-file <file.mesh|file.skel> [--skel FILE] [--glb OUT]   the same for a file on disk
 
 options for commands taking <root>:
   --cfg FILE    use this archive config list instead of <root>/x64/default.archcfg
@@ -48,6 +51,8 @@ const COMMANDS: Record<string, Command> = {
   'make-sample': makeSampleCommand,
   texture: textureCommand,
   'texture-file': textureFileCommand,
+  mesh: meshCommand,
+  'mesh-file': meshFileCommand,
 };
 
 async function main(argv: string[]): Promise<number> {

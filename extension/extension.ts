@@ -17,6 +17,8 @@ import { goToFileCommand } from './commands/goToFile';
 import { findInFilesCommand } from './commands/findInFiles';
 import { extractCommand } from './commands/extract';
 import { compareWithNextCopyCommand, openCopyCommand } from './commands/copies';
+import { TexturePathHover } from './hovers/texturePathHover';
+import { MeshEditorProvider } from './editors/meshEditor';
 import { TextureEditorProvider } from './editors/textureEditor';
 
 export async function activate(context: vscode.ExtensionContext): Promise<void> {
@@ -33,6 +35,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     vscode.window.registerFileDecorationProvider(new ShadowDecorations(service, fileSystem.bundles)),
     mountStatusBar(service),
     TextureEditorProvider.register(context, service),
+    TexturePathHover.register(service),
+    MeshEditorProvider.register(context, service),
     service.onDidChange((m) => void vscode.commands.executeCommand('setContext', 'arch06.mounted', m !== undefined)),
     vscode.commands.registerCommand('arch06.openGameFolder', () => openGameFolderCommand(context, service)),
     vscode.commands.registerCommand('arch06.remount', async () => {

@@ -16,6 +16,10 @@ const bundles = [
   { entryPoints: ['server/server.ts'], outfile: 'dist/server.js' },
   // The command-line tool (package.json "bin").
   { entryPoints: ['cli/main.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' } },
+  // Texture decoding off the extension host's thread (core/image/decodePool.ts).
+  { entryPoints: ['core/image/decodeWorker.ts'], outfile: 'dist/decodeWorker.js' },
+  // The 3D model viewer webview (three.js): a browser script, so it overrides the node settings.
+  { entryPoints: ['media/mesh/meshView.ts'], outfile: 'dist/webview/meshView.js', platform: 'browser', format: 'iife', target: 'es2022' },
 ];
 
 const common = { absWorkingDir: root, bundle: true, platform: 'node', target: 'node20', format: 'cjs', sourcemap: true, minify, logLevel: 'warning' };

@@ -14,6 +14,7 @@ const run = (cmd, args, opts = {}) => {
 
 fs.rmSync(path.join(root, 'out'), { recursive: true, force: true });
 run(process.execPath, [path.join(root, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.json']);
+run(process.execPath, [path.join(root, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.webview.json']);
 // The CLI tests run the bundled CLI, as a user would.
 run(process.execPath, [path.join(root, 'scripts/build.mjs')]);
 

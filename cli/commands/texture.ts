@@ -1,5 +1,5 @@
 /**
- * Texture commands: `texture <root> <path>` reads a .tex / .tex0 / .texuhd / .dds entry from the
+ * Texture commands: `texture <root> <path>` reads a .tex / .tex0 / .texuhd / .texa* / .dds entry from the
  * mount, `texture-file <file>` one from disk. `--png OUT` writes level (--slice, --mip) as a PNG,
  * `--json` prints the parsed header (TEXR fields with their certainty, the DDS description and
  * its level table); without either, a short summary.
@@ -8,6 +8,7 @@ import * as path from 'node:path';
 import { Arch06Error } from '../../core/errors';
 import { TextureFile, parseTextureFile } from '../../core/formats/texr';
 import { decodeDdsLevel } from '../../core/image/bcn';
+import { textureRole } from '../../core/formats/textureRole';
 import { encodePng } from '../../core/image/png';
 import { readFileBytes, writeFileAtomic } from '../../core/io/node';
 import { ParsedArgs, flagString, need } from '../args';
@@ -47,7 +48,7 @@ export function textureFileCommand(args: ParsedArgs): number {
 }
 
 function show(tex: TextureFile, args: ParsedArgs, opts: { png?: string; mip: number; slice: number }): number {
-  const { dds, texr } = tex;
+  const { dds, texr, texa } = tex;
   let written: { file: string; width: number; height: number } | undefined;
   if (opts.png !== undefined) {
     const d = decodeDdsLevel(dds, tex.bytes, opts.slice, opts.mip);
@@ -58,6 +59,8 @@ function show(tex: TextureFile, args: ParsedArgs, opts: { png?: string; mip: num
     const { unk4, dds: _dds, ...texrRest } = texr ?? ({} as Partial<NonNullable<typeof texr>>);
     printJson({
       texr: texr ? { ...texrRest, unk4: Buffer.from(unk4 ?? []).toString('hex') } : undefined,
+      texa: texa ? { ...texa, dds: undefined } : undefined,
+      role: textureRole(dds.file),
       dds,
       png: written,
     });
@@ -67,8 +70,15 @@ function show(tex: TextureFile, args: ParsedArgs, opts: { png?: string; mip: num
   if (texr) {
     lines.push(`${texr.container} v${texr.version}  name field ${JSON.stringify(texr.path)} (${texr.tierName.tier})  dimension pair ${texr.width}x${texr.height}  DDS at 0x${texr.ddsOffset.toString(16)}  confidence ${texr.confidence}`);
   }
+  if (texa) {
+    lines.push(`TEXA v${texa.version}  ${texa.headerBytes}-byte header (layout UNCERTAIN)  DDS at 0x${texa.ddsOffset.toString(16)}`);
+    if (texa.ownPath) lines.push(`own path ${texa.ownPath}`);
+    (texa.slicePaths ?? []).forEach((p, i) => lines.push(`slice ${i}: ${p}`));
+  }
   lines.push(`DDS ${dds.format.name}${dds.format.decodable ? '' : ' (not decodable: ' + dds.format.reason + ')'}  ${dds.width}x${dds.height}${dds.depth > 1 ? 'x' + dds.depth : ''} ${dds.dimension}  ${dds.mipCount} mips  ${dds.surfaces} surface(s)`);
-  for (const n of [...(texr?.notes ?? []), ...dds.notes]) lines.push(`note: ${n}`);
+  const role = textureRole(dds.file);
+  if (role.srgbMeasured) lines.push(`sRGB flag: not located in the header; seed 004 found it set on ${role.srgbMeasured}`);
+  for (const n of [...(texr?.notes ?? []), ...(texa?.notes ?? []), ...dds.notes]) lines.push(`note: ${n}`);
   if (written) lines.push(`wrote ${written.file} (${written.width}x${written.height}, slice ${opts.slice}, mip ${opts.mip})`);
   writeOut(lines.join('\n') + '\n');
   return 0;

@@ -28,6 +28,7 @@
  */
 import { Arch06Error, hexBytes } from '../errors';
 import { DDS_MAGIC, DdsFile, parseDds } from './dds';
+import { TEXA_MAGIC, TexaFile, parseTexa } from './texa';
 
 export const TEXR_MAGIC = 0x52584554; // "TEXR" little-endian
 export const TEXR_MAGIC_BIG_ENDIAN = 0x54455852; // "RXET"
@@ -245,6 +246,7 @@ function parseTexrAt(bytes: Uint8Array, file: string, base: number): TexrFile {
 /** A texture held in memory: a TEXR / SLVT (`texr` set) or a bare DDS. */
 export interface TextureFile {
   texr?: TexrFile;
+  texa?: TexaFile;
   dds: DdsFile;
   /** The input: the bytes `dds`'s offsets (levels, dataOffset) refer to. */
   bytes: Uint8Array;
@@ -252,11 +254,15 @@ export interface TextureFile {
   ddsBytes: Uint8Array;
 }
 
-/** Parse a .tex / .tex0 / .texuhd (TEXR or SLVT) or a .dds, chosen by the magic. */
+/** Parse a .tex / .tex0 / .texuhd (TEXR or SLVT), a .texa* (TEXA) or a .dds, chosen by the magic. */
 export function parseTextureFile(bytes: Uint8Array, file: string): TextureFile {
   if (bytes.length >= 4 && u32(bytes, 0) === DDS_MAGIC) {
     const dds = parseDds(bytes, file, 0);
     return { dds, bytes, ddsBytes: bytes };
+  }
+  if (bytes.length >= 4 && u32(bytes, 0) === TEXA_MAGIC) {
+    const texa = parseTexa(bytes, file);
+    return { texa, dds: texa.dds, bytes, ddsBytes: bytes.subarray(texa.ddsOffset) };
   }
   const texr = parseTexr(bytes, file);
   return { texr, dds: texr.dds, bytes, ddsBytes: bytes.subarray(texr.ddsOffset) };

@@ -8,6 +8,7 @@
 import { Arch06Error } from '../errors';
 import { DDPF_ALPHAPIXELS, DDPF_FOURCC, DDPF_RGB, DDS_BASE_DATA_OFFSET, DDS_HEADER_SIZE, DDS_MAGIC, DDS_MAX_DIMENSION, DDS_PIXELFORMAT_SIZE, DDSD_MIPMAPCOUNT } from './dds';
 import { TEXR_MAGIC, TEXR_PATH_LENGTH_OFFSET, TEXR_VERSION } from './texr';
+import { TEXA_MAGIC, TEXA_VERSION } from './texa';
 
 // DDS_HEADER.flags / caps (Microsoft "DDS_HEADER").
 const DDSD_CAPS = 0x1;
@@ -28,7 +29,18 @@ export interface DdsWriteSpec {
   format: DdsWriteFormat;
   /** Level payloads, top (largest) first; each exactly the size its level needs. */
   mips: Uint8Array[];
+  /**
+   * Further array slices, each a mip chain like `mips`. When present the file gets a DX10
+   * header whose arraySize is 1 + extraSlices.length, slices stored one after another with
+   * full mip chains (the TEXA layout of seed 004).
+   */
+  extraSlices?: Uint8Array[][];
 }
+
+/** DXGI codes for the DX10 header (Microsoft DXGI_FORMAT): BC1_UNORM, BC3_UNORM, R8G8B8A8_UNORM. */
+const DXGI_OF: Record<DdsWriteFormat, number> = { BC1: 71, BC3: 77, RGBA8: 28 };
+const DDS_DX10_FOURCC = 0x30315844; // "DX10"
+const DX10_HEADER_BYTES = 20;
 
 /** Bytes of one w x h level of `format`. */
 export function ddsLevelBytes(format: DdsWriteFormat, w: number, h: number): number {
@@ -42,19 +54,25 @@ const bad = (message: string, field: string, expected: string, actual: string): 
 /** A DDS file (legacy header, no DX10 extension) holding `spec`'s mip chain. */
 export function writeDds(spec: DdsWriteSpec): Uint8Array {
   const { width, height, format, mips } = spec;
+  const slices = [mips, ...(spec.extraSlices ?? [])];
+  const dx10 = slices.length > 1;
   for (const [name, v] of [['width', width], ['height', height]] as const) {
     if (!Number.isInteger(v) || v < 1 || v > DDS_MAX_DIMENSION) throw bad(`DDS ${name} outside 1..${DDS_MAX_DIMENSION}`, name, `1..${DDS_MAX_DIMENSION}`, String(v));
   }
   const maxMips = 32 - Math.clz32(Math.max(width, height));
   if (mips.length < 1 || mips.length > maxMips) throw bad(`a ${width}x${height} DDS has 1..${maxMips} mip levels`, 'mips', `1..${maxMips}`, String(mips.length));
   let total = 0;
-  mips.forEach((m, i) => {
-    const n = ddsLevelBytes(format, Math.max(1, width >>> i), Math.max(1, height >>> i));
-    if (m.length !== n) throw bad(`mip ${i} has the wrong size`, `mips[${i}]`, `${n} bytes`, `${m.length} bytes`);
-    total += n;
+  slices.forEach((chain, s) => {
+    if (chain.length !== mips.length) throw bad(`slice ${s} has ${chain.length} mips, slice 0 has ${mips.length}`, `slices[${s}]`, `${mips.length} mips`, String(chain.length));
+    chain.forEach((m, i) => {
+      const n = ddsLevelBytes(format, Math.max(1, width >>> i), Math.max(1, height >>> i));
+      if (m.length !== n) throw bad(`mip ${i} of slice ${s} has the wrong size`, `mips[${i}]`, `${n} bytes`, `${m.length} bytes`);
+      total += n;
+    });
   });
 
-  const out = new Uint8Array(DDS_BASE_DATA_OFFSET + total);
+  const dataAt = DDS_BASE_DATA_OFFSET + (dx10 ? DX10_HEADER_BYTES : 0);
+  const out = new Uint8Array(dataAt + total);
   const v = new DataView(out.buffer);
   const w32 = (o: number, x: number): void => v.setUint32(o, x >>> 0, true);
   const h = 4;
@@ -70,7 +88,16 @@ export function writeDds(spec: DdsWriteSpec): Uint8Array {
   w32(h + 24, mips.length);
   const pf = h + 0x48;
   w32(pf, DDS_PIXELFORMAT_SIZE);
-  if (compressed) {
+  if (dx10) {
+    w32(pf + 4, DDPF_FOURCC);
+    w32(pf + 8, DDS_DX10_FOURCC);
+    const x = DDS_BASE_DATA_OFFSET;
+    w32(x, DXGI_OF[format]);
+    w32(x + 4, 3); // TEXTURE2D
+    w32(x + 8, 0);
+    w32(x + 12, slices.length);
+    w32(x + 16, 0);
+  } else if (compressed) {
     w32(pf + 4, DDPF_FOURCC);
     const cc = format === 'BC1' ? 'DXT1' : 'DXT5';
     for (let i = 0; i < 4; i++) out[pf + 8 + i] = cc.charCodeAt(i);
@@ -83,10 +110,12 @@ export function writeDds(spec: DdsWriteSpec): Uint8Array {
     w32(pf + 28, 0xff000000);
   }
   w32(h + 0x68, DDSCAPS_TEXTURE | (mipmapped ? DDSCAPS_COMPLEX | DDSCAPS_MIPMAP : 0));
-  let pos = DDS_BASE_DATA_OFFSET;
-  for (const m of mips) {
-    out.set(m, pos);
-    pos += m.length;
+  let pos = dataAt;
+  for (const chain of slices) {
+    for (const m of chain) {
+      out.set(m, pos);
+      pos += m.length;
+    }
   }
   return out;
 }
@@ -135,6 +164,41 @@ export function writeTexr(spec: TexrWriteSpec): Uint8Array {
   v.setUint16(P + 3, height, true);
   out.set(TEXR_SAMPLE_UNK4, P + 5);
   out.set(dds, ddsAt);
+  return out;
+}
+
+export interface TexaWriteSpec {
+  /** The array's own path and one source path per slice. */
+  path: string;
+  slicePaths: string[];
+  /** A DX10 DDS whose arraySize is slicePaths.length (writeDds with extraSlices). */
+  dds: Uint8Array;
+}
+
+/**
+ * A synthetic TEXA v1 array. The real header layout is not documented (formats-public §11), so
+ * this writes the project's own framing of what seed 004 lists: "TEXA", u32 1, u32 slice count,
+ * then u16-length-prefixed latin1 paths (own path, then one per slice), then the DDS. The reader
+ * does not depend on this framing (it scans for the paths), so the sample cannot flatter it.
+ */
+export function writeTexa(spec: TexaWriteSpec): Uint8Array {
+  const paths = [spec.path, ...spec.slicePaths];
+  for (const p of paths) {
+    if (p.length > 0xffff || /[^\x00-\xff]/.test(p)) throw bad('TEXA paths must be latin1 and at most 65535 characters', 'path', 'latin1, <= 65535 chars', `${p.length} chars`);
+  }
+  const head = 12 + paths.reduce((n, p) => n + 2 + p.length, 0);
+  const out = new Uint8Array(head + spec.dds.length);
+  const v = new DataView(out.buffer);
+  v.setUint32(0, TEXA_MAGIC, true);
+  v.setUint32(4, TEXA_VERSION, true);
+  v.setUint32(8, spec.slicePaths.length, true);
+  let at = 12;
+  for (const p of paths) {
+    v.setUint16(at, p.length, true);
+    for (let i = 0; i < p.length; i++) out[at + 2 + i] = p.charCodeAt(i);
+    at += 2 + p.length;
+  }
+  out.set(spec.dds, at);
   return out;
 }
 

@@ -7,17 +7,27 @@
  * Levels are offered as the tier chain: with `.tex0` / `.texuhd` siblings in the mount, the
  * full-resolution levels come first, each labelled with the file it comes from.
  *
- * Messages, webview → host: `ready`, `level {slice, mip}`, `exportPng {slice, mip}`, `exportDds`.
- * Host → webview: `init {info}` or `failed {message, hex}`, `level {slice, mip, width, height, rgba}`,
+ * Levels are decoded through a `DecodePool`: inline when small, on a worker thread when large,
+ * so the extension host (shared by every extension) is not blocked for a big BC7 level.
+ *
+ * Messages, webview → host: `ready`, `level {slice, mip, exposure}`, `exportPng {slice, mip}`,
+ * `exportDds`, `firstPixels`, `copied {ok, message}`.
+ * Host → webview: `init {info, first?}` (first: level 0 of slice 0, decoded while the webview
+ * loaded) or `failed {message, hex}`, `level {slice, mip, width, height, rgba}`,
  * `levelFailed {slice, mip, message}`.
  */
+import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { isArch06Error } from '../../core/errors';
 import { TextureFile, parseTextureFile } from '../../core/formats/texr';
 import { ddsLevel } from '../../core/formats/dds';
-import { decodeDdsLevel } from '../../core/image/bcn';
+import { decodeDdsLevelFloat } from '../../core/image/bcn';
+import { toneMapRgba8 } from '../../core/image/bc6h';
+import { DecodePool } from '../../core/image/decodePool';
+import { textureRole } from '../../core/formats/textureRole';
 import { encodePng } from '../../core/image/png';
 import { MountService } from '../mountService';
+import { hexDump } from './hexDump';
 
 /** One level of the full-resolution chain, and the tier file it comes from. */
 interface ChainLevel {
@@ -41,8 +51,18 @@ class TextureDocument implements vscode.CustomDocument {
     readonly error: string | undefined,
     /** Slice-0 levels of this file and its tier siblings, largest first (just this file's when it has no siblings or is an array). */
     readonly chain: ChainLevel[],
+    /** performance.now() when the editor started opening this file (for the first-pixels figure). */
+    readonly openedAt: number,
   ) {}
-  dispose(): void {}
+  /** The last BC6H level decoded to float, so exposure changes only re-tone-map. */
+  hdr?: { key: string; width: number; height: number; rgb: Float32Array };
+  /** The first level, decoded while the webview loads (key `slice:mip:exposure`). */
+  prefetch?: { key: string; level: Promise<{ width: number; height: number; rgba: Uint8Array }> };
+  /** When the webview said it was ready, ms after `openedAt` (for the output channel). */
+  readyMs = 0;
+  dispose(): void {
+    this.hdr = undefined;
+  }
 }
 
 const nameOf = (uri: vscode.Uri): string => uri.path.split('/').pop() ?? uri.path;
@@ -86,7 +106,7 @@ function describe(doc: TextureDocument): Record<string, unknown> {
   const d = t.dds;
   return {
     file: doc.uri.path.split('/').pop(),
-    container: t.texr ? t.texr.container : 'DDS',
+    container: t.texr ? t.texr.container : t.texa ? 'TEXA' : 'DDS',
     format: d.format.name,
     decodable: d.format.decodable,
     reason: d.format.reason,
@@ -101,39 +121,39 @@ function describe(doc: TextureDocument): Record<string, unknown> {
     tierName: t.texr?.tierName,
     texrSize: t.texr ? { width: t.texr.width, height: t.texr.height } : undefined,
     fields: t.texr?.fields.map((f) => ({ name: f.name, offset: f.offset, raw: f.raw, value: f.value === undefined ? undefined : String(f.value), certainty: f.certainty, note: f.note })),
-    confidence: t.texr?.confidence ?? 'high',
-    notes: [...(t.texr?.notes ?? []), ...d.notes],
-    kind: /_n\.tex/i.test(doc.uri.path) ? 'normal' : /_s\.tex/i.test(doc.uri.path) ? 'specular' : 'color',
+    confidence: t.texr?.confidence ?? t.texa?.confidence ?? 'high',
+    notes: [...(t.texr?.notes ?? []), ...(t.texa?.notes ?? []), ...d.notes],
+    role: textureRole(doc.uri.path),
+    hdr: d.format.decoder === 'BC6H_UF16' || d.format.decoder === 'BC6H_SF16',
+    texa: t.texa ? { ownPath: t.texa.ownPath, slicePaths: t.texa.slicePaths, paths: t.texa.paths, headerHex: t.texa.headerHex, headerBytes: t.texa.headerBytes } : undefined,
   };
-}
-
-function hexDump(bytes: Uint8Array, max = 512): string {
-  const lines: string[] = [];
-  for (let o = 0; o < Math.min(bytes.length, max); o += 16) {
-    const row = bytes.subarray(o, Math.min(o + 16, bytes.length));
-    const hex = [...row].map((b) => b.toString(16).padStart(2, '0')).join(' ');
-    const text = [...row].map((b) => (b >= 0x20 && b < 0x7f ? String.fromCharCode(b) : '.')).join('');
-    lines.push(`${o.toString(16).padStart(8, '0')}  ${hex.padEnd(47)}  ${text}`);
-  }
-  return lines.join('\n');
 }
 
 export class TextureEditorProvider implements vscode.CustomReadonlyEditorProvider<TextureDocument> {
   static readonly viewType = 'arch06.texture';
 
   static register(context: vscode.ExtensionContext, service: MountService): vscode.Disposable {
-    return vscode.window.registerCustomEditorProvider(TextureEditorProvider.viewType, new TextureEditorProvider(context, service), {
-      supportsMultipleEditorsPerDocument: true,
-      webviewOptions: { retainContextWhenHidden: false },
-    });
+    const provider = new TextureEditorProvider(context, service);
+    return vscode.Disposable.from(
+      vscode.window.registerCustomEditorProvider(TextureEditorProvider.viewType, provider, {
+        supportsMultipleEditorsPerDocument: true,
+        webviewOptions: { retainContextWhenHidden: false },
+      }),
+      { dispose: () => void provider.pool.dispose() },
+    );
   }
+
+  readonly pool: DecodePool;
 
   constructor(
     private readonly context: vscode.ExtensionContext,
     private readonly service: MountService,
-  ) {}
+  ) {
+    this.pool = new DecodePool({ workerFile: path.join(context.extensionPath, 'dist', 'decodeWorker.js') });
+  }
 
   async openCustomDocument(uri: vscode.Uri): Promise<TextureDocument> {
+    const openedAt = performance.now();
     const bytes = await vscode.workspace.fs.readFile(uri);
     let texture: TextureFile;
     try {
@@ -141,23 +161,44 @@ export class TextureEditorProvider implements vscode.CustomReadonlyEditorProvide
     } catch (e) {
       const message = isArch06Error(e) ? e.message : e instanceof Error ? e.message : String(e);
       this.service.log(`texture ${uri.toString()}: ${message}`);
-      return new TextureDocument(uri, bytes, undefined, message, []);
+      return new TextureDocument(uri, bytes, undefined, message, [], openedAt);
     }
-    return new TextureDocument(uri, bytes, texture, undefined, await tierChain(uri, texture));
+    return new TextureDocument(uri, bytes, texture, undefined, await tierChain(uri, texture), openedAt);
   }
 
   async resolveCustomEditor(doc: TextureDocument, panel: vscode.WebviewPanel): Promise<void> {
     const media = vscode.Uri.joinPath(this.context.extensionUri, 'media', 'texture');
     panel.webview.options = { enableScripts: true, localResourceRoots: [media] };
     panel.webview.html = this.html(panel.webview, media);
-    panel.webview.onDidReceiveMessage(async (msg: { type: string; slice?: number; mip?: number }) => {
+    // Decode the level a new tab shows first while the webview loads, off the critical path.
+    const first = doc.texture && doc.texture.dds.format.decodable ? this.locate(doc, 0, 0) : undefined;
+    if (first) {
+      const level = this.decode(doc, first.texture, 0, first.mip, 0);
+      level.catch(() => undefined); // reported when the webview asks for it
+      doc.prefetch = { key: '0:0:0', level };
+    }
+    panel.webview.onDidReceiveMessage(async (msg: { type: string; slice?: number; mip?: number; exposure?: number; ok?: boolean; message?: string }) => {
       switch (msg.type) {
         case 'ready':
-          if (doc.texture) void panel.webview.postMessage({ type: 'init', info: describe(doc) });
-          else void panel.webview.postMessage({ type: 'failed', message: doc.error, hex: hexDump(doc.bytes), size: doc.bytes.length });
+          doc.readyMs = performance.now() - doc.openedAt;
+          if (doc.texture) {
+            // The prefetched first level rides along with init: one message instead of three.
+            const prefetched = doc.prefetch;
+            doc.prefetch = undefined;
+            const level = await prefetched?.level.catch(() => undefined);
+            const first = level ? { slice: 0, mip: 0, width: level.width, height: level.height, rgba: level.rgba.buffer.slice(level.rgba.byteOffset, level.rgba.byteOffset + level.rgba.byteLength) } : undefined;
+            void panel.webview.postMessage({ type: 'init', info: describe(doc), first });
+          } else void panel.webview.postMessage({ type: 'failed', message: doc.error, hex: hexDump(doc.bytes), size: doc.bytes.length });
           return;
         case 'level':
-          this.postLevel(doc, panel, msg.slice ?? 0, msg.mip ?? 0);
+          await this.postLevel(doc, panel, msg.slice ?? 0, msg.mip ?? 0, msg.exposure ?? 0);
+          return;
+        case 'firstPixels':
+          this.service.log(`texture ${nameOf(doc.uri)}: first pixels ${Math.round(performance.now() - doc.openedAt)} ms after the editor started opening it (webview ready at ${Math.round(doc.readyMs)} ms)`);
+          return;
+        case 'copied':
+          if (msg.ok) void vscode.window.showInformationMessage('Copied the level as PNG.');
+          else void vscode.window.showWarningMessage(`Copy as PNG failed: ${msg.message ?? 'the clipboard refused the image'}. Use Export PNG instead.`);
           return;
         case 'exportPng':
           await this.exportPng(doc, msg.slice ?? 0, msg.mip ?? 0);
@@ -176,13 +217,16 @@ export class TextureEditorProvider implements vscode.CustomReadonlyEditorProvide
     return { texture: doc.texture, mip };
   }
 
-  private postLevel(doc: TextureDocument, panel: vscode.WebviewPanel, slice: number, chainMip: number): void {
+  private async postLevel(doc: TextureDocument, panel: vscode.WebviewPanel, slice: number, chainMip: number, exposure: number): Promise<void> {
     const where = this.locate(doc, slice, chainMip);
     if (!where) return;
     const t = where.texture;
     const mip = where.mip;
     try {
-      const level = decodeDdsLevel(t.dds, t.bytes, slice, mip);
+      const key = `${slice}:${chainMip}:${exposure}`;
+      const prefetched = doc.prefetch?.key === key ? doc.prefetch.level : undefined;
+      if (prefetched) doc.prefetch = undefined; // used once; do not keep a big level alive
+      const level = await (prefetched ?? this.decode(doc, t, slice, mip, exposure));
       const rgba = level.rgba;
       void panel.webview.postMessage({ type: 'level', slice, mip: chainMip, width: level.width, height: level.height, rgba: rgba.buffer.slice(rgba.byteOffset, rgba.byteOffset + rgba.byteLength) });
     } catch (e) {
@@ -199,6 +243,20 @@ export class TextureEditorProvider implements vscode.CustomReadonlyEditorProvide
     }
   }
 
+  /** RGBA8 of one level: BC6H tone-mapped at `exposure` (float decode cached), else through the pool. */
+  private async decode(doc: TextureDocument, t: TextureFile, slice: number, mip: number, exposure: number): Promise<{ width: number; height: number; rgba: Uint8Array }> {
+    const d = t.dds.format.decoder;
+    if (d === 'BC6H_UF16' || d === 'BC6H_SF16') {
+      const key = `${t.dds.file}:${slice}:${mip}`;
+      if (doc.hdr?.key !== key) {
+        const f = decodeDdsLevelFloat(t.dds, t.bytes, slice, mip);
+        doc.hdr = { key, width: f.width, height: f.height, rgb: f.rgb };
+      }
+      return { width: doc.hdr.width, height: doc.hdr.height, rgba: toneMapRgba8(doc.hdr.rgb, exposure) };
+    }
+    return this.pool.decode(t.dds, t.bytes, slice, mip);
+  }
+
   private async exportPng(doc: TextureDocument, slice: number, chainMip: number): Promise<void> {
     const where = this.locate(doc, slice, chainMip);
     if (!where) return;
@@ -208,7 +266,7 @@ export class TextureEditorProvider implements vscode.CustomReadonlyEditorProvide
     const target = await vscode.window.showSaveDialog({ title: 'Export this level as PNG', saveLabel: 'Export PNG', filters: { PNG: ['png'] }, defaultUri: vscode.Uri.file(`${base}_mip${mip}${t.dds.surfaces > 1 ? `_slice${slice}` : ''}.png`) });
     if (!target) return;
     try {
-      const level = decodeDdsLevel(t.dds, t.bytes, slice, mip);
+      const level = await this.pool.decode(t.dds, t.bytes, slice, mip);
       await vscode.workspace.fs.writeFile(target, encodePng(level.rgba, level.width, level.height));
       void vscode.window.showInformationMessage(`Exported ${level.width}×${level.height} PNG to ${target.fsPath}`);
     } catch (e) {
@@ -248,9 +306,11 @@ export class TextureEditorProvider implements vscode.CustomReadonlyEditorProvide
     <button data-channel="rgb" class="on" title="Colour (RGB)">RGB</button><button data-channel="r" title="Red only (R)">R</button><button data-channel="g" title="Green only (G)">G</button><button data-channel="b" title="Blue only (B)">B</button><button data-channel="a" title="Alpha only (A)">A</button><button data-channel="normal" title="Normal map: X from green, Y from alpha, Z rebuilt">N</button>
   </span>
   <label title="Show alpha over a checkerboard"><input type="checkbox" id="alpha" checked> alpha</label>
+  <label id="exposureLabel" title="HDR exposure in stops (BC6H)">Exposure <input type="range" id="exposure" min="-8" max="8" step="0.5" value="0" aria-label="Exposure in stops"> <span id="exposureText">0</span></label>
   <span class="group"><button id="fit" title="Fit to window (F)">Fit</button><button id="actual" title="Actual size (1)">1:1</button></span>
   <button id="export" title="Export this level as PNG">Export PNG</button>
   <button id="exportDds" title="Export the whole texture (every mip) as a plain .dds">Export DDS</button>
+  <button id="copyPng" title="Copy this level as PNG (Ctrl+C)">Copy as PNG</button>
   <span id="zoomText" aria-live="polite"></span>
 </div>
 <div id="main"><div id="stage" tabindex="0" aria-label="Texture"><canvas id="view"></canvas></div><aside id="info"></aside></div>

@@ -13,12 +13,15 @@
   const mipSelect = /** @type {HTMLSelectElement} */ ($('mip'));
   const sliceSelect = /** @type {HTMLSelectElement} */ ($('slice'));
   const alphaBox = /** @type {HTMLInputElement} */ ($('alpha'));
-  const state = Object.assign({ mip: 0, slice: 0, channel: 'rgb', zoom: 0, panX: 0, panY: 0, alpha: true }, vscode.getState() || {});
+  const exposureInput = /** @type {HTMLInputElement} */ ($('exposure'));
+  const state = Object.assign({ mip: 0, slice: 0, channel: 'rgb', zoom: 0, panX: 0, panY: 0, alpha: true, exposure: 0 }, vscode.getState() || {});
+  let firstPixelsSent = false;
   /** @type {{width:number,height:number,rgba:Uint8ClampedArray}|undefined} */
   let level;
   let info;
 
-  const save = () => vscode.setState({ mip: state.mip, slice: state.slice, channel: state.channel, alpha: state.alpha });
+  const save = () => vscode.setState({ mip: state.mip, slice: state.slice, channel: state.channel, alpha: state.alpha, exposure: state.exposure });
+  const leaf = (p) => String(p).split(/[\\/]/).pop();
 
   function esc(s) {
     return String(s).replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]);
@@ -34,9 +37,18 @@
       ['surfaces', info.surfaces + ' (' + info.dimension + ')'],
     ];
     if (info.tierName) rows.push(['name field', info.tierName.path + ' (' + info.tierName.tier + ')']);
+    if (info.role && info.role.srgbMeasured) rows.push(['sRGB', 'flag not located in the header (UNCERTAIN); seed 004 found it set on ' + info.role.srgbMeasured + (info.role.srgbLikely ? ': shown as stored, which is how a colour texture looks' : ': shown as stored (linear data)')]);
+    else rows.push(['sRGB', 'flag not located in the header (UNCERTAIN); shown as stored']);
     let html = '<h3>Texture</h3><table>' + rows.map((r) => '<tr><th>' + esc(r[0]) + '</th><td>' + esc(r[1]) + '</td></tr>').join('') + '</table>';
-    if (info.kind === 'normal') html += '<p class="hint">Normal map: the game stores X in green and Y in alpha (use N to rebuild Z).</p>';
-    if (info.kind === 'specular') html += '<p class="hint">_s map: reflectance in R, a mask in G, roughness in B.</p>';
+    if (info.role && info.role.kind === 'normal') html += '<p class="hint">Normal map: the game stores X in green and Y in alpha (use N to rebuild Z).</p>';
+    if (info.role && info.role.kind === 'specular') html += '<p class="hint">_s map: reflectance in R, a mask in G, roughness in B (the channel buttons are labelled).</p>';
+    if (info.texa) {
+      html += '<h3>TEXA array <span class="mark" title="no documented layout">uncertain</span></h3><table>';
+      if (info.texa.ownPath) html += '<tr><th>own path</th><td>' + esc(info.texa.ownPath) + '</td></tr>';
+      (info.texa.slicePaths || []).forEach((p, i) => { html += '<tr><th>slice ' + i + '</th><td>' + esc(p) + '</td></tr>'; });
+      if (!info.texa.slicePaths) info.texa.paths.forEach((p) => { html += '<tr><th>0x' + p.offset.toString(16) + '</th><td>' + esc(p.text) + ' (' + esc(p.framing) + ')</td></tr>'; });
+      html += '<tr><th>header</th><td><code>' + esc(info.texa.headerHex) + '</code> (' + info.texa.headerBytes + ' bytes)</td></tr></table>';
+    }
     if (info.fields) {
       html += '<h3>TEXR header</h3><table class="fields">' + info.fields.map((f) => '<tr class="' + (f.certainty === 'UNCERTAIN' ? 'uncertain' : '') + '"><th>' + esc(f.name) + '</th><td>0x' + f.offset.toString(16) + '</td><td><code>' + esc(f.raw) + '</code></td><td>' + esc(f.value ?? '') + (f.certainty === 'UNCERTAIN' ? ' <span class="mark" title="' + esc(f.note || 'meaning not known') + '">uncertain</span>' : '') + '</td></tr>').join('') + '</table>';
     }
@@ -57,7 +69,33 @@
   }
 
   function request() {
-    vscode.postMessage({ type: 'level', slice: state.slice, mip: state.mip });
+    vscode.postMessage({ type: 'level', slice: state.slice, mip: state.mip, exposure: state.exposure });
+  }
+
+  /** _s and _n maps name their channels (seed 004); others keep R, G, B, A. */
+  function labelChannels() {
+    const ch = info && info.role && info.role.channels;
+    document.querySelectorAll('[data-channel]').forEach((b) => {
+      const el = /** @type {HTMLElement} */ (b);
+      const c = el.dataset.channel;
+      if (!ch || !['r', 'g', 'b', 'a'].includes(c) || !ch[c]) return;
+      el.textContent = c.toUpperCase() + ' ' + ch[c];
+      el.title = ch[c] + ' only (' + c.toUpperCase() + ')';
+    });
+  }
+
+  /** The current level as shown (channels applied) to the clipboard as a PNG. */
+  function copyPng() {
+    if (!level) return;
+    canvas.toBlob((blob) => {
+      if (!blob) return vscode.postMessage({ type: 'copied', ok: false, message: 'the canvas gave no PNG' });
+      // eslint-disable-next-line no-undef
+      const item = new ClipboardItem({ 'image/png': blob });
+      navigator.clipboard.write([item]).then(
+        () => vscode.postMessage({ type: 'copied', ok: true }),
+        (e) => vscode.postMessage({ type: 'copied', ok: false, message: String(e && e.message ? e.message : e) }),
+      );
+    }, 'image/png');
   }
 
   /** The visible pixels for the current channel choice. */
@@ -115,28 +153,41 @@
     layout();
   }
 
+  /** A decoded level from the host: drawn when it is the one the controls ask for. */
+  function onLevel(m) {
+    if (m.mip !== state.mip || m.slice !== state.slice) return;
+    level = { width: m.width, height: m.height, rgba: new Uint8ClampedArray(m.rgba) };
+    document.body.dataset.level = m.mip + ':' + m.slice;
+    draw();
+    if (!firstPixelsSent) {
+      firstPixelsSent = true;
+      vscode.postMessage({ type: 'firstPixels' });
+    }
+  }
+
   window.addEventListener('message', (e) => {
     const m = e.data;
     if (m.type === 'init') {
       info = m.info;
       // Levels from a tier sibling (.tex0, .texuhd) say which file they come from.
       fill(mipSelect, info.levels.length, (i) => i + ': ' + info.levels[i].width + '×' + info.levels[i].height + (info.levels[i].from !== info.own ? ' · ' + info.levels[i].from : ''));
-      fill(sliceSelect, info.surfaces, (i) => String(i));
+      // Array slices are named by their source texture when the TEXA header gives it.
+      fill(sliceSelect, info.surfaces, (i) => (info.texa && info.texa.slicePaths && info.texa.slicePaths[i] ? i + ': ' + leaf(info.texa.slicePaths[i]) : String(i)));
+      $('exposureLabel').style.display = info.hdr ? '' : 'none';
+      labelChannels();
       $('sliceLabel').style.display = info.surfaces > 1 ? '' : 'none';
       state.mip = Math.min(state.mip, Math.max(0, info.levels.length - 1));
       state.slice = Math.min(state.slice, Math.max(0, info.surfaces - 1));
       mipSelect.value = String(state.mip);
       sliceSelect.value = String(state.slice);
       showInfo();
-      if (info.decodable) request();
+      if (m.first && m.first.mip === state.mip && m.first.slice === state.slice) onLevel(m.first);
+      else if (info.decodable) request();
       else $('stage').innerHTML = '<div class="message">This format is not decoded yet: ' + esc(info.reason || info.format) + '. The header is on the right.</div>';
     } else if (m.type === 'failed') {
       document.body.innerHTML = '<div class="message"><h3>This file could not be read as a texture</h3><p>' + esc(m.message) + '</p><p>First bytes (' + m.size + ' in all):</p><pre>' + esc(m.hex) + '</pre></div>';
     } else if (m.type === 'level') {
-      if (m.mip !== state.mip || m.slice !== state.slice) return;
-      level = { width: m.width, height: m.height, rgba: new Uint8ClampedArray(m.rgba) };
-      document.body.dataset.level = m.mip + ':' + m.slice;
-      draw();
+      onLevel(m);
     } else if (m.type === 'levelFailed') {
       $('stage').innerHTML = '<div class="message"><p>' + esc(m.message) + '</p>' + (m.hex ? '<pre>' + esc(m.hex) + '</pre>' : '') + '</div>';
     }
@@ -159,6 +210,15 @@
   $('actual').addEventListener('click', () => setZoom(1));
   $('export').addEventListener('click', () => vscode.postMessage({ type: 'exportPng', slice: state.slice, mip: state.mip }));
   $('exportDds').addEventListener('click', () => vscode.postMessage({ type: 'exportDds' }));
+  $('copyPng').addEventListener('click', copyPng);
+  exposureInput.value = String(state.exposure);
+  $('exposureText').textContent = String(state.exposure);
+  exposureInput.addEventListener('input', () => {
+    state.exposure = Number(exposureInput.value);
+    $('exposureText').textContent = (state.exposure > 0 ? '+' : '') + state.exposure;
+    save();
+    request();
+  });
   stage.addEventListener('wheel', (e) => {
     e.preventDefault();
     const z = state.zoom || fitZoom();
@@ -170,6 +230,8 @@
   stage.addEventListener('pointerup', () => { drag = undefined; });
   document.addEventListener('keydown', (e) => {
     const k = e.key.toLowerCase();
+    if ((e.ctrlKey || e.metaKey) && k === 'c') { copyPng(); return; }
+    if (e.target instanceof HTMLInputElement || e.target instanceof HTMLSelectElement) return;
     if (k === 'f') setZoom(0);
     else if (k === '1') setZoom(1);
     else if (['r', 'g', 'b', 'a'].includes(k)) setChannel(state.channel === k ? 'rgb' : k);

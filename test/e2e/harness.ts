@@ -365,10 +365,11 @@ export class Harness {
    * Answer a folder/file dialog. In code-server it is VS Code's simple file dialog (a quick input
    * holding a path): type the absolute path, then accept it with the dialog's OK button.
    */
-  async answerFileDialog(absPath: string, timeoutMs = 15_000): Promise<void> {
+  async answerFileDialog(absPath: string, timeoutMs = 15_000, kind: 'folder' | 'file' = 'folder'): Promise<void> {
     const input = this.quickInput().locator('input');
     await input.waitFor({ state: 'visible', timeout: timeoutMs });
-    const target = absPath.endsWith('/') ? absPath : absPath + '/';
+    // A folder is typed with a trailing slash (the dialog then lists it); a file to save, without.
+    const target = kind === 'file' || absPath.endsWith('/') ? absPath : absPath + '/';
     // The dialog fills in its starting folder a moment after it opens, which would overwrite an
     // early answer: type the path until it stays.
     await this.waitFor(async () => {

@@ -66,3 +66,21 @@ test('texture --json and texture-file; bad input and missing paths', { skip: TEX
   assert.equal(b.code, 2);
   assert.match(b.stderr, /version/);
 });
+
+test('texture on the sample install: a TEXA array lists its slices; --slice picks one', () => {
+  const root = path.join(tempDir('arch06-texa-'), 'game');
+  assert.equal(run('make-sample', root).code, 0);
+  const r = run('texture', root, 'textures\\sample\\sample_ground_array.texa');
+  assert.equal(r.code, 0, r.stderr);
+  assert.match(r.stdout, /TEXA v1/);
+  assert.match(r.stdout, /slice 2: textures\\sample\\ground_rock_d\.tex/);
+  assert.match(r.stdout, /3 surface\(s\)/);
+  const out = path.join(tempDir(), 'rock.png');
+  assert.equal(run('texture', root, 'textures/sample/sample_ground_array.texa', '--slice', '2', '--png', out).code, 0);
+  assert.deepEqual(ihdr(out), [64, 64]);
+  const bad = run('texture', root, 'textures/sample/sample_ground_array.texa', '--slice', '3', '--png', out);
+  assert.equal(bad.code, 2, 'a slice past the array is bad input');
+  const json = JSON.parse(run('texture', root, 'textures\\sample\\sample_banner_d.tex', '--json').stdout);
+  assert.equal(json.role.kind, 'diffuse');
+  assert.equal(json.role.srgbMeasured, '5,128 of 5,203 _d maps');
+});

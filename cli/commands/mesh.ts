@@ -1,0 +1,265 @@
+/**
+ * Mesh commands: `mesh <root> <path>` reads a .mesh (MMSH) or .skel (SKEL) entry from the mount
+ * (the winning copy, or --source S), `mesh-file <file>` one from disk. For a mesh the skeleton is
+ * `--skel` (a game path for `mesh`, a disk path for `mesh-file`) or, by default, the `.skel`
+ * with the same folder and stem; when there is none (or it does not parse) bones are shown by
+ * hash. `--json` prints, per data block (one vertex + face block each), its vertex and triangle
+ * counts and its meshes, the materials, the LOD groups and levels, the layouts and the bones;
+ * `--glb OUT` writes LOD 0 as glTF binary (core/model/glb.ts).
+ */
+import * as path from 'node:path';
+import { Arch06Error, isArch06Error } from '../../core/errors';
+import { defaultHasher, formatHash } from '../../core/hash/stringHash';
+import { Mmsh, parseMmsh } from '../../core/formats/mmsh';
+import { Skel, parseSkel, skelBonesByHash } from '../../core/formats/skel';
+import { meshModelFromMmsh, meshModelFromSkel } from '../../core/model/fromMmsh';
+import { MeshModel } from '../../core/model/meshModel';
+// --glb OUT: the glTF writer (core/model/glb.ts, `writeGlb(model)`).
+import { writeGlb } from '../../core/model/glb';
+import { readFileBytes, writeFileAtomic } from '../../core/io/node';
+import { Mount } from '../../core/archive/mount';
+import { ParsedArgs, flagString, need } from '../args';
+import { printJson, writeOut } from '../output';
+import { openMount } from './mountCommands';
+
+const isSkelPath = (p: string): boolean => /\.skel$/i.test(p);
+const siblingSkel = (p: string): string => p.replace(/\.[^.\\/]*$/, '') + '.skel';
+
+function noExtra(args: ParsedArgs, own: number): void {
+  const extra = args.positionals.slice(own);
+  if (extra.length) throw new Arch06Error('BAD_ARGUMENT', `unexpected argument ${JSON.stringify(extra[0])}`);
+}
+
+interface SkeletonLookup {
+  skel?: Skel;
+  /** Where it came from. */
+  from?: string;
+  /** Why there is none, when there is none. */
+  note?: string;
+}
+
+export function meshCommand(args: ParsedArgs): number {
+  noExtra(args, 2);
+  const m = openMount(args);
+  try {
+    const p = need(args, 1, '<path>');
+    const bytes = m.entry(p, flagString(args, 'source')).readSync();
+    if (isSkelPath(p)) return showSkel(parseSkel(bytes, p), args);
+    const mmsh = parseMmsh(bytes, p);
+    return showMesh(mmsh, mountSkeleton(m, p, flagString(args, 'skel')), args);
+  } finally {
+    m.close();
+  }
+}
+
+export function meshFileCommand(args: ParsedArgs): number {
+  noExtra(args, 1);
+  const file = need(args, 0, '<file.mesh|file.skel>');
+  const bytes = readFileBytes(file);
+  if (isSkelPath(file)) return showSkel(parseSkel(bytes, file), args);
+  const mmsh = parseMmsh(bytes, file);
+  return showMesh(mmsh, diskSkeleton(file, flagString(args, 'skel')), args);
+}
+
+function mountSkeleton(m: Mount, meshPath: string, explicit: string | undefined): SkeletonLookup {
+  if (explicit !== undefined) {
+    const bytes = m.entry(explicit).readSync();
+    return { skel: parseSkel(bytes, explicit), from: explicit };
+  }
+  const sibling = siblingSkel(meshPath);
+  const e = m.winner(sibling);
+  if (!e) return { note: `no ${sibling} in the mount: bones are shown by hash` };
+  try {
+    return { skel: parseSkel(e.readSync(), sibling), from: e.path };
+  } catch (err) {
+    if (!isArch06Error(err)) throw err;
+    return { note: `${sibling} does not parse (${err.message}): bones are shown by hash` };
+  }
+}
+
+function diskSkeleton(meshFile: string, explicit: string | undefined): SkeletonLookup {
+  if (explicit !== undefined) return { skel: parseSkel(readFileBytes(explicit), explicit), from: explicit };
+  const sibling = siblingSkel(meshFile);
+  let bytes: Uint8Array;
+  try {
+    bytes = readFileBytes(sibling);
+  } catch {
+    return { note: `no ${sibling}: bones are shown by hash` };
+  }
+  try {
+    return { skel: parseSkel(bytes, sibling), from: sibling };
+  } catch (err) {
+    if (!isArch06Error(err)) throw err;
+    return { note: `${sibling} does not parse (${err.message}): bones are shown by hash` };
+  }
+}
+
+/** `--glb OUT`: LOD 0 of the model as glTF binary. */
+function writeGlbOption(model: MeshModel, args: ParsedArgs): { file: string; bytes: number } | undefined {
+  const out = flagString(args, 'glb');
+  if (out === undefined) return undefined;
+  if (!out) throw new Arch06Error('BAD_ARGUMENT', '--glb needs a file name', { field: 'glb' });
+  const glb = writeGlb(model);
+  writeFileAtomic(path.resolve(out), glb);
+  return { file: out, bytes: glb.length };
+}
+
+/** The JSON description of a mesh (see the file comment). */
+export function describeMesh(mmsh: Mmsh, lookup: SkeletonLookup, model: MeshModel): Record<string, unknown> {
+  const { info } = mmsh;
+  const skel = lookup.skel;
+  const byHash = skel ? skelBonesByHash(skel) : new Map<number, number>();
+  // LOD group ids are StringHash of the SKEL part names (checked on the real sample).
+  const groupName = new Map<number, string>();
+  for (const p of skel?.parts ?? []) {
+    const h = defaultHasher.tryHash(p.name);
+    if (h.ok) groupName.set(h.hash, p.name);
+  }
+  const materialsOfBlock = (b: number): number[] => [...new Set(info.connections.filter((c) => c.lod === b).map((c) => c.material))];
+  const groupsOfBlock = (b: number): number[] => [...new Set(info.connections.filter((c) => c.lod === b).map((c) => c.lodGroup))];
+  const blocks = info.lods.map((l) => {
+    const materials = materialsOfBlock(l.index);
+    const meshes = info.meshes.slice(l.firstMesh, l.firstMesh + l.meshCount);
+    return {
+      index: l.index,
+      vertices: meshes.reduce((s, x) => s + x.vertexCount, 0),
+      triangles: l.faceBytes / 6,
+      vertexBytes: l.vertexBytes,
+      faceBytes: l.faceBytes,
+      paletteBytes: l.paletteBytes,
+      ladder: l.ladder,
+      material: materials.length ? materials[0] : -1,
+      materials,
+      groups: groupsOfBlock(l.index).map((g) => groupName.get(info.lodGroupIds[g]!) ?? formatHash(info.lodGroupIds[g]!)),
+      meshes: meshes.map((x) => ({
+        index: x.indexInLod,
+        vertices: x.vertexCount,
+        indices: x.indexCount,
+        triangles: x.indexCount / 3,
+        material: materials.length ? materials[0] : -1,
+        paletteSize: x.paletteCount,
+        layout: x.layout,
+        stride: info.layouts[x.layout]?.stride ?? null,
+        vertexByteOffset: x.vertexByteOffset,
+        firstIndex: x.firstIndex,
+        unk7: x.unk7.asFloat,
+        unk8: x.unk8.asFloat,
+      })),
+    };
+  });
+  const slots = [...new Set(info.connections.filter((c) => c.lod >= 0).map((c) => c.material))].sort((a, b) => a - b);
+  const materials = slots.map((slot) => ({
+    slot,
+    blocks: [...new Set(info.connections.filter((c) => c.lod >= 0 && c.material === slot).map((c) => c.lod))],
+  }));
+  const bones = info.bones.map((b) => {
+    const si = byHash.get(b.nameHash);
+    return { index: b.index, name: si !== undefined ? skel!.bones[si]!.name : formatHash(b.nameHash), hash: formatHash(b.nameHash), parent: b.parent };
+  });
+  return {
+    file: mmsh.file,
+    size: mmsh.size,
+    format: 'MMSH',
+    version: mmsh.header.version,
+    confidence: mmsh.confidence,
+    cullDistance: info.cullDistance,
+    sphere: info.sphere,
+    skeleton: { from: lookup.from ?? null, note: lookup.note ?? null, bones: skel?.bones.length ?? null },
+    blocks,
+    materials,
+    lodGroups: mmsh.lodGroups.map((g) => ({
+      index: g.index,
+      id: formatHash(g.id),
+      name: groupName.get(g.id) ?? null,
+      chain: g.connections.map((ci) => {
+        const c = info.connections[ci]!;
+        return { connection: ci, block: c.lod, material: c.material, flags: c.flags };
+      }),
+    })),
+    levels: mmsh.levels.map((l) => ({ kind: l.kind, distance: l.distance, connections: l.connections, blocks: l.connections.map((c) => info.connections[c]!.lod) })),
+    lods: model.lods.map((l) => ({ index: l.index, distance: l.distance ?? null, vertices: l.vertices, triangles: l.triangles, parts: l.parts.map((p) => p.name) })),
+    layouts: info.layouts.map((l) => ({
+      index: l.index,
+      stride: l.stride ?? null,
+      strides: l.strides,
+      attributes: l.attributes.map((a) => ({ stream: a.stream, type: a.typeName ?? `unknown ${a.type}`, semantic: a.semanticName, channel: a.channel, size: a.size ?? null })),
+    })),
+    boneCount: info.boneCount,
+    bones,
+    lodSection: info.lodSection,
+    unknown: { info0x14: info.unknown14 },
+    notes: [...mmsh.notes, ...model.notes, ...(lookup.note ? [lookup.note] : [])],
+  };
+}
+
+function showMesh(mmsh: Mmsh, lookup: SkeletonLookup, args: ParsedArgs): number {
+  const model = meshModelFromMmsh(mmsh, lookup.skel, path.basename(mmsh.file.replace(/\\/g, '/')));
+  const glb = writeGlbOption(model, args);
+  const d = describeMesh(mmsh, lookup, model);
+  if (args.flags.has('json')) {
+    printJson({ ...d, glb: glb ?? null });
+    return 0;
+  }
+  const { info } = mmsh;
+  const blocks = d.blocks as { index: number; vertices: number; triangles: number; material: number; groups: string[]; meshes: { vertices: number; indices: number; triangles: number; paletteSize: number; layout: number; stride: number | null }[] }[];
+  const lines = [
+    `MMSH v${mmsh.header.version}  ${info.lodCount} data blocks, ${info.meshCount} meshes, ${info.lodGroupCount} LOD groups, ${info.boneCount} bones${lookup.from ? ` (names from ${lookup.from})` : ''}  cull distance ${info.cullDistance} cm  confidence ${mmsh.confidence}`,
+  ];
+  for (const b of blocks) {
+    lines.push(`block ${b.index}: ${b.vertices} vertices, ${b.triangles} triangles, material ${b.material}${b.groups.length ? ` (${b.groups.join(', ')})` : ''}`);
+    b.meshes.forEach((x, i) => lines.push(`  mesh ${i}: ${x.vertices} vertices, ${x.indices} indices (${x.triangles} triangles), palette ${x.paletteSize}, layout ${x.layout} (stride ${x.stride ?? '?'})`));
+  }
+  for (const l of model.lods) lines.push(`LOD ${l.index}${l.distance !== undefined ? ` (from ${l.distance} cm)` : ''}: ${l.vertices} vertices, ${l.triangles} triangles, ${l.parts.length} parts`);
+  const bones = d.bones as { name: string }[];
+  if (bones.length) lines.push(`bones: ${bones.map((b) => b.name).join(', ')}`);
+  for (const n of d.notes as string[]) lines.push(`note: ${n}`);
+  if (glb) lines.push(`wrote ${glb.file} (${glb.bytes} bytes, LOD 0)`);
+  writeOut(lines.join('\n') + '\n');
+  return 0;
+}
+
+function showSkel(skel: Skel, args: ParsedArgs): number {
+  const model = meshModelFromSkel(skel, path.basename(skel.file.replace(/\\/g, '/')));
+  const glb = writeGlbOption(model, args);
+  if (args.flags.has('json')) {
+    printJson({
+      file: skel.file,
+      size: skel.size,
+      format: 'SKEL',
+      version: skel.header.version,
+      confidence: skel.confidence,
+      header: skel.header,
+      parts: skel.parts,
+      boneCount: skel.bones.length,
+      bones: skel.bones.map((b) => ({ index: b.index, name: b.name, parent: b.parent, deform: b.deform, childCount: b.childCount, translation: b.translation, rotation: b.rotation })),
+      nameTableOrder: skel.nameTableOrder,
+      nameTableIsBreadthFirst: skel.nameTableIsBreadthFirst,
+      sockets: skel.sockets,
+      masks: skel.masks.map((m) => ({ name: m.name, boneCount: m.boneCount, unk: m.unk, values: m.values })),
+      anix: skel.anixNames,
+      animationTypes: skel.animationTypes,
+      sections: skel.sections.map((s) => ({ ...s, id: formatHash(s.id) })),
+      cloth: skel.cloth,
+      unknown05: skel.unknown05 ?? null,
+      footer: skel.footer ?? null,
+      notes: skel.notes,
+      glb: glb ?? null,
+    });
+    return 0;
+  }
+  const lines = [
+    `SKEL v${skel.header.version}  ${skel.bones.length} bones, ${skel.sockets.length} sockets, ${skel.parts.length} mesh parts, ${skel.anixNames.length} .anix  confidence ${skel.confidence}`,
+  ];
+  const depth = new Array<number>(skel.bones.length).fill(0);
+  for (const b of skel.bones) {
+    if (b.parent >= 0) depth[b.index] = depth[b.parent]! + 1;
+    lines.push(`${'  '.repeat(depth[b.index]!)}${b.index} ${b.name}${b.deform ? '' : ' (no deform)'}`);
+  }
+  for (const s of skel.sockets) lines.push(`socket ${s.name} on ${skel.bones[s.bone]?.name ?? s.bone}`);
+  for (const p of skel.parts) lines.push(`part ${p.name}: ${p.entries.map((e) => `material ${e.material} from ${e.distance} cm`).join(', ')}`);
+  for (const a of skel.anixNames) lines.push(`anix ${a}`);
+  for (const n of skel.notes) lines.push(`note: ${n}`);
+  if (glb) lines.push(`wrote ${glb.file} (${glb.bytes} bytes)`);
+  writeOut(lines.join('\n') + '\n');
+  return 0;
+}

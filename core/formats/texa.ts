@@ -1,0 +1,150 @@
+/**
+ * TEXA v1 texture array (`.texa`, `.texa0`, `.texauhd`). No public byte layout exists
+ * (formats-public §11); seed 004 "Texture arrays" says only: "a header, their own path and the
+ * source path of each slice, then a DX10 DDS whose array size is the slice count, slices stored
+ * one after another with full mip chains".
+ *
+ * So this reader takes only what that sentence fixes and says how it found the rest:
+ *   0x00  "TEXA"
+ *   0x04  u32 version = 1
+ *   ...   header bytes, kept raw (UNCERTAIN). The paths in them are found by testing two
+ *         hypotheses in turn: length-prefixed strings (u16, u32 or u8) back to back up to the
+ *         DDS, else runs of path characters containing a `.`; each path keeps its offset and
+ *         the framing seen
+ *   D     "DDS " (found by searching, bounded) + a DX10 header whose arraySize is the slice count
+ * When the number of paths found is slice count + 1, the first is read as the array's own path
+ * and the rest as the slices' sources, in order (the seed's order); otherwise the paths are
+ * listed unassigned and a note says so.
+ */
+import { Arch06Error, hexBytes } from '../errors';
+import { DDS_MAGIC, DdsFile, parseDds } from './dds';
+
+export const TEXA_MAGIC = 0x41584554; // "TEXA" little-endian
+export const TEXA_VERSION = 1;
+/** How far into the file the "DDS " search looks: room for a few hundred slice paths. */
+export const TEXA_DDS_SEARCH_LIMIT = 64 * 1024;
+/** Shortest printable run taken for a path. */
+const MIN_PATH_CHARS = 4;
+
+export interface TexaPath {
+  /** Absolute offset of the first character. */
+  offset: number;
+  text: string;
+  /** How the run is delimited, as observed: a u16 or u8 length right before it, or a NUL after. */
+  framing: 'u8 length' | 'u16 length' | 'u32 length' | 'NUL-terminated' | 'none seen';
+}
+
+export interface TexaFile {
+  file: string;
+  size: number;
+  version: number;
+  /** Raw header bytes between the version and the DDS (hex, first 256 bytes). */
+  headerHex: string;
+  headerBytes: number;
+  /** Every path-like run found in the header, in file order. */
+  paths: TexaPath[];
+  /** The array's own path and the slices' source paths, when the count fits the seed's description. */
+  ownPath?: string;
+  slicePaths?: string[];
+  ddsOffset: number;
+  dds: DdsFile;
+  confidence: 'uncertain';
+  notes: string[];
+}
+
+const u32 = (b: Uint8Array, o: number): number => (b[o] | (b[o + 1] << 8) | (b[o + 2] << 16) | (b[o + 3] << 24)) >>> 0;
+const printable = (c: number): boolean => c >= 0x20 && c < 0x7f;
+
+/** Characters a game path is made of; anything else ends a run (a length byte, a flag). */
+const pathChar = (c: number): boolean =>
+  (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a) || c === 0x5c || c === 0x2f || c === 0x2e || c === 0x5f || c === 0x2d || c === 0x3a || c === 0x20;
+const MAX_FRAMED_PATH = 1024;
+
+/**
+ * Hypothesis 1: the paths are length-prefixed strings (u8, u16 or u32 length) back to back, the
+ * last one ending right where the DDS starts. The earliest start that yields such a chain wins.
+ */
+function framedPaths(bytes: Uint8Array, from: number, to: number): TexaPath[] | undefined {
+  for (const width of [2, 4, 1] as const) {
+    const framing: TexaPath['framing'] = width === 1 ? 'u8 length' : width === 2 ? 'u16 length' : 'u32 length';
+    for (let start = from; start + width < to; start++) {
+      const found: TexaPath[] = [];
+      let pos = start;
+      while (pos + width <= to) {
+        const len = width === 1 ? bytes[pos] : width === 2 ? bytes[pos] | (bytes[pos + 1] << 8) : u32(bytes, pos);
+        if (len < MIN_PATH_CHARS || len > MAX_FRAMED_PATH || pos + width + len > to) break;
+        const text = bytes.subarray(pos + width, pos + width + len);
+        if (!text.every(printable)) break;
+        found.push({ offset: pos + width, text: String.fromCharCode(...text), framing });
+        pos += width + len;
+      }
+      if (found.length > 0 && pos === to) return found;
+    }
+  }
+  return undefined;
+}
+
+/** Hypothesis 2 (fallback): runs of path characters containing a `.`, with what delimits them. */
+function scannedPaths(bytes: Uint8Array, from: number, to: number): TexaPath[] {
+  const out: TexaPath[] = [];
+  let i = from;
+  while (i < to) {
+    if (!pathChar(bytes[i])) {
+      i++;
+      continue;
+    }
+    let j = i;
+    while (j < to && pathChar(bytes[j])) j++;
+    const text = String.fromCharCode(...bytes.subarray(i, j));
+    if (j - i >= MIN_PATH_CHARS && text.includes('.')) out.push({ offset: i, text, framing: j < to && bytes[j] === 0 ? 'NUL-terminated' : 'none seen' });
+    i = j;
+  }
+  return out;
+}
+
+/** Parse a TEXA v1 array held in memory. Throws `Arch06Error` naming file, offset and field. */
+export function parseTexa(bytes: Uint8Array, file: string): TexaFile {
+  if (bytes.length < 8) {
+    throw new Arch06Error('TRUNCATED', 'file ends inside the TEXA magic and version', { file, offset: 0, field: 'header', expected: '8 bytes', actual: `${bytes.length} bytes` });
+  }
+  if (u32(bytes, 0) !== TEXA_MAGIC) {
+    throw new Arch06Error('BAD_MAGIC', 'not a TEXA texture array', { file, offset: 0, field: 'magic', expected: '"TEXA"', actual: hexBytes(bytes.subarray(0, 4), 4) });
+  }
+  const version = u32(bytes, 4);
+  if (version !== TEXA_VERSION) {
+    throw new Arch06Error('UNSUPPORTED_VERSION', `unsupported TEXA version ${version}`, { file, offset: 4, field: 'version', expected: String(TEXA_VERSION), actual: String(version) });
+  }
+  const last = Math.min(bytes.length - 4, 8 + TEXA_DDS_SEARCH_LIMIT);
+  let ddsOffset = -1;
+  for (let i = 8; i <= last; i++) {
+    if (u32(bytes, i) === DDS_MAGIC) {
+      ddsOffset = i;
+      break;
+    }
+  }
+  if (ddsOffset < 0) {
+    throw new Arch06Error('INVALID', `no "DDS " within ${TEXA_DDS_SEARCH_LIMIT} bytes of the TEXA header`, { file, offset: 8, field: 'dds.magic', expected: '"DDS " after the header and paths', actual: `none in bytes 8..${last + 4}` });
+  }
+  const dds = parseDds(bytes, file, ddsOffset);
+  const framed = framedPaths(bytes, 8, ddsOffset);
+  const paths = framed ?? scannedPaths(bytes, 8, ddsOffset);
+  const notes = [
+    framed
+      ? `TEXA v1 has no documented header layout (formats-public §11): the bytes before the DDS are kept raw; the paths read as ${framed[0].framing}-prefixed strings ending where the DDS starts (a hypothesis that fits this file; UNCERTAIN)`
+      : 'TEXA v1 has no documented header layout (formats-public §11): the bytes before the DDS are kept raw and the paths were found by scanning for runs of path characters (UNCERTAIN)',
+  ];
+  if (!dds.dx10) notes.push('the DDS has no DX10 header; seed 004 says texture arrays carry one');
+  let ownPath: string | undefined;
+  let slicePaths: string[] | undefined;
+  if (paths.length === dds.arraySize + 1) {
+    ownPath = paths[0].text;
+    slicePaths = paths.slice(1).map((p) => p.text);
+    notes.push(`${paths.length} paths for ${dds.arraySize} slices: read as the array's own path, then one source per slice (seed 004's order)`);
+  } else {
+    notes.push(`${paths.length} path-like runs for ${dds.arraySize} slices: not the own path + one per slice the seed describes, so they are listed unassigned`);
+  }
+  return {
+    file, size: bytes.length, version, headerHex: hexBytes(bytes.subarray(8, ddsOffset), 256), headerBytes: ddsOffset - 8,
+    paths, ownPath, slicePaths, ddsOffset, dds, confidence: 'uncertain', notes,
+  };
+}
