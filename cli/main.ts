@@ -26,8 +26,9 @@ usage: arch06 <command> [arguments] [--json]
   make-sample <folder>                write the embedded sample install
   texture <root> <path> [--png OUT] [--mip N] [--slice N]   a .tex/.dds entry: header, or a level as PNG
   texture-file <file.tex|file.dds> [--png OUT] [--mip N] [--slice N]   the same for a file on disk
-  mesh    <root> <path> [--skel GAMEPATH] [--glb OUT]   a .mesh (data blocks, meshes, materials, bones) or a .skel
-  mesh-file <file.mesh|file.skel> [--skel FILE] [--glb OUT]   the same for a file on disk
+  mesh    <root> <path> [--skel GAMEPATH] [--glb OUT]   a .mesh (data blocks, meshes, materials, bones) or a .skel;
+                                      a .inst (PRFB) or .wldmsh (MESH): its structure, located tables (uncertain) and LODs
+  mesh-file <file.mesh|file.skel|file.inst|file.wldmsh> [--skel FILE] [--glb OUT]   the same for a file on disk
 
 options for commands taking <root>:
   --cfg FILE    use this archive config list instead of <root>/x64/default.archcfg

@@ -20,6 +20,8 @@ const bundles = [
   { entryPoints: ['core/image/decodeWorker.ts'], outfile: 'dist/decodeWorker.js' },
   // The 3D model viewer webview (three.js): a browser script, so it overrides the node settings.
   { entryPoints: ['media/mesh/meshView.ts'], outfile: 'dist/webview/meshView.js', platform: 'browser', format: 'iife', target: 'es2022' },
+  // The texture editor's decoder, a Web Worker inside its webview (inlined into the page by the host).
+  { entryPoints: ['media/texture/decodeWorker.ts'], outfile: 'dist/webview/textureDecodeWorker.js', platform: 'browser', format: 'iife', target: 'es2022', sourcemap: false },
 ];
 
 const common = { absWorkingDir: root, bundle: true, platform: 'node', target: 'node20', format: 'cjs', sourcemap: true, minify, logLevel: 'warning' };

@@ -6,6 +6,12 @@
  * hash. `--json` prints, per data block (one vertex + face block each), its vertex and triangle
  * counts and its meshes, the materials, the LOD groups and levels, the layouts and the bones;
  * `--glb OUT` writes LOD 0 as glTF binary (core/model/glb.ts).
+ *
+ * `.inst` (PRFB v8 prefabs) and `.wldmsh` (MESH v5 world meshes), or any file with those magics,
+ * print their structure as read from seed 001 alone (core/formats/prfb.ts, worldMesh.ts): the
+ * header words with the seed's labels, the LOD records and groups, the tables and buffers with
+ * how they were located (all uncertain), what could not be located and why, and, when the
+ * geometry is checkable, the model's LODs (`--glb` then writes LOD 0).
  */
 import * as path from 'node:path';
 import { Arch06Error, isArch06Error } from '../../core/errors';
@@ -17,6 +23,10 @@ import { MeshModel } from '../../core/model/meshModel';
 // --glb OUT: the glTF writer (core/model/glb.ts, `writeGlb(model)`).
 import { writeGlb } from '../../core/model/glb';
 import { readFileBytes, writeFileAtomic } from '../../core/io/node';
+import { Prfb, parsePrfb, prfbNotes, prfbSummary } from '../../core/formats/prfb';
+import { WorldMesh, parseWorldMesh, worldMeshNotes, worldMeshSummary } from '../../core/formats/worldMesh';
+import { Tables } from '../../core/formats/prfbTables';
+import { ModelAttempt, meshModelFromPrfb, meshModelFromWorldMesh, prefabKindOf } from '../../core/model/fromPrfb';
 import { Mount } from '../../core/archive/mount';
 import { ParsedArgs, flagString, need } from '../args';
 import { printJson, writeOut } from '../output';
@@ -45,6 +55,8 @@ export function meshCommand(args: ParsedArgs): number {
     const p = need(args, 1, '<path>');
     const bytes = m.entry(p, flagString(args, 'source')).readSync();
     if (isSkelPath(p)) return showSkel(parseSkel(bytes, p), args);
+    const kind = prefabKind(p, bytes);
+    if (kind) return showPrefabLike(bytes, p, kind, args);
     const mmsh = parseMmsh(bytes, p);
     return showMesh(mmsh, mountSkeleton(m, p, flagString(args, 'skel')), args);
   } finally {
@@ -54,9 +66,11 @@ export function meshCommand(args: ParsedArgs): number {
 
 export function meshFileCommand(args: ParsedArgs): number {
   noExtra(args, 1);
-  const file = need(args, 0, '<file.mesh|file.skel>');
+  const file = need(args, 0, '<file.mesh|file.skel|file.inst|file.wldmsh>');
   const bytes = readFileBytes(file);
   if (isSkelPath(file)) return showSkel(parseSkel(bytes, file), args);
+  const kind = prefabKind(file, bytes);
+  if (kind) return showPrefabLike(bytes, file, kind, args);
   const mmsh = parseMmsh(bytes, file);
   return showMesh(mmsh, diskSkeleton(file, flagString(args, 'skel')), args);
 }
@@ -260,6 +274,111 @@ function showSkel(skel: Skel, args: ParsedArgs): number {
   for (const a of skel.anixNames) lines.push(`anix ${a}`);
   for (const n of skel.notes) lines.push(`note: ${n}`);
   if (glb) lines.push(`wrote ${glb.file} (${glb.bytes} bytes)`);
+  writeOut(lines.join('\n') + '\n');
+  return 0;
+}
+
+// ---- PRFB (.inst) and MESH (.wldmsh) --------------------------------------------------------
+
+/** PRFB / MESH by extension, else by magic (a .mesh is MMSH). */
+function prefabKind(p: string, bytes: Uint8Array): 'PRFB' | 'MESH' | undefined {
+  if (/\.inst$/i.test(p)) return 'PRFB';
+  if (/\.wldmsh$/i.test(p)) return 'MESH';
+  return prefabKindOf(bytes);
+}
+
+const hex = (v: number): string => formatHash(v >>> 0);
+
+function describeTables(t: Tables | undefined): Record<string, unknown> | null {
+  if (!t) return null;
+  return {
+    confidence: t.confidence,
+    drawsOffset: t.drawsOffset,
+    draws: t.draws.map((d) => ({
+      index: d.index, offset: d.offset, vertexCount: d.vertexCount, indexStart: d.indexStart, base: d.base, triangles: d.triangles, material: d.material,
+      format: d.format, vend: d.vend, unknown44: d.unknown44.asFloat, unknown48: d.unknown48.asFloat, words: [d.word0, d.vertexCount2, d.word7, d.word8],
+    })),
+    formats: t.formats
+      ? {
+          offset: t.formats.offset, size: t.formats.size, framing: t.formats.framing, count: t.formats.count,
+          formats: t.formats.formats.map((f) => ({ index: f.index, offset: f.offset, strides: f.strides, entries: f.entries.map((e) => ({ stream: e.stream, type: e.type, typeName: e.typeName, usage: e.usage, usageName: e.usageName, index: e.index, size: e.size, streamOffset: e.streamOffset })) })),
+        }
+      : null,
+    materials: t.materials ? { offset: t.materials.offset, size: t.materials.size, encoding: t.materials.encoding, paths: t.materials.paths.map((m) => m.path) } : null,
+    end: t.end,
+    notes: t.notes,
+  };
+}
+
+function describeModel(a: ModelAttempt): Record<string, unknown> {
+  return {
+    model: a.model ? { lods: a.model.lods.map((l) => ({ index: l.index, vertices: l.vertices, triangles: l.triangles, parts: l.parts.map((p) => p.name) })), bounds: a.model.bounds } : null,
+    modelReason: a.reason ?? null,
+  };
+}
+
+export function describePrfb(p: Prfb, a: ModelAttempt): Record<string, unknown> {
+  return {
+    file: p.file, size: p.size, format: 'PRFB', version: p.version, confidence: p.confidence, hash: hex(p.hash),
+    header: p.header, counts: p.counts,
+    lods: {
+      offset: p.lods.offset, end: p.lods.end, count: p.lods.records.length, stop: p.lods.stop, nextReading: p.lods.nextReading,
+      records: p.lods.records.map((r) => ({ ...r, tag: hex(r.tag), nameHash: r.nameHash === undefined ? undefined : hex(r.nameHash), raw: r.raw.map(hex) })),
+      groups: p.lods.groups.map((g) => ({ tag: hex(g.tag), roots: g.roots, units: g.units, chains: g.chains })),
+    },
+    tables: describeTables(p.tables),
+    buffers: p.buffers ?? null,
+    geometry: p.geometry ? { checkable: p.geometry.checkable, confidence: p.geometry.confidence, notes: p.geometry.notes } : null,
+    rest: p.rest ?? null,
+    ...describeModel(a),
+    notes: [...new Set([...prfbNotes(p), ...(a.model?.notes ?? []), ...(a.reason ? [`no model: ${a.reason}`] : [])])],
+  };
+}
+
+export function describeWorldMesh(m: WorldMesh, a: ModelAttempt): Record<string, unknown> {
+  return {
+    file: m.file, size: m.size, format: 'MESH', version: m.version, confidence: m.confidence,
+    header: m.header, counts: m.counts,
+    buffers: m.buffers,
+    tables: describeTables(m.tables),
+    geometry: m.geometry ? { checkable: m.geometry.checkable, confidence: m.geometry.confidence, notes: m.geometry.notes } : null,
+    rest: m.rest ?? null,
+    ...describeModel(a),
+    notes: [...new Set([...worldMeshNotes(m), ...(a.model?.notes ?? []), ...(a.reason ? [`no model: ${a.reason}`] : [])])],
+  };
+}
+
+function showPrefabLike(bytes: Uint8Array, file: string, kind: 'PRFB' | 'MESH', args: ParsedArgs): number {
+  const name = path.basename(file.replace(/\\/g, '/'));
+  let a: ModelAttempt;
+  let d: Record<string, unknown>;
+  let summary: string[];
+  if (kind === 'PRFB') {
+    const p = parsePrfb(bytes, file);
+    a = meshModelFromPrfb(p, name);
+    d = describePrfb(p, a);
+    summary = prfbSummary(p);
+  } else {
+    const m = parseWorldMesh(bytes, file);
+    a = meshModelFromWorldMesh(m, name);
+    d = describeWorldMesh(m, a);
+    summary = worldMeshSummary(m);
+  }
+  let glb: { file: string; bytes: number } | undefined;
+  if (flagString(args, 'glb') !== undefined) {
+    if (!a.model) throw new Arch06Error('INVALID', `no model to export: ${a.reason}`, { file, field: 'geometry' });
+    glb = writeGlbOption(a.model, args);
+  }
+  if (args.flags.has('json')) {
+    printJson({ ...d, glb: glb ?? null });
+    return 0;
+  }
+  const lines = [...summary];
+  if (a.model) {
+    for (const l of a.model.lods) lines.push(`LOD ${l.index}: ${l.vertices} vertices, ${l.triangles} triangles, ${l.parts.length} parts (${l.parts.map((p) => p.name).join(', ')})`);
+  } else lines.push(`no model: ${a.reason}`);
+  for (const n of d.notes as string[]) lines.push(`note: ${n}`);
+  if (glb) lines.push(`wrote ${glb.file} (${glb.bytes} bytes, LOD 0)`);
   writeOut(lines.join('\n') + '\n');
   return 0;
 }

@@ -150,7 +150,7 @@ interface Attr {
   channel: number;
 }
 
-function f32ToHalf(v: number): number {
+export function f32ToHalf(v: number): number {
   const f = new Float32Array([v]);
   const x = new Uint32Array(f.buffer)[0]!;
   const sign = (x >>> 16) & 0x8000;

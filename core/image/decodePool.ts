@@ -9,6 +9,7 @@ import { Arch06Error, ErrorCode, ErrorDetails } from '../errors';
 import type { DdsDecoder, DdsFile } from '../formats/dds';
 import { ddsLevel } from '../formats/dds';
 import { decodeLevel } from './bcn';
+import { exactCopy } from '../io/byteSource';
 
 export interface DecodeRequest {
   id: number;
@@ -64,14 +65,14 @@ export class DecodePool {
     if (width * height <= this.inlinePixels) {
       return { width, height, rgba: decodeLevel(dds.format.decoder, bytes, level.offset, width, height, dds.file), onWorker: false };
     }
-    const src = bytes.slice(level.offset, level.offset + level.size);
+    const src = exactCopy(bytes, level.offset, level.offset + level.size);
     const rgba = await this.post({ id: 0, decoder: dds.format.decoder, src, width, height, file: dds.file });
     return { width, height, rgba, onWorker: true };
   }
 
   /** Decode raw level bytes on a worker (for benchmarks and callers that hold a level already). */
   decodeOnWorker(decoder: DdsDecoder, src: Uint8Array, width: number, height: number, file = 'texture'): Promise<Uint8Array> {
-    return this.post({ id: 0, decoder, src: src.slice(), width, height, file });
+    return this.post({ id: 0, decoder, src: exactCopy(src), width, height, file });
   }
 
   private post(req: DecodeRequest): Promise<Uint8Array> {

@@ -2,6 +2,7 @@
  * A small PNG of a texture for previews (hovers, lists): the largest mip that fits in
  * `maxSide` × `maxSide`, so no resampling is needed and the decode stays small.
  */
+import type { DdsFile, DdsLevel } from '../formats/dds';
 import { parseTextureFile } from '../formats/texr';
 import { decodeDdsLevel } from './bcn';
 import { encodePng } from './png';
@@ -23,11 +24,25 @@ export interface Thumbnail {
 export function textureThumbnail(bytes: Uint8Array, file: string, maxSide = 128): Thumbnail {
   const t = parseTextureFile(bytes, file);
   const levels = t.dds.levels.filter((l) => l.slice === 0);
-  // Levels are largest first: take the first that fits, else the smallest there is.
-  const level = levels.find((l) => Math.max(l.width, l.height) <= maxSide) ?? levels[levels.length - 1];
+  // The largest level that fits, else the smallest there is.
+  const level = largestLevelWithin(t.dds, maxSide) ?? levels[levels.length - 1];
   const d = decodeDdsLevel(t.dds, t.bytes, 0, level.mip);
   return {
     png: encodePng(d.rgba, d.width, d.height), width: d.width, height: d.height, mip: level.mip,
     fullWidth: t.dds.width, fullHeight: t.dds.height, format: t.dds.format.name, slices: t.dds.surfaces,
   };
+}
+
+/**
+ * The largest level of `slice` whose longer side is at most `maxSide` pixels, so a preview or a
+ * material map needs no resampling; undefined when even the smallest is larger (a .tex0 or
+ * .texuhd tier can hold only its top mips) or the slice has no levels.
+ */
+export function largestLevelWithin(dds: DdsFile, maxSide: number, slice = 0): DdsLevel | undefined {
+  let best: DdsLevel | undefined;
+  for (const l of dds.levels) {
+    if (l.slice !== slice || Math.max(l.width, l.height) > maxSide) continue;
+    if (!best || l.width * l.height > best.width * best.height) best = l;
+  }
+  return best;
 }

@@ -55,3 +55,15 @@ export class MemoryByteSource implements ByteSource {
     }
   }
 }
+
+/**
+ * Bytes [start, end) of `bytes` in a fresh ArrayBuffer of exactly that size. `Uint8Array.slice`
+ * is not enough: on a Node Buffer it returns a view of the same memory, and `.buffer` of a view
+ * is the whole underlying buffer (a file, or Node's shared pool), which must never be posted to
+ * a worker or a webview.
+ */
+export function exactCopy(bytes: Uint8Array, start = 0, end = bytes.length): Uint8Array {
+  const out = new Uint8Array(Math.max(0, end - start));
+  out.set(bytes.subarray(start, end));
+  return out;
+}

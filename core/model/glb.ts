@@ -27,9 +27,10 @@
  * cannot be repaired (lengths that do not match, indices or joints out of range, NaN, a bone
  * whose parent comes after it) is an `Arch06Error` with code INVALID naming the part.
  *
- * No textures yet: a material gets a neutral base colour. `GlbOptions.baseColorImage` already
- * embeds an image per material name when a caller has one (PNG/JPEG bytes), so the texture
- * work only has to supply them.
+ * Textures: a material gets a neutral base colour, and `GlbOptions.baseColorImage` embeds an
+ * image per material name when the caller has one (PNG/JPEG bytes), as its baseColorTexture. The
+ * mesh editor supplies the textures a modder assigned to slots by hand (core/model/materialTexture.ts):
+ * the file does not say which texture fills a slot.
  */
 import { Arch06Error } from '../errors';
 import { fromTrs, invert, worldMatrices, type Mat4 } from './mat4';

@@ -2,22 +2,39 @@
  * The 3D editor for `.mesh` (MMSH) and `.skel` (SKEL), read-only. The document parses the file
  * and, for a mesh, looks for its skeleton in the mount (same folder, same stem, `.skel`); the
  * webview (media/mesh/, bundled to dist/webview/meshView.js) draws the `MeshModel` it is sent.
- * `.inst` (PRFB) and `.wldmsh` (MESH) open here too and say plainly that their readers are not
- * written yet, with a hex view. Export to glTF binary from the editor's title bar.
+ * `.inst` (PRFB) and `.wldmsh` (MESH) open here too, read from seed 001 alone
+ * (core/model/fromPrfb.ts): a model when their geometry is checkable, otherwise the structure
+ * found and why there is no model, with a hex view. Export to glTF binary from the editor's title bar.
+ *
+ * Textures by material slot: a mesh names its materials only as slots, and which textures fill
+ * a slot is decided by the game's design records (seed 000), so the modder assigns a texture file
+ * to a slot by hand ("Texture…" in the viewer's panel → a quick pick of the mount's texture
+ * paths, the mesh's folder first). The winning copy is read, its largest slice-0 mip of at most
+ * 2048 pixels a side is decoded (core/model/materialTexture.ts, on the decode pool) and sent to
+ * every view of the document; the document keeps it in memory (never on disk) and the glTF
+ * export embeds it as that material's base-colour PNG.
  *
  * Protocol: media/mesh/protocol.ts.
  */
+import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { isArch06Error } from '../../core/errors';
+import { Arch06Error, isArch06Error } from '../../core/errors';
+import { DecodePool } from '../../core/image/decodePool';
+import { encodePng } from '../../core/image/png';
+import { FuzzyIndex } from '../../core/search/fuzzy';
+import { chooseMaterialTexture, gameFolderOf, isMaterialTexturePath, textureChoices } from '../../core/model/materialTexture';
 import { parseMmsh } from '../../core/formats/mmsh';
 import { Skel, parseSkel } from '../../core/formats/skel';
 import { MeshModel } from '../../core/model/meshModel';
 import { meshModelFromMmsh, meshModelFromSkel } from '../../core/model/fromMmsh';
+import { explainNoModel, readPrefabLike } from '../../core/model/fromPrfb';
 import { writeGlb } from '../../core/model/glb';
 import { toWireModel } from '../../core/model/wire';
 import type { HostToView, ViewToHost } from '../../media/mesh/protocol';
 import { hexDump } from './hexDump';
 import { MountService } from '../mountService';
+import { textureRole } from '../../core/formats/textureRole';
+import { SCHEME, gamePathOf, parseUri } from '../fs/uris';
 
 const nameOf = (uri: vscode.Uri): string => uri.path.split('/').pop() ?? uri.path;
 
@@ -29,6 +46,20 @@ interface Loaded {
   skeletonFrom?: string;
 }
 
+/** A texture the modder assigned to a material slot: the decoded level, and its PNG once exported. */
+interface SlotTexture {
+  /** The game path chosen (as the winning source spells it). */
+  path: string;
+  width: number;
+  height: number;
+  /** RGBA8, rows top first. */
+  rgba: Uint8Array;
+  /** Encoded on the first export that needs it. */
+  png?: Uint8Array;
+}
+
+const errorText = (e: unknown): string => (isArch06Error(e) ? e.message : e instanceof Error ? e.message : String(e));
+
 class MeshDocument implements vscode.CustomDocument {
   constructor(
     readonly uri: vscode.Uri,
@@ -39,6 +70,10 @@ class MeshDocument implements vscode.CustomDocument {
   private loading: Promise<Loaded> | undefined;
   /** The last LOD the webview reported showing: the glTF export follows the view. */
   lod = 0;
+  /** Textures assigned to material slots, by slot (= glTF material) name. In memory only. */
+  readonly textures = new Map<string, SlotTexture>();
+  /** The open views of this document (an editor split shows one document twice). */
+  readonly panels = new Set<vscode.WebviewPanel>();
   /** Milestones after `openedAt` (ms) for the output channel. */
   parsedMs = 0;
   readyMs = 0;
@@ -61,11 +96,8 @@ class MeshDocument implements vscode.CustomDocument {
   dispose(): void {}
 }
 
-/** Formats that open here but have no reader yet: what to tell the user. */
-const NOT_YET: Record<string, string> = {
-  inst: 'PRFB v8 prefabs (.inst) are not decoded yet (seed 001 "Prefabs"); the raw bytes are below.',
-  wldmsh: 'MESH v5 world meshes (.wldmsh) are not decoded yet (seed 001 "World meshes"); the raw bytes are below.',
-};
+/** Formats read from seed 001 alone: a model only when their geometry is checkable. */
+const PREFAB_LIKE: Record<string, 'PRFB' | 'MESH'> = { inst: 'PRFB', wldmsh: 'MESH' };
 
 async function tryRead(uri: vscode.Uri): Promise<Uint8Array | undefined> {
   try {
@@ -78,8 +110,14 @@ async function tryRead(uri: vscode.Uri): Promise<Uint8Array | undefined> {
 /** Parse a .mesh (with its sibling .skel when it reads) or a .skel into a MeshModel. */
 async function load(uri: vscode.Uri, bytes: Uint8Array): Promise<{ model: MeshModel; skeletonFrom?: string }> {
   const ext = (/\.([^./]+)$/.exec(uri.path)?.[1] ?? '').toLowerCase();
-  if (NOT_YET[ext]) throw new Error(NOT_YET[ext]);
   const name = nameOf(uri);
+  const prefabKind = PREFAB_LIKE[ext];
+  if (prefabKind) {
+    // No model: the structure found becomes the `failed` message, shown above the hex dump.
+    const r = readPrefabLike(bytes, uri.path, name, prefabKind);
+    if (r.model) return { model: r.model };
+    throw new Error(explainNoModel(prefabKind, r));
+  }
   if (ext === 'skel') return { model: meshModelFromSkel(parseSkel(bytes, uri.path), name) };
   const mmsh = parseMmsh(bytes, uri.path);
   const skelUri = uri.with({ path: uri.path.replace(/\.[^./]+$/, '.skel') });
@@ -111,15 +149,22 @@ export class MeshEditorProvider implements vscode.CustomReadonlyEditorProvider<M
         webviewOptions: { retainContextWhenHidden: true },
       }),
       vscode.commands.registerCommand('arch06.exportGlb', (uri?: vscode.Uri) => provider.exportGlb(uri)),
+      { dispose: () => void provider.pool.dispose() },
     );
   }
 
   private readonly documents = new Map<string, MeshDocument>();
+  /** Decodes the chosen texture levels off the extension host's thread when they are large. */
+  readonly pool: DecodePool;
+  /** The mount's texture paths (sorted) and a fuzzy index over them, built on the first pick. */
+  private textureIndex: { from: FuzzyIndex; paths: string[]; index: FuzzyIndex } | undefined;
 
   constructor(
     private readonly context: vscode.ExtensionContext,
     private readonly service: MountService,
-  ) {}
+  ) {
+    this.pool = new DecodePool({ workerFile: path.join(context.extensionPath, 'dist', 'decodeWorker.js') });
+  }
 
   /** Only reads the bytes: parsing waits until the webview is loading, so the two overlap. */
   async openCustomDocument(uri: vscode.Uri): Promise<MeshDocument> {
@@ -140,10 +185,12 @@ export class MeshEditorProvider implements vscode.CustomReadonlyEditorProvider<M
       if (panel.active) this.active = doc;
     };
     track();
+    doc.panels.add(panel);
     panel.onDidChangeViewState(track);
     panel.onDidDispose(() => {
+      doc.panels.delete(panel);
       if (this.active === doc) this.active = undefined;
-      this.documents.delete(doc.uri.toString());
+      if (doc.panels.size === 0) this.documents.delete(doc.uri.toString());
     });
     panel.webview.onDidReceiveMessage(async (msg: ViewToHost) => {
       switch (msg.type) {
@@ -154,8 +201,19 @@ export class MeshEditorProvider implements vscode.CustomReadonlyEditorProvider<M
             ? { type: 'model', model: toWireModel(model), title: nameOf(doc.uri) + (skeletonFrom ? ` + ${skeletonFrom}` : '') }
             : { type: 'failed', message: error ?? 'unknown error', hex: hexDump(doc.bytes), size: doc.bytes.length };
           void panel.webview.postMessage(out);
+          // The view drops slot textures with each model: send this document's again.
+          if (model) for (const [slot, t] of doc.textures) postTexture(panel, slot, t);
           return;
         }
+        case 'pickTexture':
+          if (typeof msg.slot === 'string' && msg.slot.length > 0 && msg.slot.length <= 256) await this.pickTexture(doc, msg.slot);
+          return;
+        case 'clearTexture':
+          if (doc.textures.delete(msg.slot)) {
+            this.service.log(`mesh ${nameOf(doc.uri)}: ${msg.slot} has no texture now`);
+            for (const other of doc.panels) if (other !== panel) void other.webview.postMessage({ type: 'clearTexture', slot: msg.slot } satisfies HostToView);
+          }
+          return;
         case 'firstFrame':
           this.service.log(
             `mesh ${nameOf(doc.uri)}: first frame ${Math.round(performance.now() - doc.openedAt)} ms after the editor started opening it ` +
@@ -171,6 +229,98 @@ export class MeshEditorProvider implements vscode.CustomReadonlyEditorProvider<M
           return;
       }
     });
+  }
+
+  /** The mount's texture paths, sorted, and a fuzzy index over them (rebuilt when the mount changes). */
+  private textures(): { paths: string[]; index: FuzzyIndex } | undefined {
+    const all = this.service.fuzzyIndex();
+    if (!all) return undefined;
+    if (this.textureIndex?.from !== all) {
+      const keyed = all.paths.filter(isMaterialTexturePath).map((p) => [p.toLowerCase(), p] as const);
+      const paths = keyed.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0)).map((k) => k[1]);
+      this.textureIndex = { from: all, paths, index: new FuzzyIndex(paths) };
+    }
+    return this.textureIndex;
+  }
+
+  /**
+   * "Texture…" on a slot: a quick pick over the mount's texture paths (the mesh's folder first;
+   * typing filters fuzzily like Go to File), then read, decode and send the chosen one.
+   */
+  async pickTexture(doc: MeshDocument, slot: string): Promise<void> {
+    const mount = this.service.mount;
+    const tex = this.textures();
+    if (!mount || !tex) {
+      void vscode.window.showInformationMessage('No install is mounted, so there are no game textures to choose from. Run "arch06: Open Game Folder as Workspace" first.');
+      return;
+    }
+    const meshPath = doc.uri.scheme === SCHEME ? gamePathOf(parseUri(doc.uri)) : undefined;
+    const folder = meshPath === undefined ? undefined : gameFolderOf(meshPath);
+    const picked = await new Promise<string | undefined>((resolve) => {
+      type Item = vscode.QuickPickItem & { path?: string };
+      const qp = vscode.window.createQuickPick<Item>();
+      qp.title = `Texture for ${slot} of ${nameOf(doc.uri)} (for the view and the glTF export; nothing is written to the game)`;
+      qp.placeholder = `Search ${tex.paths.length.toLocaleString('en')} textures by name (.tex, .tex0, .texuhd, .dds)`;
+      qp.matchOnDescription = false;
+      const item = (p: string, positions: number[] = []): Item => {
+        const cut = p.lastIndexOf('\\');
+        const nameStart = cut + 1;
+        const label: [number, number][] = positions.filter((x) => x >= nameStart).map((x) => [x - nameStart, x - nameStart + 1]);
+        // We filter ourselves; keep VS Code's own filter from hiding our matches.
+        return { label: p.slice(nameStart), description: cut > 0 ? p.slice(0, cut) : '', path: p, alwaysShow: true, highlights: { label } } as Item;
+      };
+      const separator = (label: string): Item => ({ label, kind: vscode.QuickPickItemKind.Separator });
+      const group = (near: Item[], rest: Item[], restLabel: string): Item[] =>
+        near.length === 0 ? rest : [separator(`in ${meshPath ? gameFolderOf(meshPath) || 'the root' : 'the mesh folder'}`), ...near, ...(rest.length ? [separator(restLabel), ...rest] : [])];
+      const update = (): void => {
+        if (!qp.value.trim()) {
+          // Nothing typed: the mesh's folder, then the first of the rest (typing searches them all).
+          const { near, rest } = textureChoices(tex.paths, meshPath);
+          qp.items = group(near.map((p) => item(p)), rest.slice(0, 200).map((p) => item(p)), rest.length > 200 ? `elsewhere (first 200 of ${rest.length.toLocaleString('en')}: type to search)` : 'elsewhere');
+          return;
+        }
+        const matches = tex.index.match(qp.value, 200);
+        const near: Item[] = [];
+        const rest: Item[] = [];
+        for (const m of matches) {
+          const p = tex.index.paths[m.index]!;
+          (folder !== undefined && gameFolderOf(p) === folder ? near : rest).push(item(p, m.positions));
+        }
+        qp.items = group(near, rest, 'elsewhere');
+      };
+      update();
+      let chosen: string | undefined;
+      qp.onDidChangeValue(update);
+      qp.onDidAccept(() => {
+        chosen = (qp.selectedItems[0] ?? qp.activeItems[0])?.path;
+        if (chosen) qp.hide();
+      });
+      qp.onDidHide(() => {
+        qp.dispose();
+        resolve(chosen);
+      });
+      qp.show();
+    });
+    if (!picked) return;
+    const file = picked.slice(picked.lastIndexOf('\\') + 1);
+    try {
+      const t = await vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: `arch06: decoding ${file}…` }, async (): Promise<SlotTexture & { mip: number; note: string }> => {
+        const entry = mount.winner(picked);
+        if (!entry) throw new Arch06Error('NOT_FOUND', 'path not found in any mounted source', { file: picked });
+        const bytes = await entry.read();
+        const { texture, level } = chooseMaterialTexture(bytes, picked);
+        const d = await this.pool.decode(texture.dds, texture.bytes, 0, level.mip);
+        return { path: picked, width: d.width, height: d.height, rgba: d.rgba, mip: level.mip, note: `${texture.dds.format.name}, ${texture.dds.width}×${texture.dds.height}` };
+      });
+      if (mount !== this.service.mount) return; // remounted meanwhile: the path may mean something else now
+      const { mip, note, ...kept } = t;
+      doc.textures.set(slot, kept);
+      this.service.log(`mesh ${nameOf(doc.uri)}: ${slot} shows ${picked} (${note}; mip ${mip}, ${t.width}×${t.height})`);
+      for (const p of doc.panels) postTexture(p, slot, kept);
+    } catch (e) {
+      this.service.log(`mesh ${nameOf(doc.uri)}: ${picked} as the texture of ${slot}: ${errorText(e)}`);
+      void vscode.window.showWarningMessage(`${file} cannot be used as the texture of ${slot}; nothing changed. ${errorText(e)}`);
+    }
   }
 
   /** Export the LOD on screen as glTF binary, then offer to open it in the default app. */
@@ -191,9 +341,21 @@ export class MeshEditorProvider implements vscode.CustomReadonlyEditorProvider<M
     });
     if (!target) return;
     try {
-      const glb = writeGlb(model, { lod: Math.min(doc.lod, Math.max(0, model.lods.length - 1)) });
+      // Each slot's assigned texture becomes its material's base-colour image (PNG, encoded once).
+      const embedded = new Set<string>();
+      const glb = writeGlb(model, {
+        lod: Math.min(doc.lod, Math.max(0, model.lods.length - 1)),
+        baseColorImage: (material) => {
+          const t = doc.textures.get(material);
+          if (!t) return undefined;
+          t.png ??= encodePng(t.rgba, t.width, t.height);
+          embedded.add(material);
+          return { mimeType: 'image/png', bytes: t.png };
+        },
+      });
       await vscode.workspace.fs.writeFile(target, glb);
-      const open = await vscode.window.showInformationMessage(`Exported ${nameOf(target)} (${(glb.length / 1024).toFixed(0)} KiB).`, 'Open in Default App');
+      const textures = embedded.size ? `, ${embedded.size} texture${embedded.size > 1 ? 's' : ''} embedded` : '';
+      const open = await vscode.window.showInformationMessage(`Exported ${nameOf(target)} (${(glb.length / 1024).toFixed(0)} KiB${textures}).`, 'Open in Default App');
       if (open) await vscode.env.openExternal(target);
     } catch (e) {
       this.service.reportError('glTF export failed', e);
@@ -213,4 +375,11 @@ export class MeshEditorProvider implements vscode.CustomReadonlyEditorProvider<M
 <script nonce="${nonce}" src="${script}"></script>
 </body></html>`;
   }
+}
+
+/** Send one slot texture to a view (a copy: the document keeps its pixels for the export). */
+function postTexture(panel: vscode.WebviewPanel, slot: string, t: SlotTexture): void {
+  const rgba = t.rgba.buffer.slice(t.rgba.byteOffset, t.rgba.byteOffset + t.rgba.byteLength) as ArrayBuffer;
+  const msg: HostToView = { type: 'texture', slot, width: t.width, height: t.height, rgba, path: t.path, linear: textureRole(t.path).srgbLikely === false };
+  void panel.webview.postMessage(msg);
 }

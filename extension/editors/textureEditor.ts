@@ -7,15 +7,18 @@
  * Levels are offered as the tier chain: with `.tex0` / `.texuhd` siblings in the mount, the
  * full-resolution levels come first, each labelled with the file it comes from.
  *
- * Levels are decoded through a `DecodePool`: inline when small, on a worker thread when large,
- * so the extension host (shared by every extension) is not blocked for a big BC7 level.
+ * Levels are decoded in a Web Worker inside the webview from their encoded bytes (see
+ * `levelMessage`); the host decodes only BC6H, exports, and levels the webview could not decode,
+ * through a `DecodePool` (inline when small, on a worker thread when large), so the extension
+ * host (shared by every extension) is not blocked by a big BC7 level.
  *
- * Messages, webview → host: `ready`, `level {slice, mip, exposure}`, `exportPng {slice, mip}`,
+ * Messages, webview → host: `ready`, `level {slice, mip, exposure, host?}`, `exportPng {slice, mip}`,
  * `exportDds`, `firstPixels`, `copied {ok, message}`.
- * Host → webview: `init {info, first?}` (first: level 0 of slice 0, decoded while the webview
- * loaded) or `failed {message, hex}`, `level {slice, mip, width, height, rgba}`,
- * `levelFailed {slice, mip, message}`.
+ * Host → webview: `init {info, first?}` (first: the message for level 0 of slice 0) or
+ * `failed {message, hex}`; `levelData {slice, mip, width, height, decoder, data}` (encoded, for
+ * the webview's worker) or `level {slice, mip, width, height, rgba}`; `levelFailed {slice, mip, message, hex}`.
  */
+import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { isArch06Error } from '../../core/errors';
@@ -28,6 +31,7 @@ import { textureRole } from '../../core/formats/textureRole';
 import { encodePng } from '../../core/image/png';
 import { MountService } from '../mountService';
 import { hexDump } from './hexDump';
+import { exactCopy } from '../../core/io/byteSource';
 
 /** One level of the full-resolution chain, and the tier file it comes from. */
 interface ChainLevel {
@@ -56,8 +60,6 @@ class TextureDocument implements vscode.CustomDocument {
   ) {}
   /** The last BC6H level decoded to float, so exposure changes only re-tone-map. */
   hdr?: { key: string; width: number; height: number; rgb: Float32Array };
-  /** The first level, decoded while the webview loads (key `slice:mip:exposure`). */
-  prefetch?: { key: string; level: Promise<{ width: number; height: number; rgba: Uint8Array }> };
   /** When the webview said it was ready, ms after `openedAt` (for the output channel). */
   readyMs = 0;
   dispose(): void {
@@ -170,28 +172,18 @@ export class TextureEditorProvider implements vscode.CustomReadonlyEditorProvide
     const media = vscode.Uri.joinPath(this.context.extensionUri, 'media', 'texture');
     panel.webview.options = { enableScripts: true, localResourceRoots: [media] };
     panel.webview.html = this.html(panel.webview, media);
-    // Decode the level a new tab shows first while the webview loads, off the critical path.
-    const first = doc.texture && doc.texture.dds.format.decodable ? this.locate(doc, 0, 0) : undefined;
-    if (first) {
-      const level = this.decode(doc, first.texture, 0, first.mip, 0);
-      level.catch(() => undefined); // reported when the webview asks for it
-      doc.prefetch = { key: '0:0:0', level };
-    }
-    panel.webview.onDidReceiveMessage(async (msg: { type: string; slice?: number; mip?: number; exposure?: number; ok?: boolean; message?: string }) => {
+    panel.webview.onDidReceiveMessage(async (msg: { type: string; slice?: number; mip?: number; exposure?: number; host?: boolean; ok?: boolean; message?: string }) => {
       switch (msg.type) {
         case 'ready':
           doc.readyMs = performance.now() - doc.openedAt;
           if (doc.texture) {
-            // The prefetched first level rides along with init: one message instead of three.
-            const prefetched = doc.prefetch;
-            doc.prefetch = undefined;
-            const level = await prefetched?.level.catch(() => undefined);
-            const first = level ? { slice: 0, mip: 0, width: level.width, height: level.height, rgba: level.rgba.buffer.slice(level.rgba.byteOffset, level.rgba.byteOffset + level.rgba.byteLength) } : undefined;
+            // The first level rides along with init: one message instead of three.
+            const first = doc.texture.dds.format.decodable ? await this.levelMessage(doc, 0, 0, 0, false) : undefined;
             void panel.webview.postMessage({ type: 'init', info: describe(doc), first });
           } else void panel.webview.postMessage({ type: 'failed', message: doc.error, hex: hexDump(doc.bytes), size: doc.bytes.length });
           return;
         case 'level':
-          await this.postLevel(doc, panel, msg.slice ?? 0, msg.mip ?? 0, msg.exposure ?? 0);
+          void panel.webview.postMessage(await this.levelMessage(doc, msg.slice ?? 0, msg.mip ?? 0, msg.exposure ?? 0, msg.host === true));
           return;
         case 'firstPixels':
           this.service.log(`texture ${nameOf(doc.uri)}: first pixels ${Math.round(performance.now() - doc.openedAt)} ms after the editor started opening it (webview ready at ${Math.round(doc.readyMs)} ms)`);
@@ -217,18 +209,28 @@ export class TextureEditorProvider implements vscode.CustomReadonlyEditorProvide
     return { texture: doc.texture, mip };
   }
 
-  private async postLevel(doc: TextureDocument, panel: vscode.WebviewPanel, slice: number, chainMip: number, exposure: number): Promise<void> {
+  /**
+   * The message that shows one level. Where it is decoded: in the webview's worker, from the
+   * level's encoded bytes (BCn is 4-8x smaller than RGBA, so less crosses to the webview, and the
+   * host does no work), except where decoding here pays: BC6H (the float decode is cached and
+   * only re-tone-mapped when the exposure moves) or when the webview asks (`host`: its worker
+   * failed or could not start). A level that fails comes back as `levelFailed` with a hex dump.
+   */
+  private async levelMessage(doc: TextureDocument, slice: number, chainMip: number, exposure: number, host: boolean): Promise<Record<string, unknown>> {
     const where = this.locate(doc, slice, chainMip);
-    if (!where) return;
+    if (!where) return { type: 'levelFailed', slice, mip: chainMip, message: 'no texture', hex: '' };
     const t = where.texture;
     const mip = where.mip;
     try {
-      const key = `${slice}:${chainMip}:${exposure}`;
-      const prefetched = doc.prefetch?.key === key ? doc.prefetch.level : undefined;
-      if (prefetched) doc.prefetch = undefined; // used once; do not keep a big level alive
-      const level = await (prefetched ?? this.decode(doc, t, slice, mip, exposure));
-      const rgba = level.rgba;
-      void panel.webview.postMessage({ type: 'level', slice, mip: chainMip, width: level.width, height: level.height, rgba: rgba.buffer.slice(rgba.byteOffset, rgba.byteOffset + rgba.byteLength) });
+      const decoder = t.dds.format.decoder;
+      const hdr = decoder === 'BC6H_UF16' || decoder === 'BC6H_SF16';
+      if (!host && !hdr && decoder && t.dds.format.decodable) {
+        const l = ddsLevel(t.dds, slice, mip);
+        const data = exactCopy(t.bytes, l.offset, l.offset + l.size).buffer;
+        return { type: 'levelData', slice, mip: chainMip, width: l.width, height: l.height, decoder, data, file: t.dds.file };
+      }
+      const level = await this.decode(doc, t, slice, mip, exposure);
+      return { type: 'level', slice, mip: chainMip, width: level.width, height: level.height, rgba: exactCopy(level.rgba).buffer };
     } catch (e) {
       const message = isArch06Error(e) ? e.message : e instanceof Error ? e.message : String(e);
       const dump = (() => {
@@ -239,7 +241,7 @@ export class TextureEditorProvider implements vscode.CustomReadonlyEditorProvide
           return '';
         }
       })();
-      void panel.webview.postMessage({ type: 'levelFailed', slice, mip: chainMip, message, hex: dump });
+      return { type: 'levelFailed', slice, mip: chainMip, message, hex: dump };
     }
   }
 
@@ -289,15 +291,22 @@ export class TextureEditorProvider implements vscode.CustomReadonlyEditorProvide
     }
   }
 
+  /** The webview's script and style, read once and inlined: each separate resource is a round trip through the host before the first pixel. */
+  private inlined: { script: string; style: string; worker: string } | undefined;
+
   private html(webview: vscode.Webview, media: vscode.Uri): string {
     const nonce = [...Array(32)].map(() => Math.floor(Math.random() * 36).toString(36)).join('');
-    const script = webview.asWebviewUri(vscode.Uri.joinPath(media, 'textureView.js'));
-    const style = webview.asWebviewUri(vscode.Uri.joinPath(media, 'textureView.css'));
+    this.inlined ??= {
+      script: fs.readFileSync(path.join(media.fsPath, 'textureView.js'), 'utf8'),
+      style: fs.readFileSync(path.join(media.fsPath, 'textureView.css'), 'utf8'),
+      // Started by the page from a blob URL; "</script" cannot end this block early.
+      worker: fs.readFileSync(path.join(this.context.extensionPath, 'dist', 'webview', 'textureDecodeWorker.js'), 'utf8').replace(/<\/script/gi, '<\\/script'),
+    };
     return `<!DOCTYPE html>
 <html lang="en"><head><meta charset="UTF-8">
-<meta http-equiv="Content-Security-Policy" content="default-src 'none'; img-src ${webview.cspSource} data: blob:; style-src ${webview.cspSource}; script-src 'nonce-${nonce}';">
+<meta http-equiv="Content-Security-Policy" content="default-src 'none'; img-src ${webview.cspSource} data: blob:; style-src 'nonce-${nonce}'; script-src 'nonce-${nonce}'; worker-src blob:;">
 <meta name="viewport" content="width=device-width, initial-scale=1.0">
-<link href="${style}" rel="stylesheet"><title>Texture</title></head>
+<style nonce="${nonce}">${this.inlined.style}</style><title>Texture</title></head>
 <body>
 <div id="toolbar" role="toolbar" aria-label="Texture view controls">
   <label>Mip <select id="mip" aria-label="Mip level"></select></label>
@@ -314,7 +323,8 @@ export class TextureEditorProvider implements vscode.CustomReadonlyEditorProvide
   <span id="zoomText" aria-live="polite"></span>
 </div>
 <div id="main"><div id="stage" tabindex="0" aria-label="Texture"><canvas id="view"></canvas></div><aside id="info"></aside></div>
-<script nonce="${nonce}" src="${script}"></script>
+<script type="text/plain" id="decoderSource">${this.inlined.worker}</script>
+<script nonce="${nonce}">${this.inlined.script}</script>
 </body></html>`;
   }
 }

@@ -15,6 +15,15 @@
  *                                                    a model without LODs
  *   webview → host   { type: 'error', message }      the model could not be shown (bad wire data,
  *                                                    no WebGL)
+ *   webview → host   { type: 'pickTexture', slot }   the user clicked a slot's "Texture…" button
+ *   host → webview   { type: 'texture', slot, width, height, rgba: ArrayBuffer, path }
+ *                                                    RGBA8, rows top first: the slot's base-colour map
+ *   webview → host   { type: 'clearTexture', slot }  the user removed a slot's texture ("×")
+ *   host → webview   { type: 'clearTexture', slot }  another view of the document removed it
+ *
+ * `slot` is a material name as `slotKey` gives it ('slot 0'), the name the glTF export uses too.
+ * Slot textures are the host's: they are dropped when a `model` arrives and the host sends them
+ * again after it. The Textures toggle shows or hides them without forgetting them.
  *
  * `WireModel` (core/model/wire.ts): a `MeshModel` whose part arrays are exact-size ArrayBuffers —
  * positions, normals, tangents, uvs, weights: Float32; colors: Uint8 rgba; joints: Uint16;
@@ -35,12 +44,15 @@ import {
   BufferAttribute,
   BufferGeometry,
   Color,
+  DataTexture,
   DirectionalLight,
   DoubleSide,
   Float32BufferAttribute,
   GridHelper,
   Group,
   HemisphereLight,
+  LinearFilter,
+  LinearMipmapLinearFilter,
   LineBasicMaterial,
   LineSegments,
   Matrix4,
@@ -51,8 +63,13 @@ import {
   Points,
   PointsMaterial,
   Quaternion,
+  RepeatWrapping,
+  RGBAFormat,
+  SRGBColorSpace,
+  NoColorSpace,
   Scene,
   Sphere,
+  UnsignedByteType,
   Vector3,
   WebGLRenderer,
 } from 'three';
@@ -80,12 +97,13 @@ const vscode: VsCodeApi =
     : { postMessage: (m) => window.parent.postMessage(m, '*'), getState: () => undefined, setState: () => undefined };
 const post = (m: ViewToHost): void => vscode.postMessage(m);
 
-type Toggle = 'wireframe' | 'normals' | 'tangents' | 'colors' | 'bounds' | 'bones' | 'uv';
+type Toggle = 'wireframe' | 'textures' | 'normals' | 'tangents' | 'colors' | 'bounds' | 'bones' | 'uv';
 interface ViewState extends Record<Toggle, boolean> {
   lod: number;
 }
 const TOGGLES: { key: Toggle; label: string; title: string }[] = [
   { key: 'wireframe', label: 'Wireframe', title: 'Draw triangle edges only (W)' },
+  { key: 'textures', label: 'Textures', title: 'Draw the textures assigned to material slots (assign one with "Texture…" beside a slot)' },
   { key: 'normals', label: 'Normals', title: 'Show the vertex normals the file stores' },
   { key: 'tangents', label: 'Tangents', title: 'Show the vertex tangents the file stores' },
   { key: 'colors', label: 'Vertex colours', title: 'Shade with the vertex colours instead of the material colour' },
@@ -95,7 +113,7 @@ const TOGGLES: { key: Toggle; label: string; title: string }[] = [
 ];
 
 const saved = (vscode.getState() ?? {}) as Partial<ViewState>;
-const state: ViewState = { lod: 0, wireframe: false, normals: false, tangents: false, colors: false, bounds: false, bones: false, uv: false, ...saved };
+const state: ViewState = { lod: 0, wireframe: false, textures: true, normals: false, tangents: false, colors: false, bounds: false, bones: false, uv: false, ...saved };
 const save = (): void => vscode.setState({ ...state });
 
 // ---------------------------------------------------------------------------------------------
@@ -141,6 +159,7 @@ const mainArea = el('div', { id: 'main' }, stage, info);
 const failedBox = el('div', { className: 'message', hidden: true });
 document.body.append(toolbar, mainArea, failedBox);
 document.body.dataset.state = 'waiting';
+document.body.dataset.textures = '0';
 
 function esc(s: unknown): string {
   return String(s).replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]!);
@@ -228,7 +247,67 @@ function slotColor(key: string): Color {
   }
   return c;
 }
-const slotKey = (p: ModelPart): string => p.material ?? (p.materialIndex !== undefined && p.materialIndex >= 0 ? `material ${p.materialIndex}` : '(no material)');
+const slotKey = (p: ModelPart): string => p.material ?? (p.materialIndex !== undefined && p.materialIndex >= 0 ? `material ${p.materialIndex}` : NO_MATERIAL);
+const NO_MATERIAL = '(no material)';
+
+/** A texture the host assigned to a material slot: the slot's base-colour map. */
+interface SlotTexture {
+  texture: DataTexture;
+  path: string;
+  width: number;
+  height: number;
+}
+/** By slot key. The host's assignments: dropped with the model, sent again after it. */
+const slotTextures = new Map<string, SlotTexture>();
+
+/**
+ * A slot's map from the host's RGBA8 (rows top first).
+ *
+ * UV convention: parts get the game's UVs as stored (buildLod copies them into `uv` unchanged),
+ * v down with the origin at the image's top-left corner, as in glTF. A DataTexture uploads its
+ * first row at texture coordinate v = 0 and `flipY` stays false, so the image's top row is v = 0:
+ * the stored convention, with no flip anywhere (three's GLTFLoader sets flipY = false the same way).
+ *
+ * A base-colour map is sRGB (seed 004: the files store UNORM formats and mark colour maps with a
+ * flag whose position is unknown); a map the host marks `linear` (`_n`, `_s`, `_m` by name) is
+ * shown as raw data. Alpha is
+ * ignored (the material is opaque): in the game it often carries something else. Wrapping
+ * repeats, as the glTF export's sampler does, since game UVs may leave 0..1.
+ */
+function makeSlotTexture(rgba: ArrayBuffer, width: number, height: number, path: string, linear: boolean): DataTexture {
+  if (!Number.isInteger(width) || !Number.isInteger(height) || width < 1 || height < 1 || rgba.byteLength !== width * height * 4) {
+    throw new Error(`texture ${path}: ${rgba.byteLength} bytes do not make ${width}x${height} RGBA8 pixels`);
+  }
+  const t = new DataTexture(new Uint8Array(rgba), width, height, RGBAFormat, UnsignedByteType);
+  t.flipY = false;
+  t.colorSpace = linear ? NoColorSpace : SRGBColorSpace;
+  t.wrapS = t.wrapT = RepeatWrapping;
+  t.magFilter = LinearFilter;
+  t.minFilter = LinearMipmapLinearFilter;
+  t.generateMipmaps = true;
+  t.anisotropy = Math.min(8, renderer?.capabilities.getMaxAnisotropy() ?? 1);
+  t.name = path;
+  t.needsUpdate = true;
+  return t;
+}
+
+function setSlotTexture(slot: string, rgba: ArrayBuffer, width: number, height: number, path: string, linear: boolean): void {
+  const texture = makeSlotTexture(rgba, width, height, path, linear);
+  slotTextures.get(slot)?.texture.dispose();
+  slotTextures.set(slot, { texture, path, width, height });
+  renderSlots();
+  apply();
+}
+
+/** Forget a slot's texture; `refocus` when the user's "×" did it (the button goes with its row). */
+function clearSlotTexture(slot: string, refocus = false): void {
+  const t = slotTextures.get(slot);
+  if (!t) return;
+  t.texture.dispose();
+  slotTextures.delete(slot);
+  renderSlots(refocus ? slot : undefined);
+  apply();
+}
 
 /** The editor background of the current theme (the stage's CSS background), for the clear colour. */
 function themeBackground(): Color {
@@ -327,6 +406,8 @@ function clearModel(): void {
   boundsGroup = bonesGroup = undefined;
   grid = axes = undefined;
   slotColors.clear();
+  for (const t of slotTextures.values()) t.texture.dispose();
+  slotTextures.clear();
 }
 
 function buildLod(index: number): LodView {
@@ -537,8 +618,18 @@ function apply(): void {
   }
   const lv = currentLod();
   for (const [i, v] of lodViews) v.group.visible = v === lv && i === state.lod;
+  /** Slots of this LOD that draw a texture now. */
+  const textured = new Set<string>();
   for (const p of lv?.parts ?? []) {
     const m = p.mesh.material;
+    // A slot's texture maps the parts of that slot that have UVs; the others keep the slot colour.
+    const key = slotKey(p.part);
+    const map = state.textures && p.part.uvs ? slotTextures.get(key)?.texture ?? null : null;
+    if (m.map !== map) {
+      m.map = map;
+      m.needsUpdate = true;
+    }
+    if (map) textured.add(key);
     p.mesh.visible = p.visible;
     if (m.wireframe !== state.wireframe) m.wireframe = state.wireframe;
     const useColors = state.colors && p.part.colors !== undefined;
@@ -546,8 +637,8 @@ function apply(): void {
       m.vertexColors = useColors;
       m.needsUpdate = true;
     }
-    // With vertex colours on, show them as they are (white base); else the slot colour.
-    m.color.copy(useColors ? new Color(0xffffff) : p.slotColor);
+    // With vertex colours or a texture on, show them as they are (white base); else the slot colour.
+    m.color.copy(useColors || map ? new Color(0xffffff) : p.slotColor);
     m.emissive.set(p === selected ? 0x4060a0 : 0x000000);
     if (state.normals && p.part.normals && !p.normalsHelper) {
       p.normalsHelper = new VertexNormalsHelper(p.mesh, modelSize * 0.06, 0x40a0ff);
@@ -581,6 +672,8 @@ function apply(): void {
   toggleButtons.get('tangents')!.disabled = !lv?.parts.some((p) => p.part.tangents);
   toggleButtons.get('colors')!.disabled = !lv?.parts.some((p) => p.part.colors);
   toggleButtons.get('uv')!.disabled = !lv?.parts.some((p) => p.part.uvs);
+  toggleButtons.get('textures')!.disabled = slotTextures.size === 0;
+  document.body.dataset.textures = String(textured.size);
   uvCanvas.classList.toggle('on', state.uv);
   if (state.uv) drawUv();
   info.querySelectorAll<HTMLTableRowElement>('tr[data-part]').forEach((row) => row.classList.toggle('selected', selected?.index === Number(row.dataset.part)));
@@ -673,6 +766,54 @@ function drawUv(): void {
 // ---------------------------------------------------------------------------------------------
 // The side panel
 
+/** The material slots of the LOD on screen, each with its texture and the buttons to change it. */
+const slotsBox = el('div', { id: 'slots' });
+
+/** Fill `slotsBox`; `focusSlot`: give that slot's "Texture…" button the focus (after "×" removed its row's button). */
+function renderSlots(focusSlot?: string): void {
+  const lv = currentLod();
+  const slots = new Map<string, PartView[]>();
+  for (const p of lv?.parts ?? []) {
+    const key = slotKey(p.part);
+    if (key === NO_MATERIAL) continue; // nothing to name it by, and no glTF material to embed it in
+    slots.set(key, [...(slots.get(key) ?? []), p]);
+  }
+  if (slots.size === 0) {
+    slotsBox.replaceChildren(el('p', { className: 'hint', textContent: 'No material slots in this LOD.' }));
+    return;
+  }
+  const table = el('table', { className: 'slots' });
+  let focus: HTMLButtonElement | undefined;
+  for (const [key, views] of slots) {
+    const swatch = el('span', { className: 'swatch' });
+    swatch.style.background = `#${views[0]!.slotColor.getHexString()}`;
+    const pick = el('button', { className: 'small', textContent: 'Texture…', title: `Choose a texture file for ${key}: drawn here and embedded in the glTF export (nothing is written to the game)` });
+    pick.dataset.pickTexture = key;
+    pick.setAttribute('aria-label', `Choose a texture for ${key}`);
+    pick.addEventListener('click', () => post({ type: 'pickTexture', slot: key }));
+    if (key === focusSlot) focus = pick;
+    const t = slotTextures.get(key);
+    const cell = el('td', { className: 'texture' });
+    if (t) {
+      const remove = el('button', { className: 'small remove', textContent: '×', title: `Remove the texture of ${key}` });
+      remove.dataset.clearTexture = key;
+      remove.setAttribute('aria-label', `Remove the texture of ${key}`);
+      remove.addEventListener('click', () => {
+        clearSlotTexture(key, true);
+        post({ type: 'clearTexture', slot: key });
+      });
+      cell.append(el('span', { className: 'path', textContent: t.path, title: `${t.path}: ${t.width} × ${t.height} shown` }), ' ', remove);
+      if (!views.some((p) => p.part.uvs)) cell.append(el('div', { className: 'hint', textContent: 'No UVs in this slot’s parts: drawn in the plain colour.' }));
+    } else cell.append(el('span', { className: 'hint', textContent: 'no texture' }));
+    table.append(el('tr', {}, el('td', {}, swatch, key), el('td', {}, pick), cell));
+  }
+  slotsBox.replaceChildren(
+    table,
+    el('p', { className: 'hint', textContent: 'A mesh names its materials only by slot; the game’s design records decide which textures fill them, so choose one by hand.' }),
+  );
+  focus?.focus();
+}
+
 function showInfo(m: MeshModel): void {
   const parts = document.createDocumentFragment();
   const lv = currentLod();
@@ -710,6 +851,8 @@ function showInfo(m: MeshModel): void {
       apply();
     });
     parts.append(el('p', {}, all));
+    parts.append(el('h3', { textContent: 'Textures by material slot' }), slotsBox);
+    renderSlots();
   } else if (m.lods.length === 0) {
     parts.append(el('p', { className: 'hint', textContent: 'This model has no mesh: only its skeleton is drawn.' }));
   }
@@ -824,6 +967,14 @@ window.addEventListener('message', (e: MessageEvent<HostToView>) => {
       return;
     }
     showModel(m, msg.title);
+  } else if (msg.type === 'texture') {
+    try {
+      setSlotTexture(msg.slot, msg.rgba, msg.width, msg.height, msg.path, msg.linear === true);
+    } catch (err) {
+      post({ type: 'error', message: err instanceof Error ? err.message : String(err) });
+    }
+  } else if (msg.type === 'clearTexture') {
+    clearSlotTexture(msg.slot);
   } else if (msg.type === 'failed') {
     // Like the texture editor: the message and the first bytes, in place of the view.
     clearModel();

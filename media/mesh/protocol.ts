@@ -10,6 +10,11 @@
  *   webview → host   { type: 'firstFrame', ms, sinceModelMs }  once, after the first frame of a model
  *   webview → host   { type: 'stats', lod, triangles, visibleParts }   after every change of view
  *   webview → host   { type: 'error', message }               the webview could not show the model
+ *   webview → host   { type: 'pickTexture', slot }            the user asks to choose a texture for a slot
+ *   host → webview   { type: 'texture', slot, width, height, rgba, path }   show this texture on a slot
+ *   webview → host   { type: 'clearTexture', slot }           the user removed a slot's texture
+ *   host → webview   { type: 'clearTexture', slot }           a slot's texture was removed (in another
+ *                                                              view of the same document)
  *
  * A host sends `model` (or `failed`) in answer to each `ready` (a webview that was hidden and
  * restored sends `ready` again). Sending `model` again replaces the model.
@@ -27,8 +32,21 @@
  * of its parts are ticked visible. Sent when a model is shown and after every change of view
  * (LOD, part visibility, an overlay toggle, selection), so consecutive messages may repeat.
  *
+ * Textures by material slot. A mesh names its materials only as slots; which texture fills a slot
+ * is decided by the game's design records, so the modder assigns one by hand. `slot` is the
+ * material name the viewer lists and the glTF export names materials by: `part.material`, else
+ * `material <materialIndex>` (the viewer's `slotKey`). `pickTexture` asks the host to let the user
+ * choose a texture file; the host answers with `texture` (or, on an error, a warning of its own
+ * and no message). `texture.rgba` is an exact-size ArrayBuffer of width × height RGBA8 pixels,
+ * rows top first (the image's top row is v = 0: the game's UVs, like glTF's, have their origin at
+ * the top left), not premultiplied; `path` is the game path it came from, shown beside the slot.
+ * The webview uses it as the slot's base-colour map (sRGB) on parts that have UVs. A host sends
+ * the slot textures it holds again after each `model`, and `texture` for a slot that has one
+ * replaces it. The host keeps the assignment per document (for the glTF export), never on disk.
+ *
  * The webview also mirrors its state on `document.body.dataset` for tests: `state`
- * ('waiting' | 'model' | 'failed' | 'error'), `lod`, `triangles`, `visibleParts`.
+ * ('waiting' | 'model' | 'failed' | 'error'), `lod`, `triangles`, `visibleParts`, and `textures`
+ * (how many slots of the LOD on screen currently draw a texture: 0 with the Textures toggle off).
  */
 import type { WireModel } from '../../core/model/wire';
 
@@ -52,7 +70,31 @@ export interface FailedMessage {
   size?: number;
 }
 
-export type HostToView = ModelMessage | FailedMessage;
+/** A decoded texture to show on a material slot (see the header). */
+export interface TextureMessage {
+  type: 'texture';
+  /** The material name, as `slotKey` gives it ('slot 0', 'material 3'). */
+  slot: string;
+  width: number;
+  height: number;
+  /** width × height × 4 bytes, RGBA8, rows top first. */
+  rgba: ArrayBuffer;
+  /** The game path of the texture file, for the panel. */
+  path: string;
+  /**
+   * Data, not colour (a `_n`, `_s` or `_m` map by its name: seed 004 counts the sRGB flag on
+   * almost none of them): shown without the sRGB decode a colour map gets.
+   */
+  linear?: boolean;
+}
+
+/** Forget the texture of a slot (webview → host: the user removed it; host → webview: another view did). */
+export interface ClearTextureMessage {
+  type: 'clearTexture';
+  slot: string;
+}
+
+export type HostToView = ModelMessage | FailedMessage | TextureMessage | ClearTextureMessage;
 
 export interface ReadyMessage {
   type: 'ready';
@@ -78,4 +120,10 @@ export interface ErrorMessage {
   message: string;
 }
 
-export type ViewToHost = ReadyMessage | FirstFrameMessage | StatsMessage | ErrorMessage;
+/** The user asks to choose a texture for a material slot. */
+export interface PickTextureMessage {
+  type: 'pickTexture';
+  slot: string;
+}
+
+export type ViewToHost = ReadyMessage | FirstFrameMessage | StatsMessage | ErrorMessage | PickTextureMessage | ClearTextureMessage;

@@ -1,5 +1,6 @@
 // @ts-check
-// Texture editor webview: draws one decoded level (RGBA8 from the host) on a canvas, with zoom
+// Texture editor webview: draws one level on a canvas (decoded by a Web Worker from the encoded
+// bytes the host sends, or RGBA8 from the host for BC6H and fallbacks), with zoom
 // (fit, 1:1, wheel), pan (drag), mip and slice choice, channel isolation, alpha over a
 // checkerboard, a normal-map view, and the header fields beside it. Protocol: see
 // extension/editors/textureEditor.ts.
@@ -153,7 +154,53 @@
     layout();
   }
 
-  /** A decoded level from the host: drawn when it is the one the controls ask for. */
+  // The decoder: a Web Worker started from the decoder source the host inlined into the page.
+  // undefined = not tried yet, null = unavailable (the host decodes instead).
+  let worker;
+  let nextJob = 1;
+  const jobs = new Map();
+  function decoder() {
+    if (worker !== undefined) return worker;
+    try {
+      const src = $('decoderSource').textContent || '';
+      worker = new Worker(URL.createObjectURL(new Blob([src], { type: 'text/javascript' })));
+      worker.onmessage = (e) => {
+        const job = jobs.get(e.data.id);
+        jobs.delete(e.data.id);
+        if (job) job(e.data);
+      };
+      worker.onerror = () => {
+        worker = null;
+        for (const [, job] of jobs) job({ error: 'the decoder worker stopped' });
+        jobs.clear();
+      };
+    } catch {
+      worker = null;
+    }
+    return worker;
+  }
+
+  /** An encoded level from the host: decoded in the worker; if that fails, the host decodes it (and reports errors with a hex view). */
+  function onLevelData(m) {
+    if (m.mip !== state.mip || m.slice !== state.slice) return;
+    const w = decoder();
+    const askHost = () => vscode.postMessage({ type: 'level', slice: m.slice, mip: m.mip, exposure: state.exposure, host: true });
+    if (!w) return askHost();
+    const id = nextJob++;
+    jobs.set(id, (r) => (r.error ? askHost() : onLevel({ slice: m.slice, mip: m.mip, width: m.width, height: m.height, rgba: r.rgba })));
+    w.postMessage({ id, decoder: m.decoder, width: m.width, height: m.height, src: m.data, file: m.file }, [m.data]);
+  }
+
+  /** Route a level message: encoded (levelData), decoded (level) or failed. */
+  function onLevelMessage(m) {
+    if (m.type === 'levelData') onLevelData(m);
+    else if (m.type === 'level') onLevel(m);
+    else if (m.type === 'levelFailed') {
+      $('stage').innerHTML = '<div class="message"><p>' + esc(m.message) + '</p>' + (m.hex ? '<pre>' + esc(m.hex) + '</pre>' : '') + '</div>';
+    }
+  }
+
+  /** A decoded level: drawn when it is the one the controls ask for. */
   function onLevel(m) {
     if (m.mip !== state.mip || m.slice !== state.slice) return;
     level = { width: m.width, height: m.height, rgba: new Uint8ClampedArray(m.rgba) };
@@ -181,15 +228,13 @@
       mipSelect.value = String(state.mip);
       sliceSelect.value = String(state.slice);
       showInfo();
-      if (m.first && m.first.mip === state.mip && m.first.slice === state.slice) onLevel(m.first);
+      if (m.first && m.first.mip === state.mip && m.first.slice === state.slice) onLevelMessage(m.first);
       else if (info.decodable) request();
       else $('stage').innerHTML = '<div class="message">This format is not decoded yet: ' + esc(info.reason || info.format) + '. The header is on the right.</div>';
     } else if (m.type === 'failed') {
       document.body.innerHTML = '<div class="message"><h3>This file could not be read as a texture</h3><p>' + esc(m.message) + '</p><p>First bytes (' + m.size + ' in all):</p><pre>' + esc(m.hex) + '</pre></div>';
-    } else if (m.type === 'level') {
-      onLevel(m);
-    } else if (m.type === 'levelFailed') {
-      $('stage').innerHTML = '<div class="message"><p>' + esc(m.message) + '</p>' + (m.hex ? '<pre>' + esc(m.hex) + '</pre>' : '') + '</div>';
+    } else if (m.type === 'level' || m.type === 'levelData' || m.type === 'levelFailed') {
+      onLevelMessage(m);
     }
   });
 
@@ -239,4 +284,6 @@
   });
   window.addEventListener('resize', layout);
   vscode.postMessage({ type: 'ready' });
+  // Start the decoder now, so its start-up overlaps the host's answer.
+  decoder();
 })();

@@ -4,6 +4,8 @@
 // export the LOD as .glb through the title-bar command and the save dialog. When ../shared is
 // present, the real head mesh (copied loose into the throw-away install's Game folder) opens with
 // its skeleton. Prints the time from choosing the file to the first frame. Screenshots per step.
+// A texture assigned to the first material slot ("Texture…" → quick pick) changes the picture
+// and is embedded in the export.
 import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
@@ -23,6 +25,8 @@ interface ViewStats {
   state: string | undefined;
   lod: string | undefined;
   triangles: string | undefined;
+  /** How many slots draw a texture. */
+  textures: string | undefined;
   /** Distinct colours in a copy of the WebGL canvas, and a hash of its pixels. */
   colours: number;
   hash: number;
@@ -51,7 +55,7 @@ async function viewStats(frame: Frame): Promise<ViewStats> {
       colours = seen.size;
     }
     const ds = doc.body.dataset;
-    return { state: ds.state, lod: ds.lod, triangles: ds.triangles, colours, hash };
+    return { state: ds.state, lod: ds.lod, triangles: ds.triangles, textures: ds.textures, colours, hash };
   });
 }
 
@@ -65,10 +69,14 @@ async function meshFrame(h: Harness): Promise<Frame> {
   }, 30_000, 'the mesh editor webview with a model');
 }
 
-test('the mesh editor shows the sample sword, switches LODs and wireframe, exports glb', { skip: e2eSkipReason([vsix]), timeout: 300_000 }, async () => {
+test('the mesh editor shows the sample sword, switches LODs and wireframe, shows a slot texture, exports glb', { skip: e2eSkipReason([vsix]), timeout: 300_000 }, async () => {
   const game = path.join(tempDir('arch06-e2e-game-'), 'sample-game');
   const made = spawnSync(process.execPath, [cli, 'make-sample', game], { encoding: 'utf8' });
   assert.equal(made.status, 0, made.stderr);
+  // A loose texture beside the sword that is not a texture at all: offered first (the mesh's folder), refused with a warning.
+  const beside = path.join(game, 'Game', 'characters', 'sample');
+  fs.mkdirSync(beside, { recursive: true });
+  fs.writeFileSync(path.join(beside, 'sample_broken_d.tex'), 'not a texture\n');
   if (!HEAD.skip) {
     const dir = path.join(game, 'Game', 'characters', 'real');
     fs.mkdirSync(dir, { recursive: true });
@@ -113,11 +121,55 @@ test('the mesh editor shows the sample sword, switches LODs and wireframe, expor
     assert.ok(wire.colours > 2);
     await h.screenshot('mesh-wireframe');
 
+    // Wireframe off again: the shaded LOD 1 picture.
+    await frame.click('button[data-toggle="wireframe"]');
+    const shaded = await h.waitFor(async () => {
+      const s = await viewStats(frame);
+      return s.hash !== wire.hash ? s : undefined;
+    }, 10_000, 'the shaded picture again');
+    assert.equal(shaded.textures, '0');
+
+    // A texture for the first material slot: the picture changes, the panel lists the path.
+    const slot = await frame.getAttribute('button[data-pick-texture] >> nth=0', 'data-pick-texture');
+    assert.equal(slot, 'slot 0');
+    // First a file that does not parse: a warning, and nothing changes.
+    await frame.click('button[data-pick-texture] >> nth=0');
+    const offered = await h.waitFor(async () => {
+      const items = await h.quickInputItems();
+      return items.includes('sample_banner_d.tex') ? items : undefined;
+    }, 15_000, 'the texture list');
+    assert.ok(offered.indexOf('sample_broken_d.tex') >= 0 && offered.indexOf('sample_broken_d.tex') < offered.indexOf('sample_banner_d.tex'), `the texture beside the mesh comes first: ${offered.join(', ')}`);
+    await h.screenshot('mesh-texture-pick');
+    await h.quickPick('sample_broken_d.tex');
+    await h.waitForNotification('sample_broken_d.tex cannot be used as the texture of slot 0; nothing changed');
+    assert.equal((await viewStats(frame)).textures, '0');
+    await frame.click('button[data-pick-texture] >> nth=0');
+    await h.quickPick('sample_banner_d.tex');
+    const textured = await h.waitFor(async () => {
+      const s = await viewStats(frame);
+      return s.textures === '1' && s.hash !== shaded.hash ? s : undefined;
+    }, 20_000, 'the sword with the banner texture on slot 0');
+    assert.ok(textured.colours > 8);
+    const listed = await frame.textContent('#slots .path');
+    assert.equal(listed, 'textures\\sample\\sample_banner_d.tex');
+    await h.screenshot('mesh-texture');
+    // The Textures toggle hides it without forgetting it.
+    await frame.click('button[data-toggle="textures"]');
+    const plain = await h.waitFor(async () => {
+      const s = await viewStats(frame);
+      return s.textures === '0' && s.hash !== textured.hash ? s : undefined;
+    }, 10_000, 'the picture with textures off');
+    await frame.click('button[data-toggle="textures"]');
+    await h.waitFor(async () => {
+      const s = await viewStats(frame);
+      return s.textures === '1' && s.hash !== plain.hash ? s : undefined;
+    }, 10_000, 'the texture back on');
+
     // Export the LOD on screen as glTF binary through the title-bar command and the save dialog.
     const out = path.join(tempDir('arch06-e2e-glb-'), 'sword_lod1.glb');
     await h.runCommand('arch06: Export as glTF (.glb)');
     await h.answerFileDialog(out, 15_000, 'file');
-    await h.waitForNotification('Exported sword_lod1.glb');
+    assert.match(await h.waitForNotification('Exported sword_lod1.glb'), /1 texture embedded/);
     const glb = fs.readFileSync(out);
     assert.equal(glb.subarray(0, 4).toString('latin1'), 'glTF');
     const json = JSON.parse(glb.subarray(20, 20 + glb.readUInt32LE(12)).toString('utf8'));
@@ -125,6 +177,21 @@ test('the mesh editor shows the sample sword, switches LODs and wireframe, expor
       .flatMap((m: { primitives: { indices: number }[] }) => m.primitives)
       .reduce((n: number, p: { indices: number }) => n + json.accessors[p.indices].count / 3, 0);
     assert.equal(triangles, 90, 'the export is the LOD on screen');
+    // The slot's texture is embedded as its material's base colour, a PNG of the 256x256 banner.
+    assert.equal(json.images?.length, 1);
+    const slot0 = json.materials.find((m: { name: string }) => m.name === 'slot 0');
+    assert.equal(slot0.pbrMetallicRoughness.baseColorTexture.index, 0);
+    const view = json.bufferViews[json.images[0].bufferView];
+    const bin = glb.subarray(20 + glb.readUInt32LE(12) + 8);
+    const png = bin.subarray(view.byteOffset, view.byteOffset + view.byteLength);
+    assert.equal(png.subarray(1, 4).toString('latin1'), 'PNG');
+    assert.deepEqual([png.readUInt32BE(16), png.readUInt32BE(20)], [256, 256]);
+
+    // "×" forgets the slot's texture; the focus moves to the slot's "Texture…" button.
+    await frame.click('button[data-clear-texture="slot 0"]');
+    await h.waitFor(async () => ((await viewStats(frame)).textures === '0' ? true : undefined), 10_000, 'the texture removed');
+    assert.equal(await frame.locator('#slots .path').count(), 0);
+    assert.equal(await frame.evaluate(() => (globalThis as unknown as { document: any }).document.activeElement?.dataset.pickTexture), 'slot 0');
 
     if (!HEAD.skip) {
       await h.runCommand('arch06: Go to File…');

@@ -54,7 +54,11 @@ test('browse, compare, find and extract in the arch06: workspace', { skip: e2eSk
     assert.match(copies[0], /Patch_02\.arch06[\s\S]*wins/);
     assert.match(copies[1], /Patch_01\.arch06[\s\S]*shadowed/);
     assert.match(copies[2], /Base\.arch06[\s\S]*shadowed/);
-    const order = await h.viewRows('Search Order');
+    // The view fills in after the command shows it: wait for the skipped lines to be listed too.
+    const order = await h.waitFor(async () => {
+      const rows = await h.viewRows('Search Order');
+      return rows.some((r) => /Great_Hall\.arch06/.test(r)) ? rows : undefined;
+    }, 20_000, 'the Search Order view to list the sources and skipped lines');
     assert.match(order[0], /1\. HotChunk\.arch06/);
     assert.ok(order.some((r) => /Great_Hall\.arch06/.test(r)), `skipped cfg lines listed: ${order.join(' | ')}`);
     await h.screenshot('copies-and-search-order');

@@ -6,6 +6,7 @@ import { parseDds } from '../../formats/dds';
 import { QuadrantPicture, bc1QuadrantChain, writeDds } from '../../formats/texrWriter';
 import { decodeDdsLevel } from '../bcn';
 import { DecodePool } from '../decodePool';
+import { exactCopy } from '../../io/byteSource';
 
 const workerFile = path.join(__dirname, '..', 'decodeWorker.js');
 const pic: QuadrantPicture = { quadrants: [[255, 0, 0], [0, 255, 0], [0, 0, 255], [255, 255, 0]] };
@@ -36,4 +37,27 @@ test('a level that fails on the worker comes back as the same typed error', asyn
   } finally {
     await pool.dispose();
   }
+});
+
+test('decoding from a Node Buffer posts a copy of the level only: the caller keeps its bytes', async () => {
+  const bytes = Buffer.from(writeDds({ width: 512, height: 512, format: 'BC1', mips: bc1QuadrantChain(512, pic) }));
+  const dds = parseDds(bytes, 'buffer.dds');
+  const pool = new DecodePool({ workerFile, inlinePixels: 0 });
+  const length = bytes.length;
+  try {
+    const r = await pool.decode(dds, bytes, 0, 0);
+    assert.equal(r.onWorker, true);
+    assert.equal(bytes.length, length, 'the Buffer was not detached by a transfer');
+    assert.deepEqual(Buffer.from(r.rgba), Buffer.from(decodeDdsLevel(dds, bytes, 0, 0).rgba));
+  } finally {
+    await pool.dispose();
+  }
+});
+
+test('exactCopy gives a fresh buffer of exactly the range, also from a pooled Buffer', () => {
+  const pooled = Buffer.from('abcdef');
+  const c = exactCopy(pooled, 1, 3);
+  assert.equal(c.buffer.byteLength, 2);
+  assert.equal(Buffer.from(c).toString(), 'bc');
+  assert.notEqual(c.buffer, pooled.buffer);
 });
