@@ -7,18 +7,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { decodeDdsLevel, decodeLevel } from '../core/image/bcn';
 import { parseTexr } from '../core/formats/texr';
-
-function randomBlocks(bytes: number, seed: number): Uint8Array {
-  const out = new Uint8Array(bytes);
-  let x = seed;
-  for (let i = 0; i < bytes; i++) {
-    x ^= x << 13;
-    x ^= x >>> 17;
-    x ^= x << 5;
-    out[i] = x & 0xff;
-  }
-  return out;
-}
+import { randomBlocks } from './randomBlocks';
 
 function median(f: () => void): number {
   f();

@@ -5,20 +5,10 @@
  * `inlinePixels` and on the worker above it; this table is the evidence for that threshold.
  */
 import * as path from 'node:path';
+import { randomBlocks } from './randomBlocks';
 import { decodeLevel } from '../core/image/bcn';
 import { DEFAULT_INLINE_PIXELS as DEFAULT_INLINE, DecodePool } from '../core/image/decodePool';
 
-function randomBlocks(bytes: number, seed: number): Uint8Array {
-  const out = new Uint8Array(bytes);
-  let x = seed;
-  for (let i = 0; i < bytes; i++) {
-    x ^= x << 13;
-    x ^= x >>> 17;
-    x ^= x << 5;
-    out[i] = x & 0xff;
-  }
-  return out;
-}
 
 async function median(f: () => unknown): Promise<number> {
   await f();

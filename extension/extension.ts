@@ -2,6 +2,7 @@
  * Extension entry point: one MountService shared by the `arch06:` file system, the views and the
  * commands. Each part registers itself here; none of them reads archives directly (core/ does).
  */
+import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { defaultHasher, formatHash } from '../core/hash/stringHash';
 import { MountService } from './mountService';
@@ -18,6 +19,7 @@ import { findInFilesCommand } from './commands/findInFiles';
 import { extractCommand } from './commands/extract';
 import { compareWithNextCopyCommand, openCopyCommand } from './commands/copies';
 import { TexturePathHover } from './hovers/texturePathHover';
+import { DecodePool } from '../core/image/decodePool';
 import { MeshEditorProvider } from './editors/meshEditor';
 import { TextureEditorProvider } from './editors/textureEditor';
 
@@ -26,7 +28,10 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   const copies = new CopiesView(service);
   const results = new SearchResultsView();
   const fileSystem = new Arch06FileSystem(service);
+  // One decode pool for the editors: large texture levels are decoded off the host's thread.
+  const pool = new DecodePool({ workerFile: path.join(context.extensionPath, 'dist', 'decodeWorker.js') });
   context.subscriptions.push(
+    { dispose: () => void pool.dispose() },
     service,
     fileSystem.register(),
     vscode.window.registerTreeDataProvider('arch06.searchOrder', new SearchOrderView(service)),
@@ -34,9 +39,9 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     vscode.window.registerTreeDataProvider('arch06.searchResults', results),
     vscode.window.registerFileDecorationProvider(new ShadowDecorations(service, fileSystem.bundles)),
     mountStatusBar(service),
-    TextureEditorProvider.register(context, service),
+    TextureEditorProvider.register(context, service, pool),
     TexturePathHover.register(service),
-    MeshEditorProvider.register(context, service),
+    MeshEditorProvider.register(context, service, pool),
     service.onDidChange((m) => void vscode.commands.executeCommand('setContext', 'arch06.mounted', m !== undefined)),
     vscode.commands.registerCommand('arch06.openGameFolder', () => openGameFolderCommand(context, service)),
     vscode.commands.registerCommand('arch06.remount', async () => {

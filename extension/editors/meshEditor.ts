@@ -16,7 +16,6 @@
  *
  * Protocol: media/mesh/protocol.ts.
  */
-import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { Arch06Error, isArch06Error } from '../../core/errors';
 import { DecodePool } from '../../core/image/decodePool';
@@ -141,30 +140,27 @@ export class MeshEditorProvider implements vscode.CustomReadonlyEditorProvider<M
   static readonly viewType = 'arch06.mesh';
   private active: MeshDocument | undefined;
 
-  static register(context: vscode.ExtensionContext, service: MountService): vscode.Disposable {
-    const provider = new MeshEditorProvider(context, service);
+  static register(context: vscode.ExtensionContext, service: MountService, pool: DecodePool): vscode.Disposable {
+    const provider = new MeshEditorProvider(context, service, pool);
     return vscode.Disposable.from(
       vscode.window.registerCustomEditorProvider(MeshEditorProvider.viewType, provider, {
         supportsMultipleEditorsPerDocument: true,
         webviewOptions: { retainContextWhenHidden: true },
       }),
       vscode.commands.registerCommand('arch06.exportGlb', (uri?: vscode.Uri) => provider.exportGlb(uri)),
-      { dispose: () => void provider.pool.dispose() },
     );
   }
 
   private readonly documents = new Map<string, MeshDocument>();
-  /** Decodes the chosen texture levels off the extension host's thread when they are large. */
-  readonly pool: DecodePool;
   /** The mount's texture paths (sorted) and a fuzzy index over them, built on the first pick. */
   private textureIndex: { from: FuzzyIndex; paths: string[]; index: FuzzyIndex } | undefined;
 
   constructor(
     private readonly context: vscode.ExtensionContext,
     private readonly service: MountService,
-  ) {
-    this.pool = new DecodePool({ workerFile: path.join(context.extensionPath, 'dist', 'decodeWorker.js') });
-  }
+    /** The extension's one decode pool (large levels off the host's thread). */
+    private readonly pool: DecodePool,
+  ) {}
 
   /** Only reads the bytes: parsing waits until the webview is loading, so the two overlap. */
   async openCustomDocument(uri: vscode.Uri): Promise<MeshDocument> {

@@ -134,25 +134,22 @@ function describe(doc: TextureDocument): Record<string, unknown> {
 export class TextureEditorProvider implements vscode.CustomReadonlyEditorProvider<TextureDocument> {
   static readonly viewType = 'arch06.texture';
 
-  static register(context: vscode.ExtensionContext, service: MountService): vscode.Disposable {
-    const provider = new TextureEditorProvider(context, service);
+  static register(context: vscode.ExtensionContext, service: MountService, pool: DecodePool): vscode.Disposable {
+    const provider = new TextureEditorProvider(context, service, pool);
     return vscode.Disposable.from(
       vscode.window.registerCustomEditorProvider(TextureEditorProvider.viewType, provider, {
         supportsMultipleEditorsPerDocument: true,
         webviewOptions: { retainContextWhenHidden: false },
       }),
-      { dispose: () => void provider.pool.dispose() },
     );
   }
-
-  readonly pool: DecodePool;
 
   constructor(
     private readonly context: vscode.ExtensionContext,
     private readonly service: MountService,
-  ) {
-    this.pool = new DecodePool({ workerFile: path.join(context.extensionPath, 'dist', 'decodeWorker.js') });
-  }
+    /** The extension's one decode pool (large levels off the host's thread). */
+    private readonly pool: DecodePool,
+  ) {}
 
   async openCustomDocument(uri: vscode.Uri): Promise<TextureDocument> {
     const openedAt = performance.now();

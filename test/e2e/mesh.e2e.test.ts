@@ -94,7 +94,7 @@ test('the mesh editor shows the sample sword, switches LODs and wireframe, shows
       const s = await viewStats(frame);
       return s.colours > 8 ? s : undefined;
     }, 20_000, 'a model on the canvas');
-    console.log(`[e2e] mesh tab: first frame ${Math.round(performance.now() - opened)} ms after choosing the file (target ≤ 500 ms for the real head)`);
+    console.log(`[e2e] mesh tab: first frame ${Math.round(performance.now() - opened)} ms after choosing the file, VS Code webview start-up included (npm run bench splits it)`);
     assert.equal(first.lod, '0');
     assert.equal(first.triangles, '206', 'LOD 0 of the sample sword has 206 triangles');
     const lodNames = await frame.$$eval('#lod option', (os) => os.map((o) => (o as unknown as { textContent: string }).textContent));

@@ -5,24 +5,17 @@ import * as assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { repoRoot, sharedPath } from '../support/shared';
+import { sharedPath } from '../support/shared';
+import { CLI, cliJson, runCli } from '../support/cli';
 import { tempDir, treeDigest, writeTree } from '../support/fixtures';
 import { formatHash, stringHash } from '../../core/hash/stringHash';
 import { SAMPLE_MESH, SAMPLE_SKELETON, SAMPLE_SWORD_BONES, SAMPLE_SWORD_GROUPS } from '../../core/sample/sampleGame';
 
-const cli = path.join(repoRoot(), 'dist', 'cli.js');
 const MESH = sharedPath('samples/real/player_eltariel_head.mesh');
 const SKEL = sharedPath('samples/real/player_eltariel_head.skel');
 
-function run(...args: string[]): { code: number; stdout: string; stderr: string } {
-  const r = spawnSync(process.execPath, [cli, ...args], { maxBuffer: 64 << 20 });
-  return { code: r.status ?? -1, stdout: r.stdout.toString(), stderr: r.stderr.toString() };
-}
-const json = (...args: string[]): any => {
-  const r = run(...args, '--json');
-  assert.equal(r.code, 0, r.stderr);
-  return JSON.parse(r.stdout);
-};
+const run = runCli;
+const json = cliJson;
 
 const root = tempDir('arch06-mesh-');
 const made = run('make-sample', root);
@@ -92,7 +85,7 @@ test('mesh --glb writes a glTF binary outside the install', () => {
 
 test('mesh-file on files on disk: the sibling .skel, or bones by hash without one', () => {
   const dir = tempDir();
-  const cat = (p: string): Buffer => spawnSync(process.execPath, [cli, 'cat', root, p], { maxBuffer: 64 << 20 }).stdout;
+  const cat = (p: string): Buffer => spawnSync(process.execPath, [CLI, 'cat', root, p], { maxBuffer: 64 << 20 }).stdout;
   writeTree(dir, { 'b/sword.mesh': cat(SAMPLE_MESH), 'b/sword.skel': cat(SAMPLE_SKELETON) });
   const alone = json('mesh-file', path.join(dir, 'b', 'sword.mesh'));
   assert.equal(alone.skeleton.from, path.join(dir, 'b', 'sword.skel'));

@@ -3,24 +3,15 @@
 // file of either format exists; the files come from core/formats/prfbWriter.ts.
 import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { repoRoot } from '../support/shared';
+import { cliJson, runCli } from '../support/cli';
 import { tempDir, writeTree } from '../support/fixtures';
 import { samplePrefabInput, sampleWorldMeshInput, writePrfb, writeWorldMesh } from '../../core/formats/prfbWriter';
 
-const cli = path.join(repoRoot(), 'dist', 'cli.js');
 
-function run(...args: string[]): { code: number; stdout: string; stderr: string } {
-  const r = spawnSync(process.execPath, [cli, ...args], { maxBuffer: 64 << 20 });
-  return { code: r.status ?? -1, stdout: r.stdout.toString(), stderr: r.stderr.toString() };
-}
-const json = (...args: string[]): any => {
-  const r = run(...args, '--json');
-  assert.equal(r.code, 0, r.stderr);
-  return JSON.parse(r.stdout);
-};
+const run = runCli;
+const json = cliJson;
 
 const dir = tempDir('arch06-prfb-');
 const prefab = writePrfb(samplePrefabInput());
