@@ -83,6 +83,40 @@ test('mesh --glb writes a glTF binary outside the install', () => {
   assert.equal(b.readUInt32LE(8), b.length);
 });
 
+/** Load a .glb with three.js's GLTFLoader (ESM, through import(), which tsc keeps) and count what it drew. */
+async function loadInThree(file: string): Promise<{ triangles: number; joints: number }> {
+  const { GLTFLoader } = await import('three/examples/jsm/loaders/GLTFLoader.js');
+  const b = fs.readFileSync(file);
+  const gltf = await new GLTFLoader().parseAsync(b.buffer.slice(b.byteOffset, b.byteOffset + b.byteLength) as ArrayBuffer, '');
+  let triangles = 0;
+  let joints = 0;
+  gltf.scene.traverse((o: any) => {
+    if (o.isMesh) triangles += (o.geometry.index ? o.geometry.index.count : o.geometry.attributes.position.count) / 3;
+    if (o.isSkinnedMesh) joints = Math.max(joints, o.skeleton.bones.length);
+  });
+  return { triangles, joints };
+}
+
+test('mesh --glb: the export opens in three.js GLTFLoader with the triangles of LOD 0 and every bone', async () => {
+  const out = path.join(tempDir(), 'sword.glb');
+  assert.equal(run('mesh', root, SAMPLE_MESH, '--glb', out).code, 0);
+  const lod0 = json('mesh', root, SAMPLE_MESH).lods[0].triangles;
+  const loaded = await loadInThree(out);
+  assert.equal(loaded.triangles, lod0);
+  assert.equal(loaded.joints, 4);
+});
+
+test('mesh-file --glb of the real head opens in GLTFLoader with its 24,980 LOD 0 triangles', { skip: MESH.skip || SKEL.skip }, async () => {
+  const out = path.join(tempDir(), 'head.glb');
+  const r = run('mesh-file', MESH.path, '--glb', out);
+  assert.equal(r.code, 0, r.stderr);
+  const lod0 = json('mesh-file', MESH.path).lods[0].triangles;
+  assert.equal(lod0, 24980);
+  const loaded = await loadInThree(out);
+  assert.equal(loaded.triangles, lod0);
+  assert.equal(loaded.joints, 142);
+});
+
 test('mesh-file on files on disk: the sibling .skel, or bones by hash without one', () => {
   const dir = tempDir();
   const cat = (p: string): Buffer => spawnSync(process.execPath, [CLI, 'cat', root, p], { maxBuffer: 64 << 20 }).stdout;
