@@ -91,6 +91,13 @@ export function sampleTextureArray(): Uint8Array {
   return writeTexa({ path: SAMPLE_TEXTURE_ARRAY, slicePaths: SAMPLE_TEXTURE_ARRAY_SLICES, dds });
 }
 
+/** The array's .texa0 tier: the 128x128 top level of each slice alone (Patch_01). */
+export function sampleTextureArrayTier0(): Uint8Array {
+  const [first, ...rest] = ARRAY_PICTURES.map((p) => bc1QuadrantChain(128, p, 1));
+  const dds = writeDds({ width: 128, height: 128, format: 'BC1', mips: first, extraSlices: rest });
+  return writeTexa({ path: SAMPLE_TEXTURE_ARRAY, slicePaths: SAMPLE_TEXTURE_ARRAY_SLICES, dds });
+}
+
 /** The sample skinned mesh and its skeleton (seed 004 "Shipped weapons": grip at the origin, blade along +Y). */
 export const SAMPLE_MESH = 'characters\\sample\\sample_sword.mesh';
 export const SAMPLE_SKELETON = 'characters\\sample\\sample_sword.skel';
@@ -286,7 +293,7 @@ A synthetic game folder for trying arch06. Nothing here comes from the game.
 config\\game.cfg ships in Base, Patch_01 and Patch_02: Patch_02 wins.
 bundles\\characters\\orc_sample.bndl/.embb: a bundle whose manifest Patch_02 patches.
 textures\\sample\\sample_banner_d.tex ships in Base; its .tex0 tier (512x512) in Patch_01.
-textures\\sample\\sample_ground_array.texa: a texture array of three slices.
+textures\\sample\\sample_ground_array.texa: a texture array of three slices; its .texa0 tier in Patch_01.
 characters\\sample\\sample_sword.mesh/.skel: a skinned sword (2 LODs, 2 material slots, 4 bones).
 `));
   base.addBytes('config\\game.cfg', text('; Base copy\nDifficulty=Normal\nSubtitles=0\n'));
@@ -312,12 +319,13 @@ characters\\sample\\sample_sword.mesh/.skel: a skinned sword (2 LODs, 2 material
   // An empty archive: a 65-byte header and one empty root folder, like Patch_00_LC.
   files.push({ path: 'Patch_00_LC.arch06', bytes: new LtarWriter().toBytes() });
 
-  const patch1Paths = ['config\\game.cfg', 'scripts\\quests\\q_intro.scripts', `${SAMPLE_TEXTURE}0`];
+  const patch1Paths = ['config\\game.cfg', 'scripts\\quests\\q_intro.scripts', `${SAMPLE_TEXTURE}0`, `${SAMPLE_TEXTURE_ARRAY}0`];
   const patch1 = new LtarWriter();
   patch1.addBytes(PATH_INDEX_NAME, writePathIndex(patch1Paths));
   patch1.addBytes('config\\game.cfg', text('; Patch_01 copy\nDifficulty=Hard\nSubtitles=1\n'));
   patch1.addBytes('scripts\\quests\\q_intro.scripts', text('-- Patch_01 fixes the intro\nlocal Quest = hmake QuestDef { Name = "Intro", Version = 2 }\nreturn Quest\n'));
   patch1.addBytes(`${SAMPLE_TEXTURE}0`, sampleTextureTier0());
+  patch1.addBytes(`${SAMPLE_TEXTURE_ARRAY}0`, sampleTextureArrayTier0());
   files.push({ path: 'Patch_01.arch06', bytes: patch1.toBytes() });
 
   // The path index lists a manifest whose container is in another archive (seed 004).

@@ -4,8 +4,9 @@
  * at a time and gets RGBA8 pixels. A file that does not parse opens as a clear message plus a hex
  * view of its first bytes, never as a crash.
  *
- * Levels are offered as the tier chain: with `.tex0` / `.texuhd` siblings in the mount, the
- * full-resolution levels come first, each labelled with the file it comes from.
+ * Levels are offered as the tier chain: with `.tex0` / `.texuhd` siblings in the mount (for an
+ * array, `.texa0` / `.texauhd` with the same slice count), the full-resolution levels come first,
+ * each labelled with the file it comes from.
  *
  * Levels are decoded in a Web Worker inside the webview from their encoded bytes (see
  * `levelMessage`); the host decodes only BC6H, exports, and levels the webview could not decode,
@@ -45,7 +46,9 @@ interface ChainLevel {
 }
 
 /** Higher tiers win a size that several tiers carry (seed 004 "Tiers": their ranges can overlap). */
-const TIER_RANK: Record<string, number> = { texuhd: 3, tex0: 2, tex: 1 };
+const TIER_RANK: Record<string, number> = { texuhd: 3, tex0: 2, tex: 1, texauhd: 3, texa0: 2, texa: 1 };
+/** The tier files of one stem: plain textures and texture arrays each have three. */
+const TIER_FAMILIES = [['tex', 'tex0', 'texuhd'], ['texa', 'texa0', 'texauhd']];
 
 class TextureDocument implements vscode.CustomDocument {
   constructor(
@@ -53,7 +56,7 @@ class TextureDocument implements vscode.CustomDocument {
     readonly bytes: Uint8Array,
     readonly texture: TextureFile | undefined,
     readonly error: string | undefined,
-    /** Slice-0 levels of this file and its tier siblings, largest first (just this file's when it has no siblings or is an array). */
+    /** The level chain (sizes as slice 0 has them) over this file and its tier siblings, largest first. */
     readonly chain: ChainLevel[],
     /** performance.now() when the editor started opening this file (for the first-pixels figure). */
     readonly openedAt: number,
@@ -77,16 +80,19 @@ const nameOf = (uri: vscode.Uri): string => uri.path.split('/').pop() ?? uri.pat
 async function tierChain(uri: vscode.Uri, own: TextureFile): Promise<ChainLevel[]> {
   const ownLevels = (t: TextureFile, from: string): ChainLevel[] =>
     t.dds.levels.filter((l) => l.slice === 0).map((l) => ({ texture: t, mip: l.mip, width: l.width, height: l.height, size: l.size, from }));
-  const m = /\.(tex|tex0|texuhd)$/i.exec(uri.path);
-  if (!m || own.dds.surfaces > 1) return ownLevels(own, nameOf(uri));
+  const m = /\.(tex|tex0|texuhd|texa|texa0|texauhd)$/i.exec(uri.path);
+  if (!m) return ownLevels(own, nameOf(uri));
+  const ownExt = m[1].toLowerCase();
+  const family = TIER_FAMILIES.find((f) => f.includes(ownExt))!;
   const stem = uri.path.slice(0, -m[0].length);
-  const tiers: { rank: number; levels: ChainLevel[] }[] = [{ rank: TIER_RANK[m[1].toLowerCase()], levels: ownLevels(own, nameOf(uri)) }];
-  for (const ext of ['tex', 'tex0', 'texuhd']) {
-    if (ext === m[1].toLowerCase()) continue;
+  const tiers: { rank: number; levels: ChainLevel[] }[] = [{ rank: TIER_RANK[ownExt], levels: ownLevels(own, nameOf(uri)) }];
+  for (const ext of family) {
+    if (ext === ownExt) continue;
     const sibling = uri.with({ path: `${stem}.${ext}` });
     try {
       const t = parseTextureFile(await vscode.workspace.fs.readFile(sibling), sibling.path);
-      if (t.dds.surfaces === 1 && t.dds.format.decodable) tiers.push({ rank: TIER_RANK[ext], levels: ownLevels(t, nameOf(sibling)) });
+      // A tier joins the chain when its slices line up with this file's (arrays: same slice count).
+      if (t.dds.surfaces === own.dds.surfaces && t.dds.format.decodable) tiers.push({ rank: TIER_RANK[ext], levels: ownLevels(t, nameOf(sibling)) });
     } catch {
       // No such tier, or one that does not parse: the chain is built from what reads.
     }
@@ -199,10 +205,11 @@ export class TextureEditorProvider implements vscode.CustomReadonlyEditorProvide
     });
   }
 
-  /** The texture and its own mip for a level the webview names: a chain index for slice 0. */
-  private locate(doc: TextureDocument, slice: number, mip: number): { texture: TextureFile; mip: number } | undefined {
+  /** The tier file and its own mip for a chain index the webview names (the slice is the same in every tier). */
+  private locate(doc: TextureDocument, mip: number): { texture: TextureFile; mip: number } | undefined {
     if (!doc.texture) return undefined;
-    if (slice === 0 && doc.chain[mip]) return { texture: doc.chain[mip].texture, mip: doc.chain[mip].mip };
+    // Every slice follows the chain: tiers join it only with the same slice count.
+    if (doc.chain[mip]) return { texture: doc.chain[mip].texture, mip: doc.chain[mip].mip };
     return { texture: doc.texture, mip };
   }
 
@@ -214,7 +221,7 @@ export class TextureEditorProvider implements vscode.CustomReadonlyEditorProvide
    * failed or could not start). A level that fails comes back as `levelFailed` with a hex dump.
    */
   private async levelMessage(doc: TextureDocument, slice: number, chainMip: number, exposure: number, host: boolean): Promise<Record<string, unknown>> {
-    const where = this.locate(doc, slice, chainMip);
+    const where = this.locate(doc, chainMip);
     if (!where) return { type: 'levelFailed', slice, mip: chainMip, message: 'no texture', hex: '' };
     const t = where.texture;
     const mip = where.mip;
@@ -257,7 +264,7 @@ export class TextureEditorProvider implements vscode.CustomReadonlyEditorProvide
   }
 
   private async exportPng(doc: TextureDocument, slice: number, chainMip: number): Promise<void> {
-    const where = this.locate(doc, slice, chainMip);
+    const where = this.locate(doc, chainMip);
     if (!where) return;
     const t = where.texture;
     const mip = where.mip;

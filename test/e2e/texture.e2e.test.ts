@@ -121,6 +121,9 @@ test('the texture editor shows the sample texture, its mips and channels', { ski
     }, 20_000, 'slice 0 of the array');
     const sliceNames = await arr.$$eval('#slice option', (os) => os.map((o) => (o as unknown as { textContent: string }).textContent));
     assert.deepEqual(sliceNames, ['0: ground_grass_d.tex', '1: ground_mud_d.tex', '2: ground_rock_d.tex']);
+    // The array's .texa0 tier (Patch_01, same slice count) heads its chain too.
+    const arrayTop = await arr.$eval('#mip option', (o) => (o as unknown as { textContent: string }).textContent);
+    assert.match(arrayTop, /128×128 · sample_ground_array\.texa0/);
     const avg = async (f: Frame): Promise<number[]> => f.evaluate(() => {
       const c = (globalThis as unknown as { document: any }).document.getElementById('view');
       const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
