@@ -1,5 +1,8 @@
 /** Writing to stdout safely: large binary output in blocks, and a closed pipe ends quietly. */
 import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { Arch06Error } from '../core/errors';
+import { isInside } from '../core/io/node';
 
 export function writeOut(bytes: Uint8Array | string): void {
   const b = typeof bytes === 'string' ? Buffer.from(bytes) : bytes;
@@ -30,4 +33,14 @@ export function formatSize(n: number): string {
     u++;
   }
   return `${v.toFixed(v < 10 ? 1 : 0)} ${units[u]}`;
+}
+
+/**
+ * Refuse an output file (--png, --glb) inside the install: the game folder is read-only to
+ * arch06, as `extract` already enforces for folders.
+ */
+export function refuseInsideInstall(out: string | undefined, root: string, flag: string): void {
+  if (out && isInside(path.resolve(out), root)) {
+    throw new Arch06Error('BAD_ARGUMENT', `--${flag} ${out} is inside the install; arch06 does not write into the game folder`, { field: flag, expected: `a file outside ${root}`, actual: out });
+  }
 }

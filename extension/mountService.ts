@@ -2,7 +2,10 @@
  * The mounted install, shared by every part of the extension: opening it (with progress), the
  * merged path list for Go to File, change events, and the output channel where details go.
  */
+import * as os from 'node:os';
+import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { isInside } from '../core/io/node';
 import { Mount } from '../core/archive/mount';
 import { FuzzyIndex } from '../core/search/fuzzy';
 import { isArch06Error } from '../core/errors';
@@ -64,6 +67,26 @@ export class MountService implements vscode.Disposable {
 
   log(line: string): void {
     this.output.appendLine(`[${new Date().toISOString().slice(11, 19)}] ${line}`);
+  }
+
+  /**
+   * Ask where to save an export (PNG, DDS, glTF). The dialog starts in the user's home folder;
+   * a target inside the mounted install is refused (the game folder is read-only to arch06).
+   */
+  async exportTarget(options: { title: string; saveLabel: string; filters: Record<string, string[]>; fileName: string }): Promise<vscode.Uri | undefined> {
+    const target = await vscode.window.showSaveDialog({
+      title: options.title,
+      saveLabel: options.saveLabel,
+      filters: options.filters,
+      defaultUri: vscode.Uri.file(path.join(os.homedir(), options.fileName)),
+    });
+    if (!target) return undefined;
+    const root = this.current?.root;
+    if (target.scheme === 'arch06' || (target.scheme === 'file' && root && isInside(target.fsPath, root))) {
+      void vscode.window.showWarningMessage(`arch06 does not write into the game folder: choose a place outside ${root ?? 'the install'}.`);
+      return undefined;
+    }
+    return target;
   }
 
   /** One clear notification, details in the output channel. */

@@ -23,14 +23,15 @@ import { MeshModel } from '../../core/model/meshModel';
 // --glb OUT: the glTF writer (core/model/glb.ts, `writeGlb(model)`).
 import { writeGlb } from '../../core/model/glb';
 import { readFileBytes, writeFileAtomic } from '../../core/io/node';
-import { Prfb, parsePrfb, prfbNotes, prfbSummary } from '../../core/formats/prfb';
-import { WorldMesh, parseWorldMesh, worldMeshNotes, worldMeshSummary } from '../../core/formats/worldMesh';
+import { Prfb, prfbNotes } from '../../core/formats/prfb';
+import { WorldMesh, worldMeshNotes } from '../../core/formats/worldMesh';
 import { Tables } from '../../core/formats/prfbTables';
-import { ModelAttempt, meshModelFromPrfb, meshModelFromWorldMesh, prefabKindOf } from '../../core/model/fromPrfb';
+import { ModelAttempt, prefabKindOf, readPrefabLike } from '../../core/model/fromPrfb';
 import { Mount } from '../../core/archive/mount';
 import { ParsedArgs, flagString, need } from '../args';
 import { printJson, writeOut } from '../output';
 import { openMount } from './mountCommands';
+import { refuseInsideInstall } from '../output';
 
 const isSkelPath = (p: string): boolean => /\.skel$/i.test(p);
 const siblingSkel = (p: string): string => p.replace(/\.[^.\\/]*$/, '') + '.skel';
@@ -52,6 +53,7 @@ export function meshCommand(args: ParsedArgs): number {
   noExtra(args, 2);
   const m = openMount(args);
   try {
+    refuseInsideInstall(flagString(args, 'glb'), m.root, 'glb');
     const p = need(args, 1, '<path>');
     const bytes = m.entry(p, flagString(args, 'source')).readSync();
     if (isSkelPath(p)) return showSkel(parseSkel(bytes, p), args);
@@ -350,20 +352,9 @@ export function describeWorldMesh(m: WorldMesh, a: ModelAttempt): Record<string,
 
 function showPrefabLike(bytes: Uint8Array, file: string, kind: 'PRFB' | 'MESH', args: ParsedArgs): number {
   const name = path.basename(file.replace(/\\/g, '/'));
-  let a: ModelAttempt;
-  let d: Record<string, unknown>;
-  let summary: string[];
-  if (kind === 'PRFB') {
-    const p = parsePrfb(bytes, file);
-    a = meshModelFromPrfb(p, name);
-    d = describePrfb(p, a);
-    summary = prfbSummary(p);
-  } else {
-    const m = parseWorldMesh(bytes, file);
-    a = meshModelFromWorldMesh(m, name);
-    d = describeWorldMesh(m, a);
-    summary = worldMeshSummary(m);
-  }
+  const a = readPrefabLike(bytes, file, name, kind);
+  const d = a.kind === 'PRFB' ? describePrfb(a.prfb, a) : describeWorldMesh(a.worldMesh, a);
+  const summary = a.structure;
   let glb: { file: string; bytes: number } | undefined;
   if (flagString(args, 'glb') !== undefined) {
     if (!a.model) throw new Arch06Error('INVALID', `no model to export: ${a.reason}`, { file, field: 'geometry' });

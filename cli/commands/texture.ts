@@ -12,7 +12,7 @@ import { textureRole } from '../../core/formats/textureRole';
 import { encodePng } from '../../core/image/png';
 import { readFileBytes, writeFileAtomic } from '../../core/io/node';
 import { ParsedArgs, flagString, need } from '../args';
-import { printJson, writeOut } from '../output';
+import { printJson, refuseInsideInstall, writeOut } from '../output';
 import { openMount } from './mountCommands';
 
 /** `--png OUT`, `--mip N`, `--slice N`; nothing else may follow the command's own positionals. */
@@ -33,6 +33,7 @@ export function textureCommand(args: ParsedArgs): number {
   const opts = textureOptions(args, 2);
   const m = openMount(args);
   try {
+    refuseInsideInstall(opts.png, m.root, 'png');
     const p = need(args, 1, '<path>');
     const bytes = m.entry(p, flagString(args, 'source')).readSync();
     return show(parseTextureFile(bytes, p), args, opts);

@@ -27,11 +27,11 @@ export function collectEntries(mount: Mount, target: string, sourceName?: string
     const walk = (folder: string): void => {
       const l = s.list(toGamePath(folder));
       if (!l) return;
-      out.push(...l.files);
+      for (const f of l.files) out.push(f); // not push(...): big folders overflow a spread
       for (const d of l.folders) walk(folder ? `${folder}\\${d}` : d);
     };
     walk(t);
-  } else out.push(...mount.walk(t));
+  } else for (const e of mount.walk(t)) out.push(e);
   if (out.length === 0) throw new Arch06Error('NOT_FOUND', 'no file or folder at this path', { file: t || '(root)' });
   return out;
 }

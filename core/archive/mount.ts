@@ -259,7 +259,7 @@ export class Mount {
       archives.push(s.name);
       try {
         const ix = parsePathIndex(s.entry(i).readSync(), `${s.name}:${PATH_INDEX_NAME}`, hasher);
-        rows.push(...ix.rows);
+        for (const r of ix.rows) rows.push(r); // not push(...): a spread over ~200k rows overflows the stack
         for (const p of ix.problems) problems.push({ archive: s.name, problem: p });
       } catch (e) {
         if (!isArch06Error(e)) throw e;

@@ -52,6 +52,11 @@ export const DDS_MAX_DIMENSION = 32768;
 /** Which decoder in core/image/bcn.ts handles a format. */
 export type DdsDecoder = 'BC1' | 'BC2' | 'BC3' | 'BC4' | 'BC5' | 'BC6H_UF16' | 'BC6H_SF16' | 'BC7' | 'RGBA8' | 'BGRA8' | 'BGRX8' | 'R8' | 'RG8' | 'A8';
 
+/** Whether a decoder yields HDR floats (BC6H), which previews tone-map. */
+export function isHdrDecoder(decoder: DdsDecoder | undefined): decoder is 'BC6H_UF16' | 'BC6H_SF16' {
+  return decoder === 'BC6H_UF16' || decoder === 'BC6H_SF16';
+}
+
 export interface DdsFormat {
   /** DXGI-style name, e.g. BC3_UNORM; legacy formats without a DXGI code get a descriptive name. */
   name: string;

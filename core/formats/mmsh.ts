@@ -796,7 +796,8 @@ function checkMeshes(info: MmshInfo, file: string, uncertain: (n: string) => voi
 }
 
 const f32buf = new DataView(new ArrayBuffer(4));
-function asF32(raw: number): number {
+/** A u32 read as the f32 with the same bits (for words kept raw whose meaning may be a float). */
+export function asF32(raw: number): number {
   f32buf.setUint32(0, raw >>> 0, true);
   return f32buf.getFloat32(0, true);
 }
@@ -1046,8 +1047,15 @@ function streamPlacement(mmsh: Mmsh, m: MmshMeshInfo, layout: MmshLayout, notes:
   const unknown = layout.attributes.filter((a) => a.size === undefined);
   if (unknown.length === 1 && unknown[0]!.stream <= 1 && m.vertexCount > 0) {
     const lod = mmsh.info.lods[m.lod]!;
-    const later = mmsh.info.meshes.slice(lod.firstMesh, lod.firstMesh + lod.meshCount).map((x) => x.vertexByteOffset).filter((o) => o > m.vertexByteOffset);
-    const end = later.length ? Math.min(...later) : lod.vertexBytes;
+    // The nearest later mesh of the block (a loop: Math.min(...) over a count the file sets throws RangeError).
+    let end = lod.vertexBytes;
+    let later = false;
+    for (let i = lod.firstMesh; i < lod.firstMesh + lod.meshCount; i++) {
+      const o = mmsh.info.meshes[i]?.vertexByteOffset;
+      if (o === undefined || o <= m.vertexByteOffset) continue;
+      if (!later || o < end) end = o;
+      later = true;
+    }
     const perVertex = (end - m.vertexByteOffset) / m.vertexCount;
     const known = sizes.reduce<number>((s, x) => s + (x ?? 0), 0);
     const guess = perVertex - known;
@@ -1083,9 +1091,4 @@ function streamPlacement(mmsh: Mmsh, m: MmshMeshInfo, layout: MmshLayout, notes:
     out.set(a.index, { start, stride });
   }
   return out;
-}
-
-/** The slot weights of one vertex's stored weight bytes (seed 004's BGRA rule). */
-export function slotWeights(stored: ArrayLike<number>): [number, number, number, number] {
-  return [stored[2]!, stored[1]!, stored[0]!, stored[3]!];
 }

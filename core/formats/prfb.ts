@@ -39,9 +39,9 @@
  */
 import { Arch06Error } from '../errors';
 import { formatHash } from '../hash/stringHash';
-import { FieldReader } from './mmsh';
+import { FieldReader, asF32 } from './mmsh';
 import {
-  Buffers, Geometry, HeaderWord, Tables, asF32, headerWords, hexOff, locateTables, tableSummary, viewOf,
+  Buffers, Geometry, HeaderWord, Tables, headerWords, hexOff, locateTables, tableSummary, viewOf,
 } from './prfbTables';
 
 export const PRFB_MAGIC = 0x42465250; // "PRFB"
@@ -384,7 +384,8 @@ export function prfbSummary(p: Prfb): string[] {
     capped(g.chains, SUMMARY_MAX, (c) => `    chain from root ${c.root} (coarse to fine): ${c.units.length ? c.units.join(' -> ') : 'no units'}${c.complete ? '' : ' (does not end at -1)'}`, 'chains');
   }
   if (p.lods.groups.length > SUMMARY_MAX) lines.push(`  … ${p.lods.groups.length - SUMMARY_MAX} more groups`);
-  lines.push(...tableSummary({ tables: p.tables, buffers: p.buffers, geometry: p.geometry, notes: [] }));
+  // A loop, not push(...): the summary has a line per vertex format and material path, counts the file sets.
+  for (const l of tableSummary({ tables: p.tables, buffers: p.buffers, geometry: p.geometry, notes: [] })) lines.push(l);
   if (p.rest) lines.push(`${p.rest.size} bytes at ${hexOff(p.rest.offset)}: ${p.rest.note}`);
   return lines;
 }

@@ -46,10 +46,12 @@
  *     result is noted, not required. Index start is in indices; indices must be < n.
  *
  * Every count is bounded by the bytes that remain before anything is allocated, and every read
- * is inside the file.
+ * is inside the file. Both searches are linear in the bytes they cover: each offset is tested
+ * once whatever runs of records or chains of formats pass through it (a 2 MB file of nothing but
+ * matching draw records or format-shaped bytes used to take seconds to hours).
  */
 import { Arch06Error } from '../errors';
-import { Confidence, halfToFloat, hex32 } from './mmsh';
+import { Confidence, asF32, halfToFloat, hex32 } from './mmsh';
 
 export const DRAW_RECORD_SIZE = 52;
 export const VERTEX_ENTRY_SIZE = 4;
@@ -191,24 +193,23 @@ export function viewOf(bytes: Uint8Array): DataView {
   return new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 }
 
-const f32buf = new DataView(new ArrayBuffer(4));
-export function asF32(raw: number): number {
-  f32buf.setUint32(0, raw >>> 0, true);
-  return f32buf.getFloat32(0, true);
-}
-
 const alignUp = (v: number, a: number): number => (a > 0 ? Math.ceil(v / a) * a : v);
 
 export const hexOff = (o: number): string => `0x${o.toString(16)}`;
 
+/** Whether the 4 bytes at `o` are a vertex entry with the seed's codes (no allocation: the format search asks at every offset). */
+function entryOk(v: DataView, o: number): boolean {
+  return v.getUint8(o) <= 1 && VERTEX_TYPES[v.getUint8(o + 1)] !== undefined && v.getUint8(o + 2) < VERTEX_USAGES.length && v.getUint8(o + 3) < 8;
+}
+
 /** A vertex entry at `o` if it uses the seed's codes, else undefined. */
 function entryAt(v: DataView, o: number): Omit<VertexEntry, 'streamOffset'> | undefined {
+  if (!entryOk(v, o)) return undefined;
   const stream = v.getUint8(o);
   const type = v.getUint8(o + 1);
   const usage = v.getUint8(o + 2);
   const index = v.getUint8(o + 3);
-  const t = VERTEX_TYPES[type];
-  if (stream > 1 || !t || usage >= VERTEX_USAGES.length || index >= 8) return undefined;
+  const t = VERTEX_TYPES[type]!;
   return { offset: o, stream, type, typeName: t.name, usage, usageName: VERTEX_USAGES[usage]!, index, size: t.size };
 }
 
@@ -267,9 +268,35 @@ function formatCandidates(v: DataView, from: number, end: number, count: number,
   if (flat && (upTo === undefined || flat.offset <= upTo)) out.push(flat);
   const lo = Math.max(from, end - count * (4 + MAX_FORMAT_ENTRIES * VERTEX_ENTRY_SIZE));
   const hi = Math.min(end - count * 8, upTo ?? Infinity);
-  for (let fs = hi; fs >= lo && out.length < MAX_CANDIDATES; fs--) {
-    const c = countedFormats(v, fs, count, end);
-    if (c) out.push(c);
+  if (hi < lo) return out;
+  // The counted reading from fs is a chain fs -> fs + 4 + 4n -> ... that must take exactly
+  // `count` steps to land on `end`. Walking from the right, each offset is given two figures,
+  // once: `valid`, the number of consecutive entries with the seed's codes from there (4-byte
+  // steps), and `steps`, the number of formats that lead from there exactly to `end` (-1: none).
+  // A format is at most 4 + MAX_FORMAT_ENTRIES x 4 bytes, so both look at most that far ahead
+  // and a ring buffer holds them. Linear in end - lo; only the framings that pass (at most
+  // MAX_CANDIDATES) are built.
+  const RING = 2 ** Math.ceil(Math.log2(4 + MAX_FORMAT_ENTRIES * VERTEX_ENTRY_SIZE + 1)); // a power of two beyond the look-ahead
+  const valid = new Int32Array(RING);
+  const steps = new Int32Array(RING);
+  valid[end & (RING - 1)] = 0;
+  steps[end & (RING - 1)] = 0;
+  for (let o = end - 1; o >= lo && out.length < MAX_CANDIDATES; o--) {
+    const at = o & (RING - 1);
+    valid[at] = o + VERTEX_ENTRY_SIZE <= end && entryOk(v, o) ? 1 + valid[(o + VERTEX_ENTRY_SIZE) & (RING - 1)]! : 0;
+    let k = -1;
+    if (o + 4 <= end) {
+      const n = v.getUint32(o, true);
+      if (n >= 1 && n <= MAX_FORMAT_ENTRIES && o + 4 + n * VERTEX_ENTRY_SIZE <= end && valid[(o + 4) & (RING - 1)]! >= n) {
+        const next = steps[(o + 4 + n * VERTEX_ENTRY_SIZE) & (RING - 1)]!;
+        if (next >= 0) k = next + 1;
+      }
+    }
+    steps[at] = k;
+    if (o <= hi && k === count) {
+      const c = countedFormats(v, o, count, end);
+      if (c) out.push(c);
+    }
   }
   return out;
 }
@@ -409,14 +436,27 @@ export function locateTables(s: TableSearch): TableSearchResult {
   let signatureOnly = 0;
   let longer = 0;
   const scanFrom = s.formatsAt !== undefined ? s.formatsAt : s.from;
+  // Each offset is tested once: per residue class modulo the record size, the run of matching
+  // records the current offset lies in is walked once, forward, and remembered (its start and
+  // the first offset after it), so a long run costs its length, not its length times D.
+  const runStart = new Array<number>(DRAW_RECORD_SIZE).fill(-1);
+  const runEnd = new Array<number>(DRAW_RECORD_SIZE).fill(-1);
   for (let o = scanFrom; o + D * DRAW_RECORD_SIZE <= size && found.length < MAX_CANDIDATES; o++) {
-    if (!drawMatches(v, o, F, M)) continue;
-    let all = true;
-    for (let i = 1; i < D && all; i++) all = drawMatches(v, o + i * DRAW_RECORD_SIZE, F, M);
-    if (!all) continue;
+    const k = (o - scanFrom) % DRAW_RECORD_SIZE;
+    // runEnd[k] is a record that does not match (or past the last whole record); after it, a new run.
+    if (o === runEnd[k]) continue;
+    if (o > runEnd[k]!) {
+      let e = o;
+      while (e + DRAW_RECORD_SIZE <= size && drawMatches(v, e, F, M)) e += DRAW_RECORD_SIZE;
+      runStart[k] = o;
+      runEnd[k] = e;
+    }
+    const run = (runEnd[k]! - o) / DRAW_RECORD_SIZE;
+    if (run < D) continue;
     const end = o + D * DRAW_RECORD_SIZE;
-    // Exactly D records: a matching record just before or just after means a longer run.
-    if ((o - DRAW_RECORD_SIZE >= scanFrom && drawMatches(v, o - DRAW_RECORD_SIZE, F, M)) || (end + DRAW_RECORD_SIZE <= size && drawMatches(v, end, F, M))) {
+    // Exactly D records: a matching record just before (the run started earlier) or just after
+    // (the run is longer than D from here) means a longer run.
+    if (o > runStart[k]! || run > D) {
       longer++;
       continue;
     }

@@ -438,7 +438,8 @@ export function parseSkel(bytes: Uint8Array, file: string): Skel {
     s5.end = r.pos;
   }
   // Sections this reader does not know (0xDCDCFFxx, not 99): kept raw up to the footer.
-  if (r.pos + 4 <= bytes.length && (u32At(r.pos) & 0xffffff00) === 0xdcdcff00 && u32At(r.pos) !== SKEL_SECTION.FOOTER) {
+  // (`>>> 8`, not `& 0xffffff00`: the & gives a negative int32, which never equals 0xdcdcff00.)
+  if (r.pos + 4 <= bytes.length && u32At(r.pos) >>> 8 === 0xdcdcff && u32At(r.pos) !== SKEL_SECTION.FOOTER) {
     const next = indexOfMarker(SKEL_SECTION.FOOTER, r.pos + 4);
     if (next >= 0) {
       tail = { offset: r.pos, size: next - r.pos };

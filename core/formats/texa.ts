@@ -8,7 +8,7 @@
  *   0x00  "TEXA"
  *   0x04  u32 version = 1
  *   ...   header bytes, kept raw (UNCERTAIN). The paths in them are found by testing two
- *         hypotheses in turn: length-prefixed strings (u16, u32 or u8) back to back up to the
+ *         hypotheses in turn: length-prefixed strings (u16, u32 or u8 lengths) back to back up to the
  *         DDS, else runs of path characters containing a `.`; each path keeps its offset and
  *         the framing seen
  *   D     "DDS " (found by searching, bounded) + a DX10 header whose arraySize is the slice count
@@ -60,26 +60,48 @@ const pathChar = (c: number): boolean =>
   (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a) || c === 0x5c || c === 0x2f || c === 0x2e || c === 0x5f || c === 0x2d || c === 0x3a || c === 0x20;
 const MAX_FRAMED_PATH = 1024;
 
+const latin1 = new TextDecoder('latin1');
+
 /**
- * Hypothesis 1: the paths are length-prefixed strings (u8, u16 or u32 length) back to back, the
- * last one ending right where the DDS starts. The earliest start that yields such a chain wins.
+ * Hypothesis 1: the paths are length-prefixed strings (u16, then u32, then u8 length: the first
+ * width that fits wins) back to back, the last one ending right where the DDS starts; within a
+ * width the earliest start that yields such a chain wins. Linear in the header size: whether a
+ * chain from position p reaches the DDS is settled once per p, right to left.
  */
 function framedPaths(bytes: Uint8Array, from: number, to: number): TexaPath[] | undefined {
+  const n = to - from;
+  // unprintable[i] = unprintable bytes in [from, from + i): "all printable" for any range in O(1).
+  const unprintable = new Uint32Array(n + 1);
+  for (let i = 0; i < n; i++) unprintable[i + 1] = unprintable[i] + (printable(bytes[from + i]) ? 0 : 1);
   for (const width of [2, 4, 1] as const) {
     const framing: TexaPath['framing'] = width === 1 ? 'u8 length' : width === 2 ? 'u16 length' : 'u32 length';
-    for (let start = from; start + width < to; start++) {
-      const found: TexaPath[] = [];
-      let pos = start;
-      while (pos + width <= to) {
-        const len = width === 1 ? bytes[pos] : width === 2 ? bytes[pos] | (bytes[pos + 1] << 8) : u32(bytes, pos);
-        if (len < MIN_PATH_CHARS || len > MAX_FRAMED_PATH || pos + width + len > to) break;
-        const text = bytes.subarray(pos + width, pos + width + len);
-        if (!text.every(printable)) break;
-        found.push({ offset: pos + width, text: String.fromCharCode(...text), framing });
-        pos += width + len;
+    /** The string's end when a valid string starts at p, else -1. */
+    const stringEnd = (p: number): number => {
+      if (p + width > to) return -1;
+      const len = width === 1 ? bytes[p] : width === 2 ? bytes[p] | (bytes[p + 1] << 8) : u32(bytes, p);
+      const end = p + width + len;
+      if (len < MIN_PATH_CHARS || len > MAX_FRAMED_PATH || end > to) return -1;
+      return unprintable[end - from] - unprintable[p + width - from] === 0 ? end : -1;
+    };
+    // reaches[i]: a chain of valid strings starting at from + i ends exactly at `to`.
+    const reaches = new Uint8Array(n + 1);
+    reaches[n] = 1;
+    let first = -1;
+    for (let p = to - 1; p >= from; p--) {
+      const end = stringEnd(p);
+      if (end >= 0 && reaches[end - from]) {
+        reaches[p - from] = 1;
+        first = p;
       }
-      if (found.length > 0 && pos === to) return found;
     }
+    if (first < 0) continue;
+    const found: TexaPath[] = [];
+    for (let p = first; p < to; ) {
+      const end = stringEnd(p);
+      found.push({ offset: p + width, text: latin1.decode(bytes.subarray(p + width, end)), framing });
+      p = end;
+    }
+    return found;
   }
   return undefined;
 }
@@ -95,7 +117,7 @@ function scannedPaths(bytes: Uint8Array, from: number, to: number): TexaPath[] {
     }
     let j = i;
     while (j < to && pathChar(bytes[j])) j++;
-    const text = String.fromCharCode(...bytes.subarray(i, j));
+    const text = latin1.decode(bytes.subarray(i, j));
     if (j - i >= MIN_PATH_CHARS && text.includes('.')) out.push({ offset: i, text, framing: j < to && bytes[j] === 0 ? 'NUL-terminated' : 'none seen' });
     i = j;
   }

@@ -102,7 +102,8 @@ export function worldMeshSummary(m: WorldMesh): string[] {
   const lines: string[] = [`MESH v${m.version}, ${m.size} bytes; confidence uncertain (no sample file; layout from seed 001)`];
   lines.push('header words:');
   for (const h of m.header) lines.push(`  [${h.index}] ${hexOff(h.offset)} = ${h.value} (${h.hex}): ${h.label}`);
-  lines.push(...tableSummary({ tables: m.tables, buffers: m.buffers, geometry: m.geometry, notes: [] }));
+  // A loop, not push(...): the summary has a line per vertex format, a count the file sets.
+  for (const l of tableSummary({ tables: m.tables, buffers: m.buffers, geometry: m.geometry, notes: [] })) lines.push(l);
   if (m.rest) lines.push(`${m.rest.size} bytes at ${hexOff(m.rest.offset)}: ${m.rest.note}`);
   return lines;
 }

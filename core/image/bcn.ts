@@ -26,7 +26,7 @@
  */
 import { storeBlock } from './blockStore';
 import { Arch06Error } from '../errors';
-import { DDS_MAX_DIMENSION, DdsDecoder, DdsFile, DdsLevel, ddsLevel, levelSize } from '../formats/dds';
+import { DDS_MAX_DIMENSION, DdsDecoder, DdsFile, DdsLevel, ddsLevel, isHdrDecoder, levelSize } from '../formats/dds';
 import { decodeBc7 } from './bc7';
 import { decodeBc6h, toneMapRgba8 } from './bc6h';
 
@@ -44,7 +44,7 @@ export function encodedSize(decoder: DdsDecoder, width: number, height: number):
  * when `src` is shorter than the level.
  */
 export function decodeLevel(decoder: DdsDecoder, src: Uint8Array, offset: number, width: number, height: number, file = 'texture'): Uint8Array {
-  if (decoder === 'BC6H_UF16' || decoder === 'BC6H_SF16') return toneMapRgba8(decodeLevelFloat(decoder, src, offset, width, height, file), 0);
+  if (isHdrDecoder(decoder)) return toneMapRgba8(decodeLevelFloat(decoder, src, offset, width, height, file), 0);
   checkLevel(decoder, src, offset, width, height, file);
   const out = new Uint8Array(width * height * 4);
   switch (decoder) {

@@ -6,6 +6,10 @@ import type { DdsFile, DdsLevel } from '../formats/dds';
 import { parseTextureFile } from '../formats/texr';
 import { decodeDdsLevel } from './bcn';
 import { encodePng } from './png';
+import { Arch06Error } from '../errors';
+
+/** How much larger than asked a preview level may be when no level fits. */
+export const THUMBNAIL_SLACK = 4;
 
 export interface Thumbnail {
   png: Uint8Array;
@@ -23,9 +27,15 @@ export interface Thumbnail {
 /** Parse `bytes` as a .tex* / .texa* / .dds and encode a thumbnail. Throws the parsers' typed errors. */
 export function textureThumbnail(bytes: Uint8Array, file: string, maxSide = 128): Thumbnail {
   const t = parseTextureFile(bytes, file);
-  const levels = t.dds.levels.filter((l) => l.slice === 0);
-  // The largest level that fits, else the smallest there is.
-  const level = largestLevelWithin(t.dds, maxSide) ?? levels[levels.length - 1];
+  // The largest level that fits, else the smallest there is if it is not much larger: a tier that
+  // holds only its top mips (.tex0, .texuhd) would otherwise decode megapixels for a hover.
+  const level = largestLevelWithin(t.dds, maxSide) ?? largestLevelWithin(t.dds, maxSide * THUMBNAIL_SLACK);
+  if (!level) {
+    const smallest = t.dds.levels.filter((l) => l.slice === 0).pop();
+    throw new Arch06Error('OUT_OF_RANGE', `no level small enough for a preview (smallest ${smallest ? `${smallest.width}x${smallest.height}` : 'none'}; open the file, or its .tex tier)`, {
+      file, field: 'dds.levels', expected: `a level within ${maxSide * THUMBNAIL_SLACK} px`, actual: smallest ? `${smallest.width}x${smallest.height}` : 'no levels',
+    });
+  }
   const d = decodeDdsLevel(t.dds, t.bytes, 0, level.mip);
   return {
     png: encodePng(d.rgba, d.width, d.height), width: d.width, height: d.height, mip: level.mip,

@@ -72,7 +72,8 @@ export function planMmshLods(mmsh: Mmsh, notes: string[] = []): MmshLodPlan[] {
   }
   if (C.length) {
     const chains = mmsh.lodGroups.map((g) => g.connections);
-    const longest = Math.max(0, ...chains.map((c) => c.length));
+    let longest = 0; // a loop: Math.max(...) over a count the file sets throws RangeError
+    for (const c of chains) longest = Math.max(longest, c.length);
     const plans: MmshLodPlan[] = [];
     for (let k = 0; k < longest; k++) plans.push({ draws: chains.map((c) => (k < c.length ? draw(c[k]!) : undefined)).filter((d): d is MmshDraw => !!d) });
     notes.push('LODs from the position in each group\'s connection chain (the LOD section does not read as levels): UNCERTAIN');
@@ -183,7 +184,7 @@ function chooseSkeleton(mmsh: Mmsh, skel: Skel | undefined, notes: string[], has
       const paletteToBone = Int32Array.from(skel.nameTableOrder);
       notes.push(`skeleton from the .skel (${skel.bones.length} bones${mb.length ? `, names hash to all ${mb.length} MMSH bone hashes` : ''}); palettes resolved through its name-table order`);
       if (sockets.length) notes.push('socket transforms are shown as stored (their frame is UNCERTAIN)');
-      return { skeleton: { bones, sockets }, paletteToBone, groupNames };
+      return { skeleton: { bones, sockets, from: 'skel' }, paletteToBone, groupNames };
     }
     notes.push(`the .skel does not match the mesh's bone list (${matches} of ${mb.length} bone hashes agree, ${skel.bones.length} vs ${mb.length} bones): using the mesh's own bone list`);
   }
@@ -198,21 +199,23 @@ function chooseSkeleton(mmsh: Mmsh, skel: Skel | undefined, notes: string[], has
   const bfs = breadthFirstOrder(mb.map((b) => b.parent));
   const paletteToBone = Int32Array.from(bfs, (b) => modelIndex[b]!);
   notes.push(`skeleton from the mesh's bone list (${mb.length} bones, names as hashes); palettes resolved through its breadth-first order (the name-table order of the sample's .skel; UNCERTAIN without the .skel)`);
-  return { skeleton: { bones, sockets: [] }, paletteToBone, groupNames };
+  return { skeleton: { bones, sockets: [], from: 'mesh' }, paletteToBone, groupNames };
 }
 
 // ---- parts ---------------------------------------------------------------------------------
 
-function partFrom(d: MmshMeshData, label: string, draw: MmshDraw, paletteToBone: Int32Array | undefined, counts: { badWeights: number; s16: boolean }): ModelPart | undefined {
+/** A part's vertex arrays: what depends on the mesh alone, not on the LOD or material that draws it. */
+type PartArrays = Omit<ModelPart, 'name' | 'material' | 'materialIndex'>;
+
+/**
+ * The arrays of mesh `d` as parts carry them (tangents with w, the first uv channel, joints and
+ * weights resolved through the palette). Built once per mesh and shared by every LOD that draws
+ * it, so `counts` counts each mesh once.
+ */
+function partArrays(d: MmshMeshData, paletteToBone: Int32Array | undefined, counts: { badWeights: number; s16: boolean }): PartArrays | undefined {
   if (!d.positions) return undefined;
   const n = d.vertexCount;
-  const part: ModelPart = {
-    name: label,
-    material: draw.material >= 0 ? `slot ${draw.material}` : undefined,
-    materialIndex: draw.material,
-    positions: d.positions,
-    indices: d.indices,
-  };
+  const part: PartArrays = { positions: d.positions, indices: d.indices };
   if (d.normals) part.normals = d.normals;
   if (d.tangents) {
     const t = new Float32Array(n * 4);
@@ -259,6 +262,24 @@ function partFrom(d: MmshMeshData, label: string, draw: MmshDraw, paletteToBone:
   return part;
 }
 
+/** One draw of a mesh: its label and material over the mesh's shared arrays. */
+function partFrom(a: PartArrays, label: string, draw: MmshDraw): ModelPart {
+  const part: ModelPart = {
+    name: label,
+    material: draw.material >= 0 ? `slot ${draw.material}` : undefined,
+    materialIndex: draw.material,
+    positions: a.positions,
+    indices: a.indices,
+  };
+  if (a.normals) part.normals = a.normals;
+  if (a.tangents) part.tangents = a.tangents;
+  if (a.uvs) part.uvs = a.uvs;
+  if (a.colors) part.colors = a.colors;
+  if (a.joints) part.joints = a.joints;
+  if (a.weights) part.weights = a.weights;
+  return part;
+}
+
 /**
  * Convert a parsed MMSH (and its skeleton, when given) into a MeshModel. Throws `Arch06Error`
  * when a mesh's indices or palette are out of range (from `decodeMmshMesh`).
@@ -267,7 +288,9 @@ export function meshModelFromMmsh(mmsh: Mmsh, skel: Skel | undefined, name: stri
   const notes: string[] = [];
   const plans = planMmshLods(mmsh, notes);
   const sk = chooseSkeleton(mmsh, skel, notes, hasher);
-  const decoded = new Map<number, MmshMeshData>();
+  // Per mesh index: its arrays, or undefined when it has no decodable positions. LODs often draw
+  // the same mesh (9 of 25 parts on the real head), so each is decoded and converted once.
+  const arrays = new Map<number, PartArrays | undefined>();
   const counts = { badWeights: 0, s16: false };
   const attributeNotes = new Set<string>();
   const lods: ModelLod[] = plans.map((plan, li) => {
@@ -277,15 +300,14 @@ export function meshModelFromMmsh(mmsh: Mmsh, skel: Skel | undefined, name: stri
       const groupName = draw.group >= 0 ? sk.groupNames.get(mmsh.info.lodGroupIds[draw.group]!) ?? formatHash(mmsh.info.lodGroupIds[draw.group]!) : `block ${draw.block}`;
       for (let k = 0; k < block.meshCount; k++) {
         const mi = block.firstMesh + k;
-        let d = decoded.get(mi);
-        if (!d) {
-          d = decodeMmshMesh(mmsh, mi);
-          decoded.set(mi, d);
+        if (!arrays.has(mi)) {
+          const d = decodeMmshMesh(mmsh, mi);
           for (const n of d.notes) attributeNotes.add(`block ${draw.block} mesh ${k}: ${n}`);
+          arrays.set(mi, partArrays(d, sk.paletteToBone, counts));
         }
+        const a = arrays.get(mi);
         const label = `LOD${li} ${groupName}${block.meshCount > 1 ? ` mesh ${k}` : ''}`;
-        const part = partFrom(d, label, draw, sk.paletteToBone, counts);
-        if (part) parts.push(part);
+        if (a) parts.push(partFrom(a, label, draw));
         else notes.push(`${label}: no decodable positions, not shown`);
       }
     }
@@ -300,7 +322,7 @@ export function meshModelFromMmsh(mmsh: Mmsh, skel: Skel | undefined, name: stri
   });
   if (counts.badWeights) notes.push(`${counts.badWeights} vertices have weights not summing to 255 (normalised)`);
   if (counts.s16) notes.push('s16 texture coordinates divided by 32767 (SNORM16: a guess; on the real sample they range 62 .. 32767)');
-  notes.push(...attributeNotes);
+  for (const n of attributeNotes) notes.push(n); // not push(...): a note per mesh, a count the file sets
   const model: MeshModel = {
     name,
     lods,

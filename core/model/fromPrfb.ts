@@ -154,7 +154,7 @@ export function meshModelFromPrfb(p: Prfb, name: string): ModelAttempt {
     if (parts.length) lods.push(lodOf(lods.length, parts));
   }
   if (!lods.length) return { reason: 'no draw has readable positions' };
-  notes.push(...cache.notes);
+  for (const n of cache.notes) notes.push(n); // not push(...): notes per draw, a count the file sets
   notes.push('positions as stored (prefab-local, pivot at the base centre per seed 001; the unit is not stated, shown as centimetres)');
   return { model: { name, lods, bounds: boundsOf(lods[0]!.parts.map((x) => x.positions)), notes } };
 }
@@ -186,27 +186,30 @@ export function meshModelFromWorldMesh(m: WorldMesh, name: string): ModelAttempt
     parts.push(part);
   }
   if (!parts.length) return { reason: 'no draw has readable positions' };
-  notes.push(...cache.notes);
+  for (const n of cache.notes) notes.push(n); // not push(...): notes per draw, a count the file sets
   notes.push('materials index the part\'s WDSC material list (seed 001); positions as stored (world space; taken as centimetres)');
   if (sky) notes.push(`${sky} draw(s) wider than 20 km (seed 001: sky domes and vista cards) are left out of the bounds`);
   const lods = [lodOf(0, parts)];
   return { model: { name, lods, bounds: boundsOf(ground.length ? ground : parts.map((x) => x.positions)), notes } };
 }
 
+/** What `readPrefabLike` gives: the model or why not, the structure as lines, the notes, and the parse itself. */
+export type PrefabLikeRead = ModelAttempt & { structure: string[]; notes: string[] } & ({ kind: 'PRFB'; prfb: Prfb } | { kind: 'MESH'; worldMesh: WorldMesh });
+
 /**
  * For front ends: parse a .inst or .wldmsh and give a model when the geometry is checkable, and
  * always the structure as lines (header words, LOD groups, what was located and what was not).
  * Arch06Errors from the header (magic, version, truncation) propagate; so does a decode error.
  */
-export function readPrefabLike(bytes: Uint8Array, file: string, name: string, kind: 'PRFB' | 'MESH'): ModelAttempt & { structure: string[]; notes: string[] } {
+export function readPrefabLike(bytes: Uint8Array, file: string, name: string, kind: 'PRFB' | 'MESH'): PrefabLikeRead {
   if (kind === 'PRFB') {
     const p = parsePrfb(bytes, file);
     const a = meshModelFromPrfb(p, name);
-    return { ...a, structure: prfbSummary(p), notes: prfbNotes(p) };
+    return { ...a, structure: prfbSummary(p), notes: prfbNotes(p), kind, prfb: p };
   }
   const m = parseWorldMesh(bytes, file);
   const a = meshModelFromWorldMesh(m, name);
-  return { ...a, structure: worldMeshSummary(m), notes: worldMeshNotes(m) };
+  return { ...a, structure: worldMeshSummary(m), notes: worldMeshNotes(m), kind, worldMesh: m };
 }
 
 /** The kind a file's magic names, if it is one of the two. */

@@ -1,7 +1,7 @@
 /**
  * A renderable model, independent of the file format it came from: what the 3D viewer draws and
- * what the glTF exporter writes. Readers (MMSH, SKEL, later PRFB/MESH) convert into this; front
- * ends never look at format records to draw.
+ * what the glTF exporter writes. Readers convert into this (MMSH and SKEL in fromMmsh.ts, PRFB and
+ * MESH in fromPrfb.ts); front ends never look at format records to draw.
  *
  * Units and axes are the game's: centimetres, Y up (seed 004: the Numenorean sword's blade runs
  * along +Y and is 102 cm long). Converters to other conventions (glTF metres) say so where they
@@ -68,6 +68,8 @@ export interface ModelSkeleton {
   /** Bones in the order joint indices refer to. */
   bones: ModelBone[];
   sockets: ModelSocket[];
+  /** Where the bones came from: a matching skeleton file, or the mesh's own bone list (names as hashes). */
+  from?: 'skel' | 'mesh';
 }
 
 export interface ModelBounds {

@@ -132,6 +132,8 @@ async function load(uri: vscode.Uri, bytes: Uint8Array): Promise<{ model: MeshMo
     }
   }
   const model = meshModelFromMmsh(mmsh, skel, name);
+  // A skeleton that does not match the mesh's bones is not used (the notes say why): no "+ x.skel".
+  if (model.skeleton?.from !== 'skel') skeletonFrom = undefined;
   if (!skel) model.notes.push(skelBytes ? `${nameOf(skelUri)} did not parse: bones are named by hash` : `no ${nameOf(skelUri)} beside the mesh: bones are named by hash`);
   return { model, skeletonFrom };
 }
@@ -188,43 +190,52 @@ export class MeshEditorProvider implements vscode.CustomReadonlyEditorProvider<M
       if (this.active === doc) this.active = undefined;
       if (doc.panels.size === 0) this.documents.delete(doc.uri.toString());
     });
+    // A webview message is input like any other: a handler that throws reports, never escapes.
     panel.webview.onDidReceiveMessage(async (msg: ViewToHost) => {
-      switch (msg.type) {
-        case 'ready': {
-          doc.readyMs = performance.now() - doc.openedAt;
-          const { model, error, skeletonFrom } = await doc.load((l) => this.service.log(l));
-          const out: HostToView = model
-            ? { type: 'model', model: toWireModel(model), title: nameOf(doc.uri) + (skeletonFrom ? ` + ${skeletonFrom}` : '') }
-            : { type: 'failed', message: error ?? 'unknown error', hex: hexDump(doc.bytes), size: doc.bytes.length };
-          void panel.webview.postMessage(out);
-          // The view drops slot textures with each model: send this document's again.
-          if (model) for (const [slot, t] of doc.textures) postTexture(panel, slot, t);
-          return;
-        }
-        case 'pickTexture':
-          if (typeof msg.slot === 'string' && msg.slot.length > 0 && msg.slot.length <= 256) await this.pickTexture(doc, msg.slot);
-          return;
-        case 'clearTexture':
-          if (doc.textures.delete(msg.slot)) {
-            this.service.log(`mesh ${nameOf(doc.uri)}: ${msg.slot} has no texture now`);
-            for (const other of doc.panels) if (other !== panel) void other.webview.postMessage({ type: 'clearTexture', slot: msg.slot } satisfies HostToView);
-          }
-          return;
-        case 'firstFrame':
-          this.service.log(
-            `mesh ${nameOf(doc.uri)}: first frame ${Math.round(performance.now() - doc.openedAt)} ms after the editor started opening it ` +
-              `(read, then parse done at ${Math.round(doc.parsedMs)} ms, webview ready at ${Math.round(doc.readyMs)} ms, model message to first frame ${Math.round(msg.sinceModelMs)} ms)`,
-          );
-          return;
-        case 'stats':
-          doc.lod = Math.max(0, msg.lod);
-          return;
-        case 'error':
-          this.service.log(`mesh ${nameOf(doc.uri)}: the viewer failed: ${msg.message}`);
-          void vscode.window.showErrorMessage(`The 3D view could not show ${nameOf(doc.uri)}: ${msg.message}`);
-          return;
+      try {
+        await this.onMessage(doc, panel, msg);
+      } catch (e) {
+        this.service.reportError(`mesh ${nameOf(doc.uri)}`, e);
       }
     });
+  }
+
+  private async onMessage(doc: MeshDocument, panel: vscode.WebviewPanel, msg: ViewToHost): Promise<void> {
+    switch (msg?.type) {
+      case 'ready': {
+        doc.readyMs = performance.now() - doc.openedAt;
+        const { model, error, skeletonFrom } = await doc.load((l) => this.service.log(l));
+        const out: HostToView = model
+          ? { type: 'model', model: toWireModel(model), title: nameOf(doc.uri) + (skeletonFrom ? ` + ${skeletonFrom}` : '') }
+          : { type: 'failed', message: error ?? 'unknown error', hex: hexDump(doc.bytes), size: doc.bytes.length };
+        void panel.webview.postMessage(out);
+        // The view drops slot textures with each model: send this document's again.
+        if (model) for (const [slot, t] of doc.textures) postTexture(panel, slot, t);
+        return;
+      }
+      case 'pickTexture':
+        if (typeof msg.slot === 'string' && msg.slot.length > 0 && msg.slot.length <= 256) await this.pickTexture(doc, msg.slot);
+        return;
+      case 'clearTexture':
+        if (doc.textures.delete(msg.slot)) {
+          this.service.log(`mesh ${nameOf(doc.uri)}: ${msg.slot} has no texture now`);
+          for (const other of doc.panels) if (other !== panel) void other.webview.postMessage({ type: 'clearTexture', slot: msg.slot } satisfies HostToView);
+        }
+        return;
+      case 'firstFrame':
+        this.service.log(
+          `mesh ${nameOf(doc.uri)}: first frame ${Math.round(performance.now() - doc.openedAt)} ms after the editor started opening it ` +
+            `(read, then parse done at ${Math.round(doc.parsedMs)} ms, webview ready at ${Math.round(doc.readyMs)} ms, model message to first frame ${Math.round(msg.sinceModelMs)} ms)`,
+        );
+        return;
+      case 'stats':
+        doc.lod = Number.isInteger(msg.lod) && msg.lod >= 0 ? msg.lod : 0;
+        return;
+      case 'error':
+        this.service.log(`mesh ${nameOf(doc.uri)}: the viewer failed: ${msg.message}`);
+        void vscode.window.showErrorMessage(`The 3D view could not show ${nameOf(doc.uri)}: ${msg.message}`);
+        return;
+    }
   }
 
   /** The mount's texture paths, sorted, and a fuzzy index over them (rebuilt when the mount changes). */
@@ -329,11 +340,11 @@ export class MeshEditorProvider implements vscode.CustomReadonlyEditorProvider<M
     }
     const model = loaded.model;
     const base = nameOf(doc.uri).replace(/\.[^.]+$/, '');
-    const target = await vscode.window.showSaveDialog({
+    const target = await this.service.exportTarget({
       title: 'Export as glTF binary (metres, Y up; the game uses centimetres)',
       saveLabel: 'Export .glb',
       filters: { 'glTF binary': ['glb'] },
-      defaultUri: vscode.Uri.file(`${base}${doc.lod ? `_lod${doc.lod}` : ''}.glb`),
+      fileName: `${base}${doc.lod ? `_lod${doc.lod}` : ''}.glb`,
     });
     if (!target) return;
     try {
@@ -364,7 +375,7 @@ export class MeshEditorProvider implements vscode.CustomReadonlyEditorProvider<M
     const style = webview.asWebviewUri(vscode.Uri.joinPath(media, 'meshView.css'));
     return `<!DOCTYPE html>
 <html lang="en"><head><meta charset="UTF-8">
-<meta http-equiv="Content-Security-Policy" content="default-src 'none'; img-src ${webview.cspSource} data: blob:; style-src ${webview.cspSource} 'unsafe-inline'; script-src 'nonce-${nonce}';">
+<meta http-equiv="Content-Security-Policy" content="default-src 'none'; img-src ${webview.cspSource} data: blob:; style-src ${webview.cspSource}; script-src 'nonce-${nonce}';">
 <meta name="viewport" content="width=device-width, initial-scale=1.0">
 <link href="${style}" rel="stylesheet"><title>Mesh</title></head>
 <body>

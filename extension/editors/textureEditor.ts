@@ -24,7 +24,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { isArch06Error } from '../../core/errors';
 import { TextureFile, parseTextureFile } from '../../core/formats/texr';
-import { ddsLevel } from '../../core/formats/dds';
+import { ddsLevel, isHdrDecoder } from '../../core/formats/dds';
 import { decodeDdsLevelFloat } from '../../core/image/bcn';
 import { toneMapRgba8 } from '../../core/image/bc6h';
 import { DecodePool } from '../../core/image/decodePool';
@@ -43,6 +43,20 @@ interface ChainLevel {
   size: number;
   /** The file's name, e.g. `x_d.tex0`. */
   from: string;
+}
+
+/** The most float values a document keeps for re-tone-mapping BC6H (48 MB). */
+const HDR_CACHE_FLOATS = 2048 * 2048 * 3;
+
+/** What the webview may send (see the file comment); every field is checked before use. */
+interface ViewMessage {
+  type: string;
+  slice?: number;
+  mip?: number;
+  exposure?: number;
+  host?: boolean;
+  ok?: boolean;
+  message?: string;
 }
 
 /** Higher tiers win a size that several tiers carry (seed 004 "Tiers": their ranges can overlap). */
@@ -132,7 +146,7 @@ function describe(doc: TextureDocument): Record<string, unknown> {
     confidence: t.texr?.confidence ?? t.texa?.confidence ?? 'high',
     notes: [...(t.texr?.notes ?? []), ...(t.texa?.notes ?? []), ...d.notes],
     role: textureRole(doc.uri.path),
-    hdr: d.format.decoder === 'BC6H_UF16' || d.format.decoder === 'BC6H_SF16',
+    hdr: isHdrDecoder(d.format.decoder),
     texa: t.texa ? { ownPath: t.texa.ownPath, slicePaths: t.texa.slicePaths, paths: t.texa.paths, headerHex: t.texa.headerHex, headerBytes: t.texa.headerBytes } : undefined,
   };
 }
@@ -175,34 +189,45 @@ export class TextureEditorProvider implements vscode.CustomReadonlyEditorProvide
     const media = vscode.Uri.joinPath(this.context.extensionUri, 'media', 'texture');
     panel.webview.options = { enableScripts: true, localResourceRoots: [media] };
     panel.webview.html = this.html(panel.webview, media);
-    panel.webview.onDidReceiveMessage(async (msg: { type: string; slice?: number; mip?: number; exposure?: number; host?: boolean; ok?: boolean; message?: string }) => {
-      switch (msg.type) {
-        case 'ready':
-          doc.readyMs = performance.now() - doc.openedAt;
-          if (doc.texture) {
-            // The first level rides along with init: one message instead of three.
-            const first = doc.texture.dds.format.decodable ? await this.levelMessage(doc, 0, 0, 0, false) : undefined;
-            void panel.webview.postMessage({ type: 'init', info: describe(doc), first });
-          } else void panel.webview.postMessage({ type: 'failed', message: doc.error, hex: hexDump(doc.bytes), size: doc.bytes.length });
-          return;
-        case 'level':
-          void panel.webview.postMessage(await this.levelMessage(doc, msg.slice ?? 0, msg.mip ?? 0, msg.exposure ?? 0, msg.host === true));
-          return;
-        case 'firstPixels':
-          this.service.log(`texture ${nameOf(doc.uri)}: first pixels ${Math.round(performance.now() - doc.openedAt)} ms after the editor started opening it (webview ready at ${Math.round(doc.readyMs)} ms)`);
-          return;
-        case 'copied':
-          if (msg.ok) void vscode.window.showInformationMessage('Copied the level as PNG.');
-          else void vscode.window.showWarningMessage(`Copy as PNG failed: ${msg.message ?? 'the clipboard refused the image'}. Use Export PNG instead.`);
-          return;
-        case 'exportPng':
-          await this.exportPng(doc, msg.slice ?? 0, msg.mip ?? 0);
-          return;
-        case 'exportDds':
-          await this.exportDds(doc);
-          return;
+    // A webview message is input like any other: indices are checked, and a handler that throws reports, never escapes.
+    panel.webview.onDidReceiveMessage(async (msg: ViewMessage) => {
+      try {
+        await this.onMessage(doc, panel, msg);
+      } catch (e) {
+        this.service.reportError(`texture ${nameOf(doc.uri)}`, e);
       }
     });
+  }
+
+  private async onMessage(doc: TextureDocument, panel: vscode.WebviewPanel, raw: ViewMessage): Promise<void> {
+    const index = (x: unknown): number => (Number.isInteger(x) && (x as number) >= 0 && (x as number) < 1 << 16 ? (x as number) : 0);
+    const msg = { ...raw, slice: index(raw?.slice), mip: index(raw?.mip), exposure: typeof raw?.exposure === 'number' && Number.isFinite(raw.exposure) ? Math.max(-16, Math.min(16, raw.exposure)) : 0 };
+    switch (msg.type) {
+      case 'ready':
+        doc.readyMs = performance.now() - doc.openedAt;
+        if (doc.texture) {
+          // The first level rides along with init: one message instead of three.
+          const first = doc.texture.dds.format.decodable ? await this.levelMessage(doc, 0, 0, 0, false) : undefined;
+          void panel.webview.postMessage({ type: 'init', info: describe(doc), first });
+        } else void panel.webview.postMessage({ type: 'failed', message: doc.error, hex: hexDump(doc.bytes), size: doc.bytes.length });
+        return;
+      case 'level':
+        void panel.webview.postMessage(await this.levelMessage(doc, msg.slice, msg.mip, msg.exposure, msg.host === true));
+        return;
+      case 'firstPixels':
+        this.service.log(`texture ${nameOf(doc.uri)}: first pixels ${Math.round(performance.now() - doc.openedAt)} ms after the editor started opening it (webview ready at ${Math.round(doc.readyMs)} ms)`);
+        return;
+      case 'copied':
+        if (msg.ok) void vscode.window.showInformationMessage('Copied the level as PNG.');
+        else void vscode.window.showWarningMessage(`Copy as PNG failed: ${msg.message ?? 'the clipboard refused the image'}. Use Export PNG instead.`);
+        return;
+      case 'exportPng':
+        await this.exportPng(doc, msg.slice, msg.mip);
+        return;
+      case 'exportDds':
+        await this.exportDds(doc);
+        return;
+    }
   }
 
   /** The tier file and its own mip for a chain index the webview names (the slice is the same in every tier). */
@@ -227,7 +252,7 @@ export class TextureEditorProvider implements vscode.CustomReadonlyEditorProvide
     const mip = where.mip;
     try {
       const decoder = t.dds.format.decoder;
-      const hdr = decoder === 'BC6H_UF16' || decoder === 'BC6H_SF16';
+      const hdr = isHdrDecoder(decoder);
       if (!host && !hdr && decoder && t.dds.format.decodable) {
         const l = ddsLevel(t.dds, slice, mip);
         const data = exactCopy(t.bytes, l.offset, l.offset + l.size).buffer;
@@ -252,13 +277,13 @@ export class TextureEditorProvider implements vscode.CustomReadonlyEditorProvide
   /** RGBA8 of one level: BC6H tone-mapped at `exposure` (float decode cached), else through the pool. */
   private async decode(doc: TextureDocument, t: TextureFile, slice: number, mip: number, exposure: number): Promise<{ width: number; height: number; rgba: Uint8Array }> {
     const d = t.dds.format.decoder;
-    if (d === 'BC6H_UF16' || d === 'BC6H_SF16') {
+    if (isHdrDecoder(d)) {
+      // The float level is kept for exposure changes, up to HDR_CACHE_FLOATS (a 2048x2048 level);
+      // a larger one is decoded again for each exposure rather than held.
       const key = `${t.dds.file}:${slice}:${mip}`;
-      if (doc.hdr?.key !== key) {
-        const f = decodeDdsLevelFloat(t.dds, t.bytes, slice, mip);
-        doc.hdr = { key, width: f.width, height: f.height, rgb: f.rgb };
-      }
-      return { width: doc.hdr.width, height: doc.hdr.height, rgba: toneMapRgba8(doc.hdr.rgb, exposure) };
+      const f = doc.hdr?.key === key ? doc.hdr : { key, ...decodeDdsLevelFloat(t.dds, t.bytes, slice, mip) };
+      doc.hdr = f.rgb.length <= HDR_CACHE_FLOATS ? { key, width: f.width, height: f.height, rgb: f.rgb } : undefined;
+      return { width: f.width, height: f.height, rgba: toneMapRgba8(f.rgb, exposure) };
     }
     return this.pool.decode(t.dds, t.bytes, slice, mip);
   }
@@ -269,7 +294,7 @@ export class TextureEditorProvider implements vscode.CustomReadonlyEditorProvide
     const t = where.texture;
     const mip = where.mip;
     const base = (doc.uri.path.split('/').pop() ?? 'texture').replace(/\.[^.]+$/, '');
-    const target = await vscode.window.showSaveDialog({ title: 'Export this level as PNG', saveLabel: 'Export PNG', filters: { PNG: ['png'] }, defaultUri: vscode.Uri.file(`${base}_mip${mip}${t.dds.surfaces > 1 ? `_slice${slice}` : ''}.png`) });
+    const target = await this.service.exportTarget({ title: 'Export this level as PNG', saveLabel: 'Export PNG', filters: { PNG: ['png'] }, fileName: `${base}_mip${mip}${t.dds.surfaces > 1 ? `_slice${slice}` : ''}.png` });
     if (!target) return;
     try {
       const level = await this.pool.decode(t.dds, t.bytes, slice, mip);
@@ -285,7 +310,7 @@ export class TextureEditorProvider implements vscode.CustomReadonlyEditorProvide
     const t = doc.texture;
     if (!t) return;
     const base = nameOf(doc.uri).replace(/\.[^.]+$/, '');
-    const target = await vscode.window.showSaveDialog({ title: 'Export the texture as a plain DDS file', saveLabel: 'Export DDS', filters: { DDS: ['dds'] }, defaultUri: vscode.Uri.file(`${base}.dds`) });
+    const target = await this.service.exportTarget({ title: 'Export the texture as a plain DDS file', saveLabel: 'Export DDS', filters: { DDS: ['dds'] }, fileName: `${base}.dds` });
     if (!target) return;
     try {
       await vscode.workspace.fs.writeFile(target, t.ddsBytes);

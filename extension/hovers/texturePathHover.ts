@@ -12,16 +12,23 @@ import { MountService } from '../mountService';
 /** A game path ending in a texture extension, as one token. */
 export const TEXTURE_PATH = /[A-Za-z0-9_\\/.:-]+\.(?:texuhd|texauhd|texa0|texa|tex0|tex|dds)\b/i;
 
-export class TexturePathHover implements vscode.HoverProvider {
+export class TexturePathHover implements vscode.HoverProvider, vscode.Disposable {
   /** Thumbnails by game path, for the mount they were made from. */
   private cache = new Map<string, vscode.MarkdownString>();
+  private readonly onMount: vscode.Disposable;
 
   constructor(private readonly service: MountService) {
-    service.onDidChange(() => this.cache.clear());
+    this.onMount = service.onDidChange(() => this.cache.clear());
   }
 
   static register(service: MountService): vscode.Disposable {
-    return vscode.languages.registerHoverProvider([{ scheme: 'file' }, { scheme: 'arch06' }, { scheme: 'untitled' }], new TexturePathHover(service));
+    const hover = new TexturePathHover(service);
+    return vscode.Disposable.from(vscode.languages.registerHoverProvider([{ scheme: 'file' }, { scheme: 'arch06' }, { scheme: 'untitled' }], hover), hover);
+  }
+
+  dispose(): void {
+    this.onMount.dispose();
+    this.cache.clear();
   }
 
   async provideHover(document: vscode.TextDocument, position: vscode.Position): Promise<vscode.Hover | undefined> {

@@ -69,8 +69,21 @@
     }
   }
 
+  // HDR levels are tone-mapped by the host for each exposure: one request in flight at a time,
+  // and the latest exposure sent once it answers, however fast the slider moves.
+  let hdrInFlight = false;
+  let hdrAgain = false;
   function request() {
+    if (info && info.hdr) {
+      if (hdrInFlight) { hdrAgain = true; return; }
+      hdrInFlight = true;
+    }
     vscode.postMessage({ type: 'level', slice: state.slice, mip: state.mip, exposure: state.exposure });
+  }
+  function hdrAnswered() {
+    if (!hdrInFlight) return;
+    hdrInFlight = false;
+    if (hdrAgain) { hdrAgain = false; request(); }
   }
 
   /** _s and _n maps name their channels (seed 004); others keep R, G, B, A. */
@@ -163,13 +176,19 @@
     if (worker !== undefined) return worker;
     try {
       const src = $('decoderSource').textContent || '';
-      worker = new Worker(URL.createObjectURL(new Blob([src], { type: 'text/javascript' })));
+      let url = URL.createObjectURL(new Blob([src], { type: 'text/javascript' }));
+      // Once the worker has answered (or failed) it has its script: the URL is not needed again.
+      const release = () => { if (url) URL.revokeObjectURL(url); url = ''; };
+      worker = new Worker(url);
       worker.onmessage = (e) => {
+        release();
         const job = jobs.get(e.data.id);
         jobs.delete(e.data.id);
         if (job) job(e.data);
       };
       worker.onerror = () => {
+        release();
+        if (worker) worker.terminate();
         worker = null;
         for (const [, job] of jobs) job({ error: 'the decoder worker stopped' });
         jobs.clear();
@@ -193,6 +212,8 @@
 
   /** Route a level message: encoded (levelData), decoded (level) or failed. */
   function onLevelMessage(m) {
+    hdrAnswered();
+    if (m.type === 'levelFailed' && (m.mip !== state.mip || m.slice !== state.slice)) return; // an answer to an older request
     if (m.type === 'levelData') onLevelData(m);
     else if (m.type === 'level') onLevel(m);
     else if (m.type === 'levelFailed') {
@@ -275,7 +296,12 @@
   stage.addEventListener('pointerup', () => { drag = undefined; });
   document.addEventListener('keydown', (e) => {
     const k = e.key.toLowerCase();
-    if ((e.ctrlKey || e.metaKey) && k === 'c') { copyPng(); return; }
+    // Ctrl+C copies the picture, unless the user selected text (a header value) to copy.
+    if ((e.ctrlKey || e.metaKey) && k === 'c') {
+      const sel = window.getSelection();
+      if (!sel || sel.isCollapsed) copyPng();
+      return;
+    }
     if (e.target instanceof HTMLInputElement || e.target instanceof HTMLSelectElement) return;
     if (k === 'f') setZoom(0);
     else if (k === '1') setZoom(1);

@@ -158,3 +158,13 @@ test('mesh-file on the real player_eltariel_head.mesh and .skel', { skip: MESH.s
 test('the sample install is byte-identical after every mesh command', () => {
   assert.deepEqual(treeDigest(root), before);
 });
+
+test('mesh --glb and texture --png refuse a target inside the install (exit 2, nothing written)', () => {
+  const before = treeDigest(root);
+  const g = run('mesh', root, SAMPLE_MESH, '--glb', path.join(root, 'sword.glb'));
+  assert.equal(g.code, 2);
+  assert.match(g.stderr, /inside the install/);
+  const t = run('texture', root, 'textures\\sample\\sample_banner_d.tex', '--png', path.join(root, 'Game', 'x.png'));
+  assert.equal(t.code, 2);
+  assert.deepEqual(treeDigest(root), before);
+});

@@ -282,7 +282,7 @@ test('prfb: truncation at every offset only ever throws Arch06Error (and only in
   }
 });
 
-test('prfb: random mutations only ever throw Arch06Error; huge counts allocate nothing', () => {
+test('prfb: random mutations only ever throw Arch06Error; a 0xFFFFFFFF draw, material or format count is read without throwing and locates neither formats nor geometry', () => {
   const { bytes } = writePrfb(samplePrefabInput());
   const rnd = prng(0x5eed01);
   for (let iter = 0; iter < 1500; iter++) {
@@ -327,4 +327,66 @@ test('prfb: other position and normal types: half4 positions, ubyte4 normals, fl
   assert.deepEqual([...part.uvs!], b.uvs);
   for (let i = 0; i < b.normals!.length; i++) assert.ok(Math.abs(part.normals![i]! - b.normals![i]!) < 0.01);
   assert.match(model.notes.join('\n'), /ubyte4 normals read as b \/ 127\.5 - 1 \(UNCERTAIN\)/);
+});
+
+// Crafted inputs of about 2 MB where the table search used to be quadratic (a run of matching
+// draw records was re-checked from every offset in it; a counted format chain was re-walked from
+// every start). Only the results are checked (no timing in unit tests); they are the results the
+// earlier quadratic search gave on the same inputs.
+
+const COLOUR_ONLY = [{ stream: 0 as const, type: VERTEX_TYPE.UBYTE4, usage: VERTEX_USAGE.COLOUR }];
+const oneUnit = (draws: number): PrfbWriteInput['groups'] => [{ tag: 0x1234, cullDistance: 100, units: [{ nameHash: 1, firstDraw: 0, drawCount: draws, switchDistance: 0 }] }];
+
+test('prfb: a 2 MB run of draw records: the table is found once, exactly; a count of half the run is a longer run', () => {
+  const N = 18_000;
+  const draw = { positions: [0, 0, 0], colors: [1, 2, 3, 4], indices: [0, 0, 0], format: 0, material: 0 };
+  // As many bytes after the records as they take, so the scan goes on through the whole run.
+  const w = writePrfb({ groups: oneUnit(N), formats: [COLOUR_ONLY], draws: new Array(N).fill(draw), materials: ['a.mat'], childPrefabs: 1, childBlock: new Uint8Array(N * 52) });
+  assert.ok(w.bytes.length > 2_000_000);
+  const p = parsePrfb(w.bytes, FILE);
+  assert.equal(p.tables?.drawsOffset, w.layout.drawsOffset, notesOf(p));
+  assert.equal(p.tables!.draws.length, N);
+  assert.equal(p.tables!.formats?.offset, w.layout.formatsOffset);
+  assert.deepEqual(p.tables!.materials?.paths.map((m) => m.path), ['a.mat']);
+  assert.equal(p.buffers?.countsOffset, w.layout.countsOffset);
+  assert.equal(p.geometry?.checkable, true);
+  assert.match(notesOf(p), new RegExp(`${N} records \\(header \\[4\\]\\) .*the only such position`));
+  assert.deepEqual(p.rest && [p.rest.offset, p.rest.size], [w.layout.restOffset, N * 52]);
+
+  // Header [4] says half of 2N records: every position inside the run is part of a longer run.
+  // 3 x 18001 - 1 of them: the records, and the records read 1 and 2 bytes early (their words'
+  // high bytes are 0, so n reads as 256 and 65536 and still passes), as the earlier search counted.
+  const h = writePrfb({ groups: oneUnit(N), formats: [COLOUR_ONLY], draws: new Array(2 * N).fill(draw), materials: ['a.mat'], header: { 4: N } });
+  assert.ok(h.bytes.length > 2_000_000);
+  const ph = parsePrfb(h.bytes, FILE);
+  assert.equal(ph.tables, undefined);
+  assert.match(notesOf(ph), /draw table not located: no run of 18000 .*; 54002 position\(s\) lie inside a longer run of such records than header \[4\] says/);
+});
+
+test('prfb: 131072 vertex formats after 1 MB of vertex data that also reads as formats: the one framing that ends at the draws is found', () => {
+  const F = 131_072;
+  // Colours 01 00 00 00 / 00 04 05 00: the bytes of a counted format {u32 1, s0 ubyte4 colour}, so
+  // a counted reading starts at every 8th byte of the vertex buffer (and fails at the indices).
+  const draws: PrfbWriteInput['draws'] = [];
+  for (let d = 0; d < 4; d++) {
+    const n = 65_536;
+    const colors = new Uint8Array(4 * n);
+    for (let v = 0; v < n; v++) colors.set(v % 2 ? [0, 4, 5, 0] : [1, 0, 0, 0], 4 * v);
+    draws.push({ positions: new Float32Array(3 * n), colors, indices: [0, 0, 0], format: 0, material: 0 });
+  }
+  const w = writePrfb({ groups: oneUnit(draws.length), formats: new Array(F).fill(COLOUR_ONLY), draws, materials: ['a.mat'] });
+  assert.ok(w.bytes.length > 2_000_000);
+  const formatBytes = w.bytes.subarray(w.layout.formatsOffset, w.layout.formatsOffset + 8);
+  assert.deepEqual([...w.bytes.subarray(w.layout.vertexOffset, w.layout.vertexOffset + 8)], [...formatBytes]);
+  const p = parsePrfb(w.bytes, FILE);
+  const f = p.tables?.formats;
+  assert.equal(f?.offset, w.layout.formatsOffset, notesOf(p));
+  assert.equal(f!.framing, 'counted');
+  assert.equal(f!.formats.length, F);
+  assert.deepEqual(f!.formats[F - 1]!.entries.map((e) => [e.stream, e.typeName, e.usageName]), [[0, 'ubyte4', 'colour']]);
+  assert.equal(p.tables!.drawsOffset, w.layout.drawsOffset);
+  assert.deepEqual(p.buffers, { countsOffset: w.layout.countsOffset, vertexOffset: w.layout.vertexOffset, vertexBytes: w.layout.vertexBytes, indexOffset: w.layout.indexOffset, indexBytes: w.layout.indexBytes, padding: w.layout.formatsOffset - w.layout.indexOffset - w.layout.indexBytes });
+  assert.equal(p.geometry?.checkable, true);
+  // A line per format: more than a spread into push() takes.
+  assert.ok(prfbSummary(p).length > F);
 });

@@ -170,6 +170,35 @@ test('skel writer: round trip', () => {
   assert.equal(b.readUInt32LE(4 + 4 * 5), 37 * 5);
 });
 
+test('skel: an unknown 0xDCDCFFnn section before the footer is kept raw and the footer still reads', () => {
+  const base = writeSkel(input);
+  // The writer ends with the footer: 0xDCDCFF99, "SKPY", u32 1, 8 zero bytes.
+  const footerAt = base.length - 20;
+  assert.equal(Buffer.from(base).readUInt32LE(footerAt), 0xdcdcff99);
+  const extra = Buffer.alloc(16);
+  extra.writeUInt32LE(0xdcdcff06, 0);
+  extra.set([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12], 4);
+  const bytes = Buffer.concat([base.subarray(0, footerAt), extra, base.subarray(footerAt)]);
+  const s = parseSkel(bytes, 'x.skel');
+  assert.deepEqual(s.tail, { offset: footerAt, size: 16 });
+  assert.deepEqual([...bytes.subarray(s.tail!.offset, s.tail!.offset + s.tail!.size)], [...extra]);
+  assert.equal(s.sections[s.sections.length - 1]!.offset, footerAt + 16, 'the footer section starts right after it');
+  assert.equal(s.footer.tag, 'SKPY');
+  assert.equal(s.footer.value, 1);
+  assert.equal(s.footer.trailing.size, 8);
+  assert.equal(s.confidence, 'uncertain');
+  assert.ok(s.notes.includes('unknown section 0xDCDCFF06 (16 bytes) before the footer, kept raw'), s.notes.join('\n'));
+  // Everything before it reads as without it.
+  const plain = parseSkel(base, 'x.skel');
+  assert.equal(plain.tail, undefined);
+  assert.deepEqual(s.bones, plain.bones);
+  assert.deepEqual(s.sockets, plain.sockets);
+  assert.deepEqual(s.unknown05, plain.unknown05);
+  assert.deepEqual(s.sections.map((x) => x.name), plain.sections.map((x) => x.name));
+  // Without a footer after it, the unknown section is not taken: the footer is reported missing.
+  expectArch06Error(() => parseSkel(Buffer.concat([base.subarray(0, footerAt), extra]), 'x.skel'), 'BAD_MAGIC', { field: 'footer.sectionId' });
+});
+
 test('skel writer: bones not in depth-first order are refused', () => {
   const bones = [input.bones[0]!, { ...input.bones[1]!, parent: 0 }, { ...input.bones[4]!, parent: 0 }, { ...input.bones[2]!, parent: 1 }];
   expectArch06Error(() => writeSkel({ bones }), 'BAD_ARGUMENT', { field: 'bones[2].parent' });

@@ -86,3 +86,20 @@ test('bad TEXA input fails with typed errors naming the field', () => {
     }
   }
 });
+
+test('a header made to defeat the framing search (64 KB of near-chains) still parses, scanned once per byte', () => {
+  // 04 00 "AAAA" repeated, with the last string cut short: every start begins a long chain that
+  // fails at the end. A search that re-walked the chain from every start took ~20 s on this.
+  const unit = [4, 0, 0x41, 0x41, 0x41, 0x41];
+  const head = new Uint8Array(Math.floor(64000 / unit.length) * unit.length);
+  for (let i = 0; i < head.length; i++) head[i] = unit[i % unit.length];
+  head[head.length - 1] = 0x01;
+  const dds = arrayDds();
+  const bytes = new Uint8Array(8 + head.length + dds.length);
+  bytes.set([0x54, 0x45, 0x58, 0x41, 1, 0, 0, 0]);
+  bytes.set(head, 8);
+  bytes.set(dds, 8 + head.length);
+  const t = parseTexa(bytes, 'crafted.texa');
+  assert.equal(t.dds.arraySize, 2);
+  assert.match(t.notes.join('\n'), /path characters|prefixed/);
+});

@@ -1,7 +1,8 @@
 import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { textureThumbnail } from '../thumbnail';
-import { sampleTexture, sampleTextureArray } from '../../sample/sampleGame';
+import { sampleTexture, sampleTextureArray, sampleTextureTier0 } from '../../sample/sampleGame';
+import { Arch06Error } from '../../errors';
 
 const pngSize = (png: Uint8Array): [number, number] => {
   const v = new DataView(png.buffer, png.byteOffset);
@@ -21,4 +22,10 @@ test('a thumbnail is the largest mip that fits, as a PNG of that size', () => {
 test('a texture array thumbnails its first slice and says how many there are', () => {
   const t = textureThumbnail(sampleTextureArray(), 'ground.texa', 128);
   assert.deepEqual([t.width, t.slices], [64, 3]);
+});
+
+test('a tier holding only a big top level gets no preview rather than a megapixel decode', () => {
+  const t = textureThumbnail(sampleTextureTier0(), 'banner.tex0', 128);
+  assert.equal(t.width, 512, 'within 4x the box: still previewed');
+  assert.throws(() => textureThumbnail(sampleTextureTier0(), 'banner.tex0', 64), (e: unknown) => e instanceof Arch06Error && e.code === 'OUT_OF_RANGE' && /512x512/.test(e.message));
 });

@@ -197,3 +197,43 @@ test('fromMmsh: LOD planning falls back to chain positions, then to one LOD per 
   assert.equal(none.skeleton, undefined);
   assert.ok(none.notes.some((n) => /own LOD/.test(n)));
 });
+
+test('fromMmsh: LODs that draw the same mesh share its arrays; bad weights are counted once per mesh', () => {
+  const tri = { positions: [0, 0, 0, 1, 0, 0, 0, 1, 0], indices: [0, 1, 2] };
+  const shared = {
+    positions: [123.5, 7, 9, 1, 0, 0, 0, 1, 0],
+    normals: [0, 0, 1, 0, 0, 1, 0, 0, 1],
+    tangents: [1, 0, 0, 1, 0, 0, 1, 0, 0],
+    bitangents: [0, 1, 0, 0, 1, 0, 0, -1, 0],
+    uvs: [0, 0, 1, 0, 0, 1],
+    joints: [0, 1, 0, 0, 0, 1, 0, 0, 1, 0, 0, 0],
+    weights: [0.5, 0.5, 0, 0, 1, 0, 0, 0, 0.25, 0.75, 0, 0],
+    indices: [0, 1, 2],
+  };
+  const bytes = writeMmsh({
+    blocks: [{ parts: [shared] }, { parts: [tri] }, { parts: [tri] }],
+    bones: [{ name: 'Root', parent: -1, translation: [0, 0, 0], rotation: [0, 0, 0, 1] }, { name: 'Tip', parent: 0, translation: [0, 10, 0], rotation: [0, 0, 0, 1] }],
+    groups: [{ id: 1, chain: [{ block: 1, material: 3, distance: 0 }, { block: 2, material: 4, distance: 100 }] }, { id: 2, chain: [{ block: 0, material: 5, distance: 0 }] }],
+  });
+  // Make the shared mesh's first vertex weigh 100 + 100 (not 255): its stream-0 record is the
+  // f32x4 position (123.5, 7, 9, 1) followed by the four weight bytes.
+  const b = Buffer.from(bytes);
+  const pos = Buffer.alloc(16);
+  [123.5, 7, 9, 1].forEach((x, i) => pos.writeFloatLE(x, 4 * i));
+  const at = b.indexOf(pos);
+  assert.ok(at > 0 && b.indexOf(pos, at + 1) < 0);
+  b.set([100, 0, 100, 0], at + 16);
+  const model = meshModelFromMmsh(parseMmsh(b, 'x.mesh'), undefined, 'x');
+  assert.deepEqual(model.lods.map((l) => l.parts.map((p) => p.materialIndex)), [[3, 5], [4, 5]]);
+  const [p0, p1] = [model.lods[0]!.parts[1]!, model.lods[1]!.parts[1]!];
+  assert.notEqual(p0, p1);
+  assert.notEqual(p0.name, p1.name);
+  for (const k of ['positions', 'indices', 'normals', 'tangents', 'uvs', 'joints', 'weights'] as const) {
+    assert.ok(p0[k], k);
+    assert.equal(p0[k], p1[k], `${k}: the same typed array in both LODs`);
+  }
+  assert.equal(model.lods[0]!.parts[0]!.tangents, undefined);
+  checkModel(model);
+  // One mesh, one vertex: counted once although two LODs draw it.
+  assert.deepEqual(model.notes.filter((n) => /weights not summing to 255/.test(n)), ['1 vertices have weights not summing to 255 (normalised)']);
+});
