@@ -180,7 +180,9 @@ export function describeMesh(mmsh: Mmsh, lookup: SkeletonLookup, model: MeshMode
     confidence: mmsh.confidence,
     cullDistance: info.cullDistance,
     sphere: info.sphere,
-    skeleton: { from: lookup.from ?? null, note: lookup.note ?? null, bones: skel?.bones.length ?? null },
+    // `matches`: the skeleton's bones are the mesh's (so it also resolves the palettes); names
+    // below are resolved one by one by hash either way.
+    skeleton: { from: lookup.from ?? null, note: lookup.note ?? null, bones: skel?.bones.length ?? null, matches: model.skeleton?.from === 'skel' },
     blocks,
     materials,
     lodGroups: mmsh.lodGroups.map((g) => ({

@@ -134,6 +134,7 @@ test('mesh-file on files on disk: the sibling .skel, or bones by hash without on
 test('mesh-file on the real player_eltariel_head.mesh and .skel', { skip: MESH.skip || SKEL.skip }, () => {
   const j = json('mesh-file', MESH.path);
   assert.equal(j.skeleton.from, SKEL.path);
+  assert.equal(j.skeleton.matches, true);
   // Per block: triangles = face bytes / 6, as read from the sample by hand.
   assert.deepEqual(j.blocks.map((b: any) => b.triangles), [816, 324, 408, 218, 1904, 15598, 4957, 1523, 157, 4436, 1276]);
   assert.deepEqual(j.blocks.map((b: any) => b.vertices), [560, 232, 280, 162, 1274, 8645, 2563, 1545, 256, 2711, 967]);
