@@ -20,6 +20,7 @@
  * `decodable: false`; a format whose size per pixel is unknown gets no mip table and a note.
  */
 import { Arch06Error } from '../errors';
+import { u32 } from '../io/littleEndian';
 
 export const DDS_MAGIC = 0x20534444; // "DDS " as a little-endian u32
 export const DDS_HEADER_SIZE = 124;
@@ -155,7 +156,6 @@ export interface DdsFile {
   notes: string[];
 }
 
-const u32 = (b: Uint8Array, o: number): number => (b[o] | (b[o + 1] << 8) | (b[o + 2] << 16) | (b[o + 3] << 24)) >>> 0;
 const fourCCText = (v: number): string =>
   String.fromCharCode(v & 0xff, (v >>> 8) & 0xff, (v >>> 16) & 0xff, (v >>> 24) & 0xff);
 const hex = (v: number): string => '0x' + v.toString(16).toUpperCase();

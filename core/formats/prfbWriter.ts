@@ -230,6 +230,22 @@ function encodeGeometry(formats: WriteEntry[][], draws: WriteDraw[]): Geometry {
   return { vertex: vw.toBytes(), index: iw.toBytes(), records, blocks };
 }
 
+/**
+ * The vertex buffer, the index buffer, padding to a multiple of 4 (or `tailPadding` bytes), then
+ * the tables: the part both PRFB and MESH lay out the same way. Returns the offsets.
+ */
+function writeBuffersAndTables(
+  w: ByteWriter, geo: Geometry, formats: WriteEntry[][], framing: 'counted' | 'flat', tailPadding: number | undefined,
+): { vertexOffset: number; indexOffset: number; formatsOffset: number; drawsOffset: number } {
+  const vertexOffset = w.length;
+  w.bytes(geo.vertex);
+  const indexOffset = w.length;
+  w.bytes(geo.index);
+  const pad = tailPadding ?? (4 - (w.length % 4)) % 4;
+  for (let k = 0; k < pad; k++) w.u8(0);
+  return { vertexOffset, indexOffset, ...writeTables(w, formats, geo.records, framing) };
+}
+
 /** Formats then draw records (OUR FRAMING for the formats). Returns the offsets relative to `w`. */
 function writeTables(w: ByteWriter, formats: WriteEntry[][], records: number[][], framing: 'counted' | 'flat'): { formatsOffset: number; drawsOffset: number } {
   const formatsOffset = w.length;
@@ -279,13 +295,7 @@ export function writePrfb(input: PrfbWriteInput): Written {
 
   const countsOffset = w.length;
   w.u32(input.draws.length).u32(geo.vertex.length).u32(geo.index.length);
-  const vertexOffset = w.length;
-  w.bytes(geo.vertex);
-  const indexOffset = w.length;
-  w.bytes(geo.index);
-  const pad = input.tailPadding ?? (4 - (w.length % 4)) % 4;
-  for (let k = 0; k < pad; k++) w.u8(0);
-  const { formatsOffset, drawsOffset } = writeTables(w, input.formats, geo.records, framing);
+  const { vertexOffset, indexOffset, formatsOffset, drawsOffset } = writeBuffersAndTables(w, geo, input.formats, framing, input.tailPadding);
   const materialsOffset = w.length;
   const enc = input.materialEncoding ?? 'nul';
   for (const m of input.materials) {
@@ -318,13 +328,7 @@ export function writeWorldMesh(input: WorldMeshWriteInput): Written {
   header[10] = geo.index.length;
   for (const [k, x] of Object.entries(input.header ?? {})) header[Number(k)] = x;
   for (const x of header) w.u32(x);
-  const vertexOffset = w.length;
-  w.bytes(geo.vertex);
-  const indexOffset = w.length;
-  w.bytes(geo.index);
-  const pad = input.tailPadding ?? (4 - (w.length % 4)) % 4;
-  for (let k = 0; k < pad; k++) w.u8(0);
-  const { formatsOffset, drawsOffset } = writeTables(w, input.formats, geo.records, framing);
+  const { vertexOffset, indexOffset, formatsOffset, drawsOffset } = writeBuffersAndTables(w, geo, input.formats, framing, input.tailPadding);
   const restOffset = w.length;
   if (input.trailing) w.bytes(input.trailing);
   return {

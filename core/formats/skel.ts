@@ -59,6 +59,7 @@
 import { Arch06Error, hexBytes } from '../errors';
 import { StringHasher, defaultHasher } from '../hash/stringHash';
 import { Confidence, FieldReader, hex32 } from './mmsh';
+import { u32 } from '../io/littleEndian';
 
 export const SKEL_MAGIC = 0x4c454b53; // "SKEL"
 export const SKEL_VERSION = 17;
@@ -414,7 +415,7 @@ export function parseSkel(bytes: Uint8Array, file: string): Skel {
   s4.end = r.pos;
 
   // Optional trailing sections.
-  const u32At = (o: number): number => (bytes[o]! | (bytes[o + 1]! << 8) | (bytes[o + 2]! << 16) | (bytes[o + 3]! << 24)) >>> 0;
+  const u32At = (o: number): number => u32(bytes, o);
   const indexOfMarker = (id: number, from: number): number => {
     for (let o = from; o + 4 <= bytes.length; o++) if (u32At(o) === id) return o;
     return -1;

@@ -18,6 +18,7 @@
  */
 import { Arch06Error, hexBytes } from '../errors';
 import { DDS_MAGIC, DdsFile, parseDds } from './dds';
+import { u32 } from '../io/littleEndian';
 
 export const TEXA_MAGIC = 0x41584554; // "TEXA" little-endian
 export const TEXA_VERSION = 1;
@@ -52,7 +53,6 @@ export interface TexaFile {
   notes: string[];
 }
 
-const u32 = (b: Uint8Array, o: number): number => (b[o] | (b[o + 1] << 8) | (b[o + 2] << 16) | (b[o + 3] << 24)) >>> 0;
 const printable = (c: number): boolean => c >= 0x20 && c < 0x7f;
 
 /** Characters a game path is made of; anything else ends a run (a length byte, a flag). */

@@ -29,6 +29,7 @@
 import { Arch06Error, hexBytes } from '../errors';
 import { DDS_MAGIC, DdsFile, parseDds } from './dds';
 import { TEXA_MAGIC, TexaFile, parseTexa } from './texa';
+import { u16, u32 } from '../io/littleEndian';
 
 export const TEXR_MAGIC = 0x52584554; // "TEXR" little-endian
 export const TEXR_MAGIC_BIG_ENDIAN = 0x54455852; // "RXET"
@@ -93,8 +94,6 @@ export interface TexrFile {
 }
 
 const td = new TextDecoder('latin1');
-const u32 = (b: Uint8Array, o: number): number => (b[o] | (b[o + 1] << 8) | (b[o + 2] << 16) | (b[o + 3] << 24)) >>> 0;
-const u16 = (b: Uint8Array, o: number): number => b[o] | (b[o + 1] << 8);
 const tag = (b: Uint8Array, o: number): string => JSON.stringify(td.decode(b.subarray(o, Math.min(b.length, o + 4))));
 
 /** The tier a name field's extension names (seed 004 "Tiers"). */

@@ -31,6 +31,7 @@ import { writeGlb } from '../../core/model/glb';
 import { toWireModel } from '../../core/model/wire';
 import type { HostToView, ViewToHost } from '../../media/mesh/protocol';
 import { hexDump } from './hexDump';
+import { webviewNonce } from './webviewNonce';
 import { MountService } from '../mountService';
 import { textureRole } from '../../core/formats/textureRole';
 import { SCHEME, gamePathOf, parseUri } from '../fs/uris';
@@ -370,7 +371,7 @@ export class MeshEditorProvider implements vscode.CustomReadonlyEditorProvider<M
   }
 
   private html(webview: vscode.Webview, media: vscode.Uri, bundle: vscode.Uri): string {
-    const nonce = [...Array(32)].map(() => Math.floor(Math.random() * 36).toString(36)).join('');
+    const nonce = webviewNonce();
     const script = webview.asWebviewUri(vscode.Uri.joinPath(bundle, 'meshView.js'));
     const style = webview.asWebviewUri(vscode.Uri.joinPath(media, 'meshView.css'));
     return `<!DOCTYPE html>

@@ -32,6 +32,7 @@ import { textureRole } from '../../core/formats/textureRole';
 import { encodePng } from '../../core/image/png';
 import { MountService } from '../mountService';
 import { hexDump } from './hexDump';
+import { webviewNonce } from './webviewNonce';
 import { exactCopy } from '../../core/io/byteSource';
 
 /** One level of the full-resolution chain, and the tier file it comes from. */
@@ -324,7 +325,7 @@ export class TextureEditorProvider implements vscode.CustomReadonlyEditorProvide
   private inlined: { script: string; style: string; worker: string } | undefined;
 
   private html(webview: vscode.Webview, media: vscode.Uri): string {
-    const nonce = [...Array(32)].map(() => Math.floor(Math.random() * 36).toString(36)).join('');
+    const nonce = webviewNonce();
     this.inlined ??= {
       script: fs.readFileSync(path.join(media.fsPath, 'textureView.js'), 'utf8'),
       style: fs.readFileSync(path.join(media.fsPath, 'textureView.css'), 'utf8'),
