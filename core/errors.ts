@@ -20,6 +20,11 @@ export type ErrorCode =
   | 'UNSUPPORTED_CODEC'
   /** Compressed data is malformed. */
   | 'CORRUPT_STREAM'
+  /**
+   * Compressed data uses a form of a known codec that no real sample exercises (e.g. an LZB16
+   * match code the evidence does not cover): refused, named in the message, never guessed.
+   */
+  | 'UNSUPPORTED_FORM'
   /** A path or source does not exist in the mount. */
   | 'NOT_FOUND'
   /** A caller-provided argument is malformed (a bad path, a bad hash string). */

@@ -2,11 +2,12 @@
  * Oodle codec dispatch. A compressed LTAR chunk is one raw Oodle stream that starts with a
  * 2-byte block header; its second byte names the compressor (seed 004 "Compression and
  * chunks": `8C 06` Kraken, `8C 02` LZB16). Every archive read goes through `decodeOodle`
- * or `decodeOodleInto`; decoders are looked up in a table so another codec (LZB16) can be
- * added by registering one entry.
+ * or `decodeOodleInto`; decoders are looked up in a table, so another codec is added by
+ * registering one entry.
  */
 import { Arch06Error, hexBytes } from '../errors';
 import { checkKrakenFraming, decodeKrakenInto } from './kraken';
+import { checkLzb16Framing, decodeLzb16Into } from './lzb16';
 
 /** Where a stream came from, so a failure names the entry and chunk. */
 export interface OodleWhere {
@@ -49,9 +50,11 @@ interface OodleDecoder {
   checkRawSize(src: Uint8Array, rawSize: number): void;
 }
 
-/** The codecs this build decodes. LZB16 goes here once its format is known. */
+/** The codecs this build decodes. */
 const DECODERS: Partial<Record<OodleCodecName, OodleDecoder>> = {
   kraken: { decodeInto: decodeKrakenInto, checkRawSize: checkKrakenFraming },
+  // LZB16 as far as real chunks show it; unseen forms fail with UNSUPPORTED_FORM (lzb16/decode.ts).
+  lzb16: { decodeInto: decodeLzb16Into, checkRawSize: checkLzb16Framing },
 };
 
 /** The compressor a stream's first block header names. Never throws. */
@@ -100,7 +103,7 @@ function pickDecoder(src: Uint8Array, rawSize: number, where: OodleWhere): Oodle
     const type = src.length >= 2 ? ` (decoder type ${src[1] & 0x7f})` : '';
     fail('UNSUPPORTED_CODEC', `unsupported Oodle codec: unrecognised block header${type}`, where, 'an Oodle block header such as 8C 06', `header ${header || '(empty)'} (raw size ${rawSize})`, 'header');
   }
-  fail('UNSUPPORTED_CODEC', `unsupported Oodle codec ${CODEC_LABEL[codec]}`, where, 'a Kraken stream (8C 06)', `header ${header} (raw size ${rawSize})`, 'header');
+  fail('UNSUPPORTED_CODEC', `unsupported Oodle codec ${CODEC_LABEL[codec]}`, where, 'a Kraken (8C 06) or LZB16 (8C 02) stream', `header ${header} (raw size ${rawSize})`, 'header');
 }
 
 function checkRawSize(rawSize: number, where: OodleWhere): void {
@@ -112,6 +115,7 @@ function checkRawSize(rawSize: number, where: OodleWhere): void {
 /**
  * Decode one raw Oodle stream to exactly `rawSize` bytes written at `dst[dstOffset…]`, or
  * throw an `Arch06Error` (`UNSUPPORTED_CODEC` for a compressor this build does not decode,
+ * `UNSUPPORTED_FORM` for a form of a decoded codec that no real sample exercises,
  * `CORRUPT_STREAM`/`TRUNCATED` for malformed data, `OUT_OF_RANGE` for a bad destination).
  * On failure the destination range may hold partial output.
  */

@@ -5,11 +5,15 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { LtarSource } from '../../archive/ltarSource';
+import { compressLzb16, writeLzb16, writeLzb16Literals } from '../lzb16/writer';
 
 export interface FuzzVector {
   name: string;
   src: Uint8Array;
   rawSize: number;
+  /** An LZB16 stream: after mutating, sometimes rewrite its length word to fit (so mutations reach the sequences). */
+  lzb16?: boolean;
 }
 
 export interface FuzzCase {
@@ -72,6 +76,47 @@ export function multiArrayStream(wide: boolean): Uint8Array {
   const piece = [(5 << 4) | ((raw - 1) >> 14), (v >>> 24) & 0xff, (v >>> 16) & 0xff, (v >>> 8) & 0xff, v & 0xff, ...payload];
   const comp = piece.length;
   return Uint8Array.from([0x8c, 0x06, (comp - 1) >> 16, ((comp - 1) >> 8) & 0xff, (comp - 1) & 0xff, ...piece]);
+}
+
+/**
+ * The LZB16 target: writer-made streams (literal-only, each match form, compressed data up to a
+ * full 64 KiB chunk) and, when `patchArchive` is given, the four real chunks of Patch_00.arch06.
+ */
+export function loadLzb16FuzzVectors(patchArchive?: string): FuzzVector[] {
+  const rnd = prng(0x1b16);
+  const bytes = (n: number): Uint8Array => Uint8Array.from({ length: n }, () => Math.floor(rnd() * 256));
+  const out: FuzzVector[] = [];
+  const add = (name: string, src: Uint8Array, rawSize: number): void => void out.push({ name, src, rawSize, lzb16: true });
+  add('lzb16-literals-3', writeLzb16Literals(Uint8Array.from([0x61, 0x62, 0x63])), 3);
+  add('lzb16-literals-269', writeLzb16Literals(bytes(269)), 269);
+  add('lzb16-m0', writeLzb16([{ literals: bytes(13), match: { length: 4, offset: 13 } }, { literals: bytes(23) }]), 40);
+  add('lzb16-long', writeLzb16([{ literals: bytes(64), match: { length: 146, offset: 64 } }, { literals: bytes(7), match: { length: 57, offset: 200 } }, { literals: [] }]), 274);
+  add('lzb16-short', writeLzb16([{ literals: bytes(43), match: { length: 5, offset: 1 } }, { literals: bytes(5), match: { length: 19, offset: 1 } }, { literals: bytes(2) }]), 74);
+  // A 2 KiB and a 64 KiB chunk of repeated "paragraphs" with a few changed bytes.
+  for (const [name, size, para] of [['lzb16-2k', 2048, 200], ['lzb16-64k', 0x10000, 250]] as const) {
+    const p = bytes(para);
+    const data = Uint8Array.from({ length: size }, (_, i) => (rnd() < 0.003 ? Math.floor(rnd() * 256) : p[i % para]));
+    add(name, compressLzb16(data, para + 100), size);
+  }
+  if (patchArchive) {
+    const s = LtarSource.openFile(patchArchive, path.basename(patchArchive));
+    try {
+      for (let i = 0; i < s.fileCount; i++) {
+        const e = s.entryAt(i);
+        if (e.storage !== 'chunked') continue;
+        const cs = e.chunkStream();
+        for (let c = 0, n = cs.indexAll(); c < n; c++) {
+          const ch = cs.chunk(c);
+          // A plain Uint8Array copy: a file source returns Buffers, whose slice() makeCase would mutate in place.
+          const payload = Uint8Array.from(s.bytes.readSync(e.record.dataOffset + ch.headerOffset + 8, ch.storedLen));
+          if (!ch.stored && payload[1] === 0x02) add(`real ${e.path}`, payload, ch.rawLen);
+        }
+      }
+    } finally {
+      s.close();
+    }
+  }
+  return out;
 }
 
 const KINDS = ['bitflip', 'byteset', 'truncate', 'splice', 'insert', 'delete', 'sizelie', 'garbage-after-header', 'garbage-run', 'multi'] as const;
@@ -161,7 +206,15 @@ export function makeCase(seed: number, index: number, vectors: FuzzVector[]): Fu
   } else {
     mutateOnce(kind);
   }
-  return { label: `${label} (raw size ${rawSize}, ${src.length} bytes)`, src, rawSize, into: rnd() < 0.5 };
+  const into = rnd() < 0.5;
+  // LZB16: half the time, make the length word describe the mutated payload again.
+  if (v.lzb16 && src.length > 4 && rnd() < 0.5) {
+    const w = Math.min(0xffff, src.length - 5);
+    src[2] = w >> 8;
+    src[3] = w & 0xff;
+    label += ' + length word';
+  }
+  return { label: `${label} (raw size ${rawSize}, ${src.length} bytes)`, src, rawSize, into };
 }
 
 function concat(a: Uint8Array, b: Uint8Array): Uint8Array {

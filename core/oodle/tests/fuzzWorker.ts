@@ -6,13 +6,18 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { Arch06Error } from '../../errors';
 import { decodeOodle, decodeOodleInto } from '..';
-import { loadFuzzVectors, makeCase } from './fuzzCases';
+import { loadFuzzVectors, loadLzb16FuzzVectors, makeCase } from './fuzzCases';
 
 export interface FuzzJob {
   seed: number;
-  seconds: number;
+  /** Either a fixed number of cases (npm test: replayable) or a time budget (npm run fuzz). */
+  budget: { cases: number } | { seconds: number };
   dirs: string[];
   heartbeat: SharedArrayBuffer;
+  /** Which decoder's vectors to mutate (default kraken: the vectors in `dirs`). */
+  target?: 'kraken' | 'lzb16';
+  /** lzb16: the real archive whose LZB16 chunks join the writer-made streams. */
+  patchArchive?: string;
 }
 
 export interface FuzzFailure {
@@ -32,10 +37,12 @@ const GUARD = 64;
 
 function run(job: FuzzJob): FuzzSummary {
   const beat = new Int32Array(job.heartbeat);
-  const vectors = loadFuzzVectors(job.dirs);
-  const deadline = Date.now() + job.seconds * 1000;
+  const vectors = job.target === 'lzb16' ? loadLzb16FuzzVectors(job.patchArchive) : loadFuzzVectors(job.dirs);
+  const b = job.budget;
+  const deadline = 'seconds' in b ? Date.now() + b.seconds * 1000 : Infinity;
+  const more = (index: number): boolean => ('cases' in b ? index < b.cases : Date.now() < deadline);
   const summary: FuzzSummary = { cases: 0, decoded: 0, errors: {}, failures: [] };
-  for (let index = 0; Date.now() < deadline && summary.failures.length < 20; index++) {
+  for (let index = 0; more(index) && summary.failures.length < 20; index++) {
     Atomics.store(beat, 0, index);
     const c = makeCase(job.seed, index, vectors);
     summary.cases++;

@@ -1,7 +1,8 @@
 /**
  * Kraken decoder acceptance: every vector in ../shared/kraken-vectors and
  * ../shared/kraken-real-oodle decodes to its raw file (bytes and sha256), plus the codec
- * dispatch contract (LZB16 and unknown headers, raw-size lies, caller buffers).
+ * dispatch contract (codecs this build does not decode, unknown headers, raw-size lies, caller
+ * buffers). LZB16 has its own tests (lzb16.test.ts, lzb16Real.test.ts).
  */
 import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
@@ -81,11 +82,11 @@ function expectError(fn: () => unknown, codes: string[], check?: (e: Arch06Error
   assert.fail('expected an error');
 }
 
-test('an LZB16 chunk is UNSUPPORTED_CODEC naming the file and the chunk', () => {
-  const src = Uint8Array.from([0x8c, 0x02, 0x01, 0x23, 0x45, 0x67]);
-  assert.equal(identifyCodec(src), 'lzb16');
+test('a chunk of a codec this build does not decode (Mermaid) is UNSUPPORTED_CODEC naming the file and the chunk', () => {
+  const src = Uint8Array.from([0x8c, 0x0a, 0x01, 0x23, 0x45, 0x67]);
+  assert.equal(identifyCodec(src), 'mermaid');
   expectError(() => decodeOodle(src, 300, { file: 'gamedata/foo.bin', chunkIndex: 3, offset: 0x1000 }), ['UNSUPPORTED_CODEC'], (e) => {
-    assert.match(e.message, /LZB16/);
+    assert.match(e.message, /Mermaid/);
     assert.equal(e.file, 'gamedata/foo.bin');
     assert.match(e.field ?? '', /^chunk\[3\]/);
     assert.equal(e.offset, 0x1000);

@@ -148,7 +148,7 @@ test('random access walks only the headers it needs and decodes only overlapping
 
 test('an Oodle chunk this build cannot decode raises a typed error naming entry, chunk and header bytes', () => {
   const w = new LtarWriter();
-  const payload = new Uint8Array([0x8c, 0x02, 1, 2, 3, 4, 5, 6]); // LZB16 block header
+  const payload = new Uint8Array([0x8c, 0x0a, 1, 2, 3, 4, 5, 6]); // a Mermaid block header (not decoded by this build)
   w.add('tex\\a.tex', { storage: 'chunks', chunks: [{ payload: new Uint8Array(100).fill(1), rawLen: 100 }, { payload, rawLen: 300 }] });
   const s = source(w.toBytes(), 'Patch_05.arch06');
   const e = s.lookup(toGamePath('tex\\a.tex'))!;
@@ -158,7 +158,7 @@ test('an Oodle chunk this build cannot decode raises a typed error naming entry,
   assert.throws(
     () => e.readSync(50, 150),
     (err: unknown) =>
-      err instanceof Arch06Error && err.code === 'UNSUPPORTED_CODEC' && /Patch_05\.arch06:tex\\a\.tex/.test(err.message) && /^chunk\[1\]/.test(err.field ?? '') && /8c 02/.test(err.actual ?? ''),
+      err instanceof Arch06Error && err.code === 'UNSUPPORTED_CODEC' && /Patch_05\.arch06:tex\\a\.tex/.test(err.message) && /^chunk\[1\]/.test(err.field ?? '') && /8c 0a/.test(err.actual ?? ''),
   );
 });
 
