@@ -50,3 +50,5 @@ export type { Prfb } from './formats/prfb';
 export { parseWorldMesh } from './formats/worldMesh';
 export type { WorldMesh } from './formats/worldMesh';
 export { meshModelFromPrfb } from './model/fromPrfb';
+export { parseLtfxHeader } from './formats/ltfx';
+export type { LtfxHeader } from './formats/ltfx';

@@ -1,5 +1,8 @@
 // The README's test command: type-check and compile everything (tsc, strict), then run every
-// compiled *.test.js with node's own test runner, whose summary lines CI reads.
+// compiled *.test.js with node's own test runner, whose summary lines CI reads, and print a
+// coverage report per production module (node's --experimental-test-coverage, mapped back to the
+// TypeScript by scripts/coverageReporter.mjs). E2E runs (ARCH06_E2E=1) skip the coverage report:
+// their code runs in code-server, not here.
 // Usage: node scripts/test.mjs [filter-substring ...]
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
@@ -18,6 +21,27 @@ run(process.execPath, [path.join(root, 'node_modules/typescript/bin/tsc'), '-p',
 // The CLI tests run the bundled CLI, as a user would.
 run(process.execPath, [path.join(root, 'scripts/build.mjs')]);
 
+const coverage = process.env.ARCH06_E2E !== '1';
+if (coverage) {
+  // Node 20's coverage fails on tsc's and esbuild's source maps (nodejs/node#54240): keep the
+  // .map files for the reporter, but drop the comments through which node would load them.
+  const unlinkMaps = (dir, deep) => {
+    if (!fs.existsSync(dir)) return;
+    for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
+      const p = path.join(dir, e.name);
+      if (e.isDirectory()) {
+        if (deep) unlinkMaps(p, deep);
+      } else if (e.name.endsWith('.js')) {
+        const text = fs.readFileSync(p, 'utf8');
+        const stripped = text.replace(/\n\/\/# sourceMappingURL=[^\n]*\n?$/, '\n');
+        if (stripped !== text) fs.writeFileSync(p, stripped);
+      }
+    }
+  };
+  unlinkMaps(path.join(root, 'out'), true);
+  unlinkMaps(path.join(root, 'dist'), false);
+}
+
 const filters = process.argv.slice(2);
 const files = [];
 const walk = (dir) => {
@@ -35,4 +59,7 @@ if (files.length === 0) {
 }
 // One file at a time: the E2E tests each drive a browser and a code-server, and timing-sensitive
 // UI steps should not compete with the CPU-heavy fuzz and CLI tests.
-run(process.execPath, ['--test', '--test-concurrency=1', '--test-reporter=spec', ...files]);
+const reporter = coverage
+  ? ['--experimental-test-coverage', `--test-reporter=${path.join(root, 'scripts', 'coverageReporter.mjs')}`, '--test-reporter-destination=stdout']
+  : ['--test-reporter=spec'];
+run(process.execPath, ['--test', '--test-concurrency=1', ...reporter, ...files]);

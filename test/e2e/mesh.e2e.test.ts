@@ -14,12 +14,19 @@ import * as path from 'node:path';
 import type { Frame } from 'playwright-core';
 import { tempDir } from '../support/fixtures';
 import { repoRoot, sharedPath } from '../support/shared';
+import { rawMmshFacts, rawTrianglesAt } from '../support/rawMmsh';
+import { sampleSwordMesh } from '../../core/sample/sampleGame';
 import { e2eSkipReason, Harness } from './harness';
 
 const vsix = path.join(repoRoot(), 'dist', 'arch06.vsix');
 const cli = path.join(repoRoot(), 'dist', 'cli.js');
 const ROOT = 'Shadow of War (arch06)';
 const HEAD = sharedPath('samples/real/player_eltariel_head.mesh');
+// Triangles the sword draws at 0 cm (LOD 0: 206) and from 500 cm (LOD 1: 90), read from the
+// sample's own bytes (its LOD section and face-byte counts; test/support/rawMmsh.ts), not from the viewer.
+const SWORD = rawMmshFacts(sampleSwordMesh());
+const SWORD_LOD0 = String(rawTrianglesAt(SWORD, 0));
+const SWORD_LOD1 = String(rawTrianglesAt(SWORD, 500));
 
 interface ViewStats {
   state: string | undefined;
@@ -96,11 +103,11 @@ test('the mesh editor shows the sample sword, switches LODs and wireframe, shows
     }, 20_000, 'a model on the canvas');
     console.log(`[e2e] mesh tab: first frame ${Math.round(performance.now() - opened)} ms after choosing the file, VS Code webview start-up included (npm run bench splits it)`);
     assert.equal(first.lod, '0');
-    assert.equal(first.triangles, '206', 'LOD 0 of the sample sword has 206 triangles');
+    assert.equal(first.triangles, SWORD_LOD0, `LOD 0 of the sample sword has ${SWORD_LOD0} triangles`);
     const lodNames = await frame.$$eval('#lod option', (os) => os.map((o) => (o as unknown as { textContent: string }).textContent));
     assert.equal(lodNames.length, 2);
-    assert.match(lodNames[0], /206/);
-    assert.match(lodNames[1], /90/);
+    assert.match(lodNames[0], new RegExp(`\\b${SWORD_LOD0}\\b`));
+    assert.match(lodNames[1], new RegExp(`\\b${SWORD_LOD1}\\b`));
     await h.screenshot('mesh-lod0');
 
     // LOD 1: fewer triangles, another picture.
@@ -109,7 +116,7 @@ test('the mesh editor shows the sample sword, switches LODs and wireframe, shows
       const s = await viewStats(frame);
       return s.lod === '1' && s.hash !== first.hash ? s : undefined;
     }, 10_000, 'LOD 1 shown, and the picture changed with it');
-    assert.equal(lod1.triangles, '90');
+    assert.equal(lod1.triangles, SWORD_LOD1);
     await h.screenshot('mesh-lod1');
 
     // Wireframe: another picture again.
@@ -200,12 +207,13 @@ test('the mesh editor shows the sample sword, switches LODs and wireframe, shows
       const head = await h.waitFor(async () => {
         for (const f of h.page.frames()) {
           const s = await viewStats(f).catch(() => undefined);
-          if (s && s.state === 'model' && s.colours > 8 && s.triangles !== '206' && s.triangles !== '90') return s;
+          if (s && s.state === 'model' && s.colours > 8 && s.triangles !== SWORD_LOD0 && s.triangles !== SWORD_LOD1) return s;
         }
         return undefined;
       }, 30_000, 'the real head on the canvas');
       console.log(`[e2e] real head mesh: first frame ${Math.round(performance.now() - t0)} ms after choosing the file; LOD 0 shows ${head.triangles} triangles`);
-      assert.equal(head.triangles, '24980', 'LOD 0 of the real head (from its LOD section)');
+      // 24,980: LOD 0 of the real head, from its LOD section and face-byte counts read from the bytes.
+      assert.equal(head.triangles, String(rawTrianglesAt(rawMmshFacts(fs.readFileSync(HEAD.path)), 0)), 'LOD 0 of the real head (from its LOD section)');
       await h.screenshot('mesh-real-head');
     } else console.log(`[e2e] real head mesh skipped: ${HEAD.skip}`);
   } catch (e) {

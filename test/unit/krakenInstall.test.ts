@@ -6,6 +6,9 @@ import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { LtarWriter, WriterChunk } from '../../core/formats/ltar/writer';
+import { Arch06Error } from '../../core/errors';
+import { Mount } from '../../core/archive/mount';
+import { LtarEntry } from '../../core/archive/ltarSource';
 import { sharedPath, repoRoot } from '../support/shared';
 import { prng, randomBytes, tempDir, writeTree } from '../support/fixtures';
 
@@ -84,15 +87,27 @@ test('verify and extract an install whose entries mix stored and Kraken chunks',
   const x = run('extract', root, '', out, '--json');
   assert.equal(x.code, 0, x.stderr);
   for (const [p, bytes] of expected) assert.ok(fs.readFileSync(path.join(out, ...p.split('\\'))).equals(bytes), p);
-  // A range across a Kraken/stored boundary decodes only what it needs and matches.
+  // cat reproduces a whole mixed entry.
   const r = run('cat', root, 'data\\mixed_3.bin');
   assert.ok(r.stdout.equals(expected.get('data\\mixed_3.bin')!));
+  // A range across the stored/Kraken boundary of mixed_3 (chunk 0 stored, chunk 1 Kraken, 6 chunks
+  // in all) walks and decodes only the two chunks it needs, and matches.
+  const m = Mount.open({ root });
+  try {
+    const e = m.entry('data\\mixed_3.bin') as LtarEntry;
+    const bytes = e.readSync(0x10000 - 100, 0x10000 + 100);
+    assert.ok(Buffer.from(bytes).equals(expected.get('data\\mixed_3.bin')!.subarray(0x10000 - 100, 0x10000 + 100)));
+    assert.equal(e.chunkStream().indexedCount, 2);
+    assert.equal(e.chunkStream().indexAll(), 6);
+  } finally {
+    m.close();
+  }
 });
 
-test('an LZB16 chunk fails its entry only; verify counts it apart', () => {
+test('a chunk of a codec this build cannot decode (Mermaid) fails its entry only; verify counts it apart', () => {
   const w = new LtarWriter();
   w.addBytes('fine.txt', Buffer.from('fine'));
-  w.add('tail.bin', { storage: 'chunks', chunks: [{ payload: Buffer.alloc(0x10000, 7), rawLen: 0x10000 }, { payload: Buffer.from([0x8c, 0x02, 0, 0, 0, 0]), rawLen: 900 }] });
+  w.add('tail.bin', { storage: 'chunks', chunks: [{ payload: Buffer.alloc(0x10000, 7), rawLen: 0x10000 }, { payload: Buffer.from([0x8c, 0x0a, 0, 0, 0, 0]), rawLen: 900 }] });
   const root = tempDir();
   writeTree(root, { 'x64/default.archcfg': '..\\A.arch06\n', 'A.arch06': w.toBytes() });
   const v = run('verify', root, '--json');
@@ -100,10 +115,20 @@ test('an LZB16 chunk fails its entry only; verify counts it apart', () => {
   const report = JSON.parse(v.stdout.toString());
   assert.equal(report.failures.length, 1);
   assert.equal(report.failures[0].code, 'UNSUPPORTED_CODEC');
-  assert.match(report.failures[0].message, /LZB16/);
+  assert.match(report.failures[0].message, /Mermaid/);
   assert.match(report.failures[0].message, /tail\.bin/);
-  assert.deepEqual(report.unsupportedChunks, { lzb16: 1 });
-  // The stored first chunk of the same entry is still readable by range.
+  assert.deepEqual(report.unsupportedChunks, { mermaid: 1 });
+  // The stored first chunk of the same entry is still readable by range (the Mermaid chunk is
+  // never reached), and the archive's other entries read as before.
+  const m = Mount.open({ root });
+  try {
+    const e = m.entry('tail.bin') as LtarEntry;
+    assert.ok(Buffer.from(e.readSync(0x10000 - 100, 0x10000)).equals(Buffer.alloc(100, 7)));
+    assert.equal(e.chunkStream().indexedCount, 1);
+    assert.throws(() => e.readSync(0x10000 - 100, 0x10000 + 1), (err: unknown) => err instanceof Arch06Error && err.code === 'UNSUPPORTED_CODEC');
+  } finally {
+    m.close();
+  }
   assert.equal(run('cat', root, 'fine.txt').stdout.toString(), 'fine');
 });
 

@@ -6,6 +6,7 @@ import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { sharedPath } from '../support/shared';
+import { rawMmshFacts, rawTrianglesAt } from '../support/rawMmsh';
 import { CLI, cliJson, runCli } from '../support/cli';
 import { tempDir, treeDigest, writeTree } from '../support/fixtures';
 import { formatHash, stringHash } from '../../core/hash/stringHash';
@@ -111,10 +112,10 @@ test('mesh-file --glb of the real head opens in GLTFLoader with its 24,980 LOD 0
   const r = run('mesh-file', MESH.path, '--glb', out);
   assert.equal(r.code, 0, r.stderr);
   const lod0 = json('mesh-file', MESH.path).lods[0].triangles;
-  assert.equal(lod0, 24980);
+  assert.equal(lod0, rawTrianglesAt(rawMmshFacts(fs.readFileSync(MESH.path)), 0)); // 24,980, from the bytes
   const loaded = await loadInThree(out);
   assert.equal(loaded.triangles, lod0);
-  assert.equal(loaded.joints, 142);
+  assert.equal(loaded.joints, rawMmshFacts(fs.readFileSync(MESH.path)).boneCount); // 142, info +0x40
 });
 
 test('mesh-file on files on disk: the sibling .skel, or bones by hash without one', () => {
@@ -128,26 +129,32 @@ test('mesh-file on files on disk: the sibling .skel, or bones by hash without on
   const hashed = json('mesh-file', path.join(dir, 'b', 'sword.mesh'));
   assert.equal(hashed.skeleton.from, null);
   assert.match(hashed.skeleton.note, /by hash/);
+  // Every bone, named by its StringHash (as the mesh stores it), in the sample's bone order.
+  assert.equal(hashed.bones.length, SAMPLE_SWORD_BONES.length);
   assert.ok(hashed.bones.every((b: any) => /^0x[0-9A-F]{8}$/.test(b.name)));
+  assert.deepEqual(hashed.bones.map((b: any) => b.name), SAMPLE_SWORD_BONES.map((b) => formatHash(stringHash(b.name))));
 });
 
 test('mesh-file on the real player_eltariel_head.mesh and .skel', { skip: MESH.skip || SKEL.skip }, () => {
   const j = json('mesh-file', MESH.path);
   assert.equal(j.skeleton.from, SKEL.path);
   assert.equal(j.skeleton.matches, true);
-  // Per block: triangles = face bytes / 6, as read from the sample by hand.
-  assert.deepEqual(j.blocks.map((b: any) => b.triangles), [816, 324, 408, 218, 1904, 15598, 4957, 1523, 157, 4436, 1276]);
-  assert.deepEqual(j.blocks.map((b: any) => b.vertices), [560, 232, 280, 162, 1274, 8645, 2563, 1545, 256, 2711, 967]);
-  assert.deepEqual(j.blocks.map((b: any) => b.meshes.length), [1, 1, 1, 1, 1, 4, 1, 1, 3, 1, 1]);
-  assert.equal(j.boneCount, 142);
-  assert.equal(j.bones.length, 142);
+  // Per block: triangles = face bytes / 6, vertices and meshes, read from the file's tables by
+  // test/support/rawMmsh.ts (formats-public §5 offsets), not by the reader.
+  const raw = rawMmshFacts(fs.readFileSync(MESH.path));
+  assert.deepEqual(j.blocks.map((b: any) => b.triangles), raw.triangles);
+  assert.deepEqual(j.blocks.map((b: any) => b.vertices), raw.vertices);
+  assert.deepEqual(j.blocks.map((b: any) => b.meshes.length), raw.meshes);
+  assert.equal(raw.boneCount, 142); // info +0x40; formats-public §5.4 names 142 bones for this sample
+  assert.equal(j.boneCount, raw.boneCount);
+  assert.equal(j.bones.length, raw.boneCount);
   assert.equal(j.bones[0].name, 'Null');
   assert.equal(j.bones.find((b: any) => b.name === 'R_Eye').hash, formatHash(stringHash('R_Eye')));
   assert.deepEqual(j.lodGroups.map((g: any) => g.name), ['Eltariel_Eyes', 'Eltariel_Lashes', 'Eltariel_Lacrimal', 'Eltariel_Eyeshadow', 'Eltariel_Bangs', 'Eltariel_Head', 'Eltariel_Mouth', 'Eltariel_Hair']);
   assert.deepEqual(j.lods.map((l: any) => l.distance), [0, 500, 1500, 2500]);
   const s = json('mesh-file', SKEL.path);
-  assert.equal(s.boneCount, 142);
-  assert.equal(s.header.boneBytes, 37 * 142);
+  assert.equal(s.boneCount, raw.boneCount); // the .skel agrees with the .mesh's bone count
+  assert.equal(s.header.boneBytes, 37 * raw.boneCount);
   assert.equal(s.nameTableIsBreadthFirst, true);
   const bad = path.join(tempDir(), 'bad.mesh');
   fs.writeFileSync(bad, fs.readFileSync(MESH.path).subarray(0, 5000));

@@ -6,6 +6,7 @@ import { writeEmbb } from '../../formats/embb';
 import { LtarWriter } from '../../formats/ltar/writer';
 import { bundleStem, readBundleMember, readBundleMemberAsync, resolveBundle } from '../bundles';
 import { Mount } from '../mount';
+import { SourceEntry } from '../source';
 import { SAMPLE_BUNDLE, sampleGame } from '../../sample/sampleGame';
 import { prng, randomBytes, tempDir, writeTree } from '../../../test/support/fixtures';
 
@@ -22,6 +23,27 @@ const orcMembers = [
   { path: 'characters\\orcs\\orc\\weapon.mesh', bytes: weapon },
 ];
 const sizes = (ms: { path: string; bytes: Uint8Array }[]): { path: string; size: number }[] => ms.map((m) => ({ path: m.path, size: m.bytes.length }));
+
+/** Patch_01's orc manifest: the container's members plus two more. */
+const patchedOrcManifest = writeBndl('Presentation', [...sizes(orcMembers), { path: 'characters\\orcs\\orc\\banner.tex', size: 6 }, { path: 'characters\\orcs\\orc\\voice.bnk', size: 40 }]);
+
+/** Every read of an entry through `mount.entry`, logged: [entry path, start, end]. */
+function countingMount(m: Mount): { mount: Mount; reads: [string, number, number][] } {
+  const reads: [string, number, number][] = [];
+  const counted = (e: SourceEntry): SourceEntry => ({
+    source: e.source, path: e.path, size: e.size, storedSize: e.storedSize, storage: e.storage,
+    readSync: (start = 0, end = e.size) => (reads.push([e.path, start, end]), e.readSync(start, end)),
+    read: (start = 0, end = e.size) => (reads.push([e.path, start, end]), e.read(start, end)),
+  });
+  const mount = new Proxy(m, {
+    get(target, key) {
+      if (key === 'entry') return (p: string, source?: string) => counted(target.entry(p, source));
+      const v = Reflect.get(target, key, target);
+      return typeof v === 'function' ? v.bind(target) : v;
+    },
+  });
+  return { mount, reads };
+}
 
 /**
  * Base: the orc bundle (manifest mirroring its container, container stored in small chunks), a
@@ -44,8 +66,7 @@ function install(): string {
   base.addBytes('bundles\\orphan.embb', writeEmbb([]));
 
   const patch = new LtarWriter();
-  const patched = [...sizes(orcMembers), { path: 'characters\\orcs\\orc\\banner.tex', size: 6 }, { path: 'characters\\orcs\\orc\\voice.bnk', size: 40 }];
-  patch.addBytes('Bundles\\ORC.bndl', writeBndl('Presentation', patched));
+  patch.addBytes('Bundles\\ORC.bndl', patchedOrcManifest);
   patch.addBytes('characters\\orcs\\orc\\banner.tex', text('banner'));
   patch.addBytes('characters\\orcs\\orc\\head.mat', text('patched head, longer than the embedded one'));
 
@@ -68,7 +89,7 @@ test('bundle stems: .bndl, .embb or none, any case and separator', () => {
 test('a manifest patched above its container: the winning manifest lists the members, each served by its rule', () => {
   const m = Mount.open({ root: install() });
   const b = resolveBundle(m, 'BUNDLES/orc.BNDL');
-  assert.deepEqual(b.manifest, { path: 'Bundles\\ORC.bndl', source: 'Patch_01.arch06', size: b.manifest.size, copies: ['Patch_01.arch06', 'Base.arch06'] });
+  assert.deepEqual(b.manifest, { path: 'Bundles\\ORC.bndl', source: 'Patch_01.arch06', size: patchedOrcManifest.length, copies: ['Patch_01.arch06', 'Base.arch06'] });
   assert.equal(b.container!.source, 'Base.arch06');
   assert.equal(b.container!.path, 'bundles\\orc.embb');
   assert.equal(b.container!.memberCount, 3);
@@ -107,8 +128,19 @@ test('a manifest patched above its container: the winning manifest lists the mem
 test('reading members: loose bytes, container payloads by one ranged read, missing ones refused', async () => {
   const m = Mount.open({ root: install() });
   const b = resolveBundle(m, 'bundles\\orc');
-  assert.deepEqual(Buffer.from(readBundleMember(m, b, 'characters\\orcs\\orc\\weapon.mesh')), Buffer.from(weapon));
-  assert.deepEqual(Buffer.from(await readBundleMemberAsync(m, b, 'CHARACTERS/orcs/orc/WEAPON.mesh')), Buffer.from(weapon));
+  // A container member: one read of the container entry, exactly the payload's range (not the whole container).
+  // Where writeEmbb puts the weapon (embb.ts layout): header, paths padded to 4, 3 offsets, then size word + payload each.
+  const pool = orcMembers.reduce((n, x) => n + Math.ceil((x.path.length + 1) / 4) * 4, 0);
+  const at = 16 + pool + 4 * 3 + (4 + body.length) + (4 + head.length) + 4;
+  assert.equal(b.members.find((x) => x.path.endsWith('weapon.mesh'))!.embedded!.offset, at);
+  const range: [string, number, number] = ['bundles\\orc.embb', at, at + weapon.length];
+  assert.ok(m.entry('bundles\\orc.embb').size > weapon.length + 4);
+  const sync = countingMount(m);
+  assert.deepEqual(Buffer.from(readBundleMember(sync.mount, b, 'characters\\orcs\\orc\\weapon.mesh')), Buffer.from(weapon));
+  assert.deepEqual(sync.reads, [range]);
+  const async = countingMount(m);
+  assert.deepEqual(Buffer.from(await readBundleMemberAsync(async.mount, b, 'CHARACTERS/orcs/orc/WEAPON.mesh')), Buffer.from(weapon));
+  assert.deepEqual(async.reads, [range]);
   assert.equal(str(readBundleMember(m, b, 'characters\\orcs\\orc\\head.mat')), 'patched head, longer than the embedded one');
   assert.equal(str(readBundleMember(m, b, 'characters\\orcs\\orc\\banner.tex')), 'banner');
   assert.equal(str(readBundleMember(m, b, 'characters\\orcs\\orc\\body.mat')), 'loose body in Game');

@@ -8,6 +8,7 @@ import { MmshWriteInput, MmshWritePart, quantiseWeights, writeMmsh } from '../mm
 import { expectArch06Error } from '../../../test/support/errors';
 import { prng } from '../../../test/support/fixtures';
 import { sharedPath } from '../../../test/support/shared';
+import { rawGroupBlocks, rawMmshFacts } from '../../../test/support/rawMmsh';
 
 const MESH = sharedPath('samples/real/player_eltariel_head.mesh');
 
@@ -16,9 +17,10 @@ const MESH = sharedPath('samples/real/player_eltariel_head.mesh');
 // statements (weights sum to 255, ladder rising to index bytes / 6, BGRA weights) and the figures
 // of the sample itself.
 
-/** Per data block: triangles (face bytes / 6) and vertex counts, read from the sample by hand. */
-const REAL_TRIANGLES = [816, 324, 408, 218, 1904, 15598, 4957, 1523, 157, 4436, 1276];
-const REAL_VERTICES = [560, 232, 280, 162, 1274, 8645, 2563, 1545, 256, 2711, 967];
+// Per data block: triangles (the desc section's face bytes / 6) and vertex counts (MeshInfo vertex
+// counts summed per LodInfo), read from the bytes by test/support/rawMmsh.ts at formats-public §5's
+// offsets, not by the reader: 816 324 408 218 1904 15598 4957 1523 157 4436 1276 triangles and
+// 560 232 280 162 1274 8645 2563 1545 256 2711 967 vertices.
 
 test('mmsh: the real player_eltariel_head.mesh parses completely', { skip: MESH.skip }, () => {
   const bytes = fs.readFileSync(MESH.path);
@@ -33,15 +35,21 @@ test('mmsh: the real player_eltariel_head.mesh parses completely', { skip: MESH.
   assert.equal(bytes.readUInt32LE(20 + desc), 0x1a1541bc);
   assert.equal(bytes.readUInt32LE(20 + desc + info), 0x95dbdb69);
 
-  assert.equal(m.info.lodCount, 11);
-  assert.equal(m.info.meshCount, 16);
-  assert.equal(m.info.lodGroupCount, 8);
-  assert.equal(m.info.connectionCount, 20);
-  assert.equal(m.info.boneCount, 142);
+  // The info section's counts (formats-public §5.3), read from the bytes: L @+0x0C = 11,
+  // meshCount @+0x10 = 16, G @+0x04 = 8, C @+0x08 = 20, B @+0x40 = 142 (§5.4 also names 142 bones).
+  const word = (o: number): number => bytes.readUInt32LE(20 + desc + o);
+  assert.deepEqual([word(0x0c), word(0x10), word(0x04), word(0x08), word(0x40)], [11, 16, 8, 20, 142]);
+  assert.equal(m.info.lodCount, word(0x0c));
+  assert.equal(m.info.meshCount, word(0x10));
+  assert.equal(m.info.lodGroupCount, word(0x04));
+  assert.equal(m.info.connectionCount, word(0x08));
+  assert.equal(m.info.boneCount, word(0x40));
   assert.equal(m.info.bones.length, 142);
   assert.equal(m.info.cullDistance, 400, 'seed 004: +0x2C is the cull distance (400 on 153 meshes)');
-  assert.deepEqual(m.info.lods.map((l) => l.faceBytes / 6), REAL_TRIANGLES);
-  assert.deepEqual(m.info.lods.map((l) => m.info.meshes.slice(l.firstMesh, l.firstMesh + l.meshCount).reduce((s, x) => s + x.vertexCount, 0)), REAL_VERTICES);
+  const raw = rawMmshFacts(bytes);
+  assert.deepEqual(m.info.lods.map((l) => l.faceBytes / 6), raw.triangles);
+  assert.deepEqual(m.info.lods.map((l) => m.info.meshes.slice(l.firstMesh, l.firstMesh + l.meshCount).reduce((s, x) => s + x.vertexCount, 0)), raw.vertices);
+  assert.deepEqual(m.info.lods.map((l) => l.meshCount), raw.meshes);
   // Seed 004: the ladder rises to the block's triangle count (the sample repeats it 16 times).
   for (const l of m.info.lods) {
     assert.equal(l.ladder.length, 16);
@@ -80,7 +88,7 @@ test('mmsh: the real player_eltariel_head.mesh parses completely', { skip: MESH.
   assert.deepEqual(m.desc.connectionLods, m.info.connections.map((c) => c.lod));
   assert.equal(m.confidence, 'confirmed', m.notes.join('; '));
 
-  console.log(`player_eltariel_head.mesh: ${m.info.lodCount} blocks; per block vertices/triangles ${m.info.lods.map((l, i) => `${REAL_VERTICES[i]}/${l.faceBytes / 6}`).join(' ')}; ${m.info.boneCount} bones`);
+  console.log(`player_eltariel_head.mesh: ${m.info.lodCount} blocks; per block vertices/triangles ${m.info.lods.map((l, i) => `${raw.vertices[i]}/${l.faceBytes / 6}`).join(' ')}; ${m.info.boneCount} bones`);
 });
 
 test('mmsh: every vertex of the real sample: indices in range, blend indices in the palette, palette values below 142, weights sum to 255', { skip: MESH.skip }, () => {
@@ -134,16 +142,21 @@ test('mmsh: the real sample\'s LOD group ids are StringHash of the .skel part na
   const m = parseMmsh(fs.readFileSync(MESH.path), MESH.path);
   const names = ['Eltariel_Eyes', 'Eltariel_Lashes', 'Eltariel_Lacrimal', 'Eltariel_Eyeshadow', 'Eltariel_Bangs', 'Eltariel_Head', 'Eltariel_Mouth', 'Eltariel_Hair'];
   assert.deepEqual(m.info.lodGroupIds, names.map((n) => stringHash(n)));
-  // 6 mesh levels of 8 connections (one per group), then 6 shadow levels.
+  // 6 mesh levels of 8 connections (one per group), then 6 shadow levels. The distances are the
+  // LOD section's f32[ML] as stored (test/support/rawMmsh.ts reads them from the bytes): 4500 2500 1500 500 1 0.
+  const raw = rawMmshFacts(fs.readFileSync(MESH.path));
   const mesh = m.levels.filter((l) => l.kind === 'mesh');
   const shadow = m.levels.filter((l) => l.kind === 'shadow');
-  assert.deepEqual(mesh.map((l) => l.distance), [4500, 2500, 1500, 500, 1, 0]);
+  assert.deepEqual(mesh.map((l) => l.distance), raw.meshLevels.map((l) => l.distance));
+  assert.deepEqual(mesh.map((l) => l.connections), raw.meshLevels.map((l) => l.connections));
   for (const l of mesh) assert.deepEqual(l.connections.map((c) => m.info.connections[c]!.lodGroup), [0, 1, 2, 3, 4, 5, 6, 7]);
   // Every shadow level lists its mesh level's connections whose flags have bit 1.
   shadow.forEach((s, i) => assert.deepEqual(s.connections, mesh[i]!.connections.filter((c) => m.info.connections[c]!.flags & 2)));
-  // At 0 cm every group draws its first block; the head's chain runs through blocks 5..8.
-  assert.deepEqual(mesh[5]!.connections.map((c) => m.info.connections[c]!.lod), [0, 1, 2, 3, 4, 5, 9, 10]);
-  assert.deepEqual(m.lodGroups[5]!.connections.map((c) => m.info.connections[c]!.lod), [5, 6, 7, 8, -1]);
+  // At 0 cm every group draws its first block (the connection table read from the bytes gives
+  // each group's blocks in order: 0, 1, 2, 3, 4, 5, 9, 10 first); the head's chain runs through blocks 5..8.
+  const firstBlocks = Array.from({ length: 8 }, (_, g) => rawGroupBlocks(raw, g)[0]);
+  assert.deepEqual(mesh[5]!.connections.map((c) => m.info.connections[c]!.lod), firstBlocks);
+  assert.deepEqual(m.lodGroups[5]!.connections.map((c) => m.info.connections[c]!.lod), raw.connections.filter((c) => c.lodGroup === 5).map((c) => c.lod));
 });
 
 // ---- synthetic files through the writer ---------------------------------------------------------

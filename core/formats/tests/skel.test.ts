@@ -88,7 +88,14 @@ test('skel: names hash (StringHash) to the MMSH bone list, position for position
   // Name-table order: bone names in the order the blob stores them.
   const byOffset = [...s.bones].sort((a, b) => a.nameOffset - b.nameOffset).map((b) => b.index);
   assert.deepEqual(s.nameTableOrder, byOffset);
-  assert.equal(byOffset.filter((b, k) => b !== k).length, 58, 'differs from the depth-first order at 58 positions');
+  // An independent breadth-first walk over the MMSH's own parent links (the other file): roots,
+  // then each level's children, in index order.
+  const parents = m.info.bones.map((b) => b.parent);
+  const bfs: number[] = [];
+  for (let level = parents.flatMap((p, i) => (p < 0 ? [i] : [])); level.length; level = level.flatMap((p) => parents.flatMap((q, i) => (q === p ? [i] : [])))) bfs.push(...level);
+  assert.deepEqual(byOffset, bfs);
+  // The two orders really differ (at 58 positions here), so the check tells breadth-first from depth-first.
+  assert.ok(byOffset.filter((b, k) => b !== k).length > 0, 'the name table differs from the depth-first order');
   assert.deepEqual(s.nameTableOrder, breadthFirstOrder(s.bones.map((b) => b.parent)));
   assert.equal(s.nameTableIsBreadthFirst, true);
   // The eye mesh (block 0) palette is [84, 85]: in name-table order R_Eye and L_Eye.

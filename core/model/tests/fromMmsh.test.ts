@@ -9,6 +9,7 @@ import { meshModelFromMmsh, meshModelFromSkel } from '../fromMmsh';
 import { MeshModel, ModelBone } from '../meshModel';
 import { SAMPLE_SWORD_BONES, sampleSwordMesh, sampleSwordSkeleton } from '../../sample/sampleGame';
 import { sharedPath } from '../../../test/support/shared';
+import { rawMmshFacts, rawTrianglesAt } from '../../../test/support/rawMmsh';
 
 const MESH = sharedPath('samples/real/player_eltariel_head.mesh');
 const SKEL = sharedPath('samples/real/player_eltariel_head.skel');
@@ -71,17 +72,21 @@ test('fromMmsh: the real head with its skeleton: LODs from the LOD section, part
   const s = parseSkel(fs.readFileSync(SKEL.path), SKEL.path);
   const model = meshModelFromMmsh(m, s, 'player_eltariel_head.mesh');
   checkModel(model);
-  // LOD levels of the sample (read by hand): blocks drawn from 0, 500, 1500, 2500 cm; 1 cm
-  // repeats 0 cm and 4500 cm draws nothing.
-  assert.deepEqual(model.lods.map((l) => l.distance), [0, 500, 1500, 2500]);
-  const blocksOf = [[0, 1, 2, 3, 4, 5, 9, 10], [0, 4, 6, 10], [0, 4, 7, 10], [0, 4, 8, 10]];
-  const tris = [816, 324, 408, 218, 1904, 15598, 4957, 1523, 157, 4436, 1276];
-  const meshesOf = [1, 1, 1, 1, 1, 4, 1, 1, 3, 1, 1];
+  // LOD levels of the sample, from its LOD section and tables read from the bytes (test/support/rawMmsh.ts):
+  // blocks drawn from 0, 500, 1500, 2500 cm; 1 cm repeats 0 cm and 4500 cm draws nothing.
+  const raw = rawMmshFacts(fs.readFileSync(MESH.path));
+  const levels = [...raw.meshLevels].sort((a, b) => a.distance - b.distance).map((l) => ({
+    distance: l.distance,
+    blocks: l.connections.map((c) => raw.connections[c]!.lod).filter((b) => b >= 0).sort((a, b) => a - b),
+  }));
+  const distinct = levels.filter((l, i) => l.blocks.length > 0 && (i === 0 || l.blocks.join() !== levels[i - 1]!.blocks.join()));
+  assert.deepEqual(distinct.map((l) => l.distance), [0, 500, 1500, 2500]);
+  assert.deepEqual(model.lods.map((l) => l.distance), distinct.map((l) => l.distance));
   model.lods.forEach((l, i) => {
-    assert.equal(l.triangles, blocksOf[i]!.reduce((s, b) => s + tris[b]!, 0));
-    assert.equal(l.parts.length, blocksOf[i]!.reduce((s, b) => s + meshesOf[b]!, 0));
+    assert.equal(l.triangles, distinct[i]!.blocks.reduce((s, b) => s + raw.triangles[b]!, 0));
+    assert.equal(l.parts.length, distinct[i]!.blocks.reduce((s, b) => s + raw.meshes[b]!, 0));
   });
-  assert.equal(model.lods[0]!.triangles, 24980);
+  assert.equal(model.lods[0]!.triangles, rawTrianglesAt(raw, 0)); // 24,980
   // The material of every part equals the SKEL part entry active at that distance (an independent file).
   for (const l of model.lods) {
     for (const p of l.parts) {
