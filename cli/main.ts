@@ -1,8 +1,13 @@
 /**
  * `arch06`: the engine on the command line. Exit codes: 0 success, 1 path not found,
- * 2 bad input (arguments, malformed files, failed verification), with one line on stderr.
+ * 2 bad input (arguments, malformed files, failed verification, any file-system error), with one
+ * line on stderr: `arch06: <message>` for an engine error, `arch06: <what failed>: <path>:
+ * <reason>` for a file-system error, control characters escaped either way. Only an internal
+ * error (a bug) prints a stack trace, with exit code 70.
  */
 import { isArch06Error } from '../core/errors';
+import { errnoSummary, isErrnoException } from '../core/io/node';
+import { escapeControls, writeOut } from './output';
 import { parseArgs, ParsedArgs } from './args';
 import { catCommand, lsCommand, mountCommand, unhashCommand, verifyCommand, whichCommand } from './commands/mountCommands';
 import { extractCommand } from './commands/extract';
@@ -35,7 +40,15 @@ options for commands taking <root>:
   --arch FILE   mount an extra archive before the list (ranks below it); repeatable
   --json        machine-readable output
 
-exit codes: 0 ok, 1 not found, 2 bad input`;
+extract writes every file it can: a file that fails (an unsafe name in the archive, a link
+leading out of <out>, a disk error) is listed on stderr (the first 20; --json lists all) and
+the summary counts it. Nothing is ever written inside the install, even through links.
+
+environment:
+  ARCH06_MAX_ENTRY_BYTES   the most one command reads into memory for one entry or file
+                           (texture, mesh, oodle; default 1073741824 = 1 GiB, at most 2^31-1)
+
+exit codes: 0 ok, 1 not found, 2 bad input (or a file-system error), 70 internal error`;
 
 type Command = (args: ParsedArgs) => number | Promise<number>;
 
@@ -58,30 +71,39 @@ const COMMANDS: Record<string, Command> = {
 
 async function main(argv: string[]): Promise<number> {
   const [name, ...rest] = argv;
-  if (!name || name === '--help' || name === '-h' || name === 'help') {
-    process.stdout.write(USAGE + '\n');
-    return name ? 0 : 2;
-  }
-  const command = COMMANDS[name];
-  if (!command) {
-    process.stderr.write(`arch06: unknown command "${name}" (see arch06 --help)\n`);
-    return 2;
-  }
   try {
+    if (!name) {
+      // No command: the usage is the error message.
+      process.stderr.write(USAGE + '\n');
+      return 2;
+    }
+    if (name === '--help' || name === '-h' || name === 'help') {
+      writeOut(USAGE + '\n');
+      return 0;
+    }
+    const command = COMMANDS[name];
+    if (!command) {
+      process.stderr.write(`arch06: unknown command "${escapeControls(name)}" (see arch06 --help)\n`);
+      return 2;
+    }
     return await command(parseArgs(rest));
   } catch (e) {
-    if (isArch06Error(e)) {
-      process.stderr.write(`arch06: ${e.message}\n`);
-      return e.code === 'NOT_FOUND' ? 1 : 2;
-    }
-    const code = (e as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT' || code === 'EACCES' || code === 'EISDIR') {
-      process.stderr.write(`arch06: ${(e as Error).message}\n`);
-      return code === 'ENOENT' ? 1 : 2;
-    }
-    process.stderr.write(`arch06: internal error: ${(e as Error).stack ?? e}\n`);
-    return 70;
+    return reportError(e);
   }
+}
+
+/** One stderr line (line breaks and other control characters escaped) and the exit code for an error that ended a command. */
+function reportError(e: unknown): number {
+  if (isArch06Error(e)) {
+    process.stderr.write(`arch06: ${escapeControls(e.message)}\n`);
+    return e.code === 'NOT_FOUND' ? 1 : 2;
+  }
+  if (isErrnoException(e)) {
+    process.stderr.write(`arch06: ${escapeControls(errnoSummary(e))}\n`);
+    return e.code === 'ENOENT' ? 1 : 2;
+  }
+  process.stderr.write(`arch06: internal error: ${(e as Error)?.stack ?? e}\n`);
+  return 70;
 }
 
 void main(process.argv.slice(2)).then((code) => {

@@ -5,10 +5,11 @@
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { isInside } from '../core/io/node';
+import { isInsideReal, writeFileAtomic } from '../core/io/node';
 import { Mount } from '../core/archive/mount';
 import { FuzzyIndex } from '../core/search/fuzzy';
 import { isArch06Error } from '../core/errors';
+import { brokenNotice } from './mountSummary';
 
 export interface MountRequest {
   root: string;
@@ -38,13 +39,25 @@ export class MountService implements vscode.Disposable {
         const paths = m.index().size;
         this.replace(m);
         this.log(`mounted ${m.root} (${m.cfgPath}): ${m.sources.length} sources, ${paths} distinct paths in ${Date.now() - started} ms`);
+        for (const b of m.broken) this.log(`  BROKEN ${b.line ? `cfg line ${b.line}` : '-arch archive'}: ${b.text} (${b.path}): ${b.reason} [${b.code}]`);
         for (const s of m.skipped) this.log(`  skipped cfg line ${s.line}: ${s.text} (${s.reason})`);
         if (m.unlisted.length) this.log(`  on disk but not in the cfg (not mounted): ${m.unlisted.join(', ')}`);
+        this.warnBroken(m);
         return m;
       } catch (e) {
         this.reportError('Could not mount the install', e);
         return undefined;
       }
+    });
+  }
+
+  /** One warning per mount (not per view refresh) when sources the cfg names are broken. */
+  private warnBroken(m: Mount): void {
+    const notice = brokenNotice(m.broken);
+    if (!notice) return;
+    void vscode.window.showWarningMessage(notice, 'Show Search Order', 'Show Details').then((pick) => {
+      if (pick === 'Show Search Order') void vscode.commands.executeCommand('arch06.searchOrder.focus');
+      else if (pick === 'Show Details') this.output.show(true);
     });
   }
 
@@ -82,11 +95,23 @@ export class MountService implements vscode.Disposable {
     });
     if (!target) return undefined;
     const root = this.current?.root;
-    if (target.scheme === 'arch06' || (target.scheme === 'file' && root && isInside(target.fsPath, root))) {
+    // Real paths: a link to the install (or the install given through one) is the install.
+    const places = this.current?.readOnlyPlaces() ?? [];
+    if (target.scheme === 'arch06' || (target.scheme === 'file' && places.some((p) => isInsideReal(target.fsPath, p)))) {
       void vscode.window.showWarningMessage(`arch06 does not write into the game folder: choose a place outside ${root ?? 'the install'}.`);
       return undefined;
     }
     return target;
+  }
+
+  /**
+   * Write an export to the target `exportTarget` chose. On disk through the engine's one write
+   * primitive (real paths checked again at write time, exclusive temp file, rename); elsewhere
+   * (a remote or virtual file system) through VS Code.
+   */
+  async writeExport(target: vscode.Uri, bytes: Uint8Array): Promise<void> {
+    if (target.scheme === 'file') writeFileAtomic(target.fsPath, bytes, { forbid: this.current?.readOnlyPlaces() ?? [] });
+    else await vscode.workspace.fs.writeFile(target, bytes);
   }
 
   /** One clear notification, details in the output channel. */

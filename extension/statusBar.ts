@@ -1,6 +1,11 @@
-/** The status bar item: what is mounted, at a glance; click for the search order. */
+/**
+ * The status bar item: what is mounted, at a glance; a warning (and background) when the mount is
+ * incomplete because a source the cfg names is broken. Click for the search order. The text is
+ * decided in mountSummary.ts (no vscode there).
+ */
 import * as vscode from 'vscode';
 import { MountService } from './mountService';
+import { mountStatus } from './mountSummary';
 
 export function mountStatusBar(service: MountService): vscode.Disposable {
   const item = vscode.window.createStatusBarItem('arch06.mount', vscode.StatusBarAlignment.Left, 10);
@@ -12,8 +17,10 @@ export function mountStatusBar(service: MountService): vscode.Disposable {
       item.hide();
       return;
     }
-    item.text = `$(archive) SoW: ${m.sources.length} sources · ${m.index().size.toLocaleString('en')} paths`;
-    item.tooltip = `Mounted ${m.root}\nsearch order from ${m.cfgPath}${m.skipped.length ? `\n${m.skipped.length} cfg line(s) skipped` : ''}`;
+    const s = mountStatus(m, m.index().size);
+    item.text = s.text;
+    item.tooltip = s.tooltip;
+    item.backgroundColor = s.incomplete ? new vscode.ThemeColor('statusBarItem.warningBackground') : undefined;
     item.show();
   };
   const sub = service.onDidChange(update);

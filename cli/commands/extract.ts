@@ -1,9 +1,18 @@
-/** `extract <root> <path|folder> <outdir> [--source NAME]`: copy files out of the mount onto disk. */
+/**
+ * `extract <root> <path|folder> <outdir> [--source NAME]`: copy files out of the mount onto disk.
+ * One summary line on stdout (files written, bytes, how many failed). Failed files (an unsafe
+ * name, a link leading out of the folder, a file-system error, an undecodable entry) do not stop
+ * the rest: up to MAX_LISTED of them are listed on stderr, one line each, then "… and N more";
+ * `--json` lists every one. Exit 2 when any failed.
+ */
 import * as path from 'node:path';
 import { collectEntries, extractEntries } from '../../core/archive/extract';
 import { ParsedArgs, flagString, need } from '../args';
 import { openMount } from './mountCommands';
-import { printJson, writeOut } from '../output';
+import { escapeControls, escapeName, printJson, writeOut } from '../output';
+
+/** Failures listed on stderr before "… and N more". */
+export const MAX_LISTED = 20;
 
 export async function extractCommand(args: ParsedArgs): Promise<number> {
   const m = openMount(args);
@@ -11,10 +20,17 @@ export async function extractCommand(args: ParsedArgs): Promise<number> {
     const entries = collectEntries(m, need(args, 1, '<path|folder>'), flagString(args, 'source'));
     const outDir = path.resolve(need(args, 2, '<outdir>'));
     const r = await extractEntries(m, entries, outDir);
-    for (const f of r.failures) process.stderr.write(`arch06: ${f.message}\n`);
-    if (args.flags.has('json')) printJson({ files: r.files, bytes: r.bytes, outDir, failures: r.failures });
-    else writeOut(`extracted ${r.files} files (${r.bytes} bytes) to ${outDir}${r.failures.length ? `; ${r.failures.length} failed` : ''}\n`);
-    return r.failures.length ? 2 : 0;
+    const failed = r.failures.length;
+    if (args.flags.has('json')) {
+      printJson({ files: r.files, bytes: r.bytes, outDir, failed, failures: r.failures });
+      if (failed) process.stderr.write(`arch06: ${failed} of ${entries.length} files failed (listed under "failures")\n`);
+    } else {
+      writeOut(`extracted ${r.files} files (${r.bytes} bytes) to ${escapeControls(outDir)}${failed ? `; ${failed} failed` : ''}\n`);
+      const lines = r.failures.slice(0, MAX_LISTED).map((f) => `arch06: failed: ${escapeName(f.source)}:${escapeName(f.path)}: ${escapeControls(f.message)}`);
+      if (failed > MAX_LISTED) lines.push(`arch06: … and ${failed - MAX_LISTED} more failed (--json lists all)`);
+      if (lines.length) process.stderr.write(lines.join('\n') + '\n');
+    }
+    return failed ? 2 : 0;
   } finally {
     m.close();
   }

@@ -22,19 +22,56 @@ import { meshModelFromMmsh, meshModelFromSkel } from '../../core/model/fromMmsh'
 import { MeshModel } from '../../core/model/meshModel';
 // --glb OUT: the glTF writer (core/model/glb.ts, `writeGlb(model)`).
 import { writeGlb } from '../../core/model/glb';
-import { readFileBytes, writeFileAtomic } from '../../core/io/node';
-import { Prfb, prfbNotes } from '../../core/formats/prfb';
-import { WorldMesh, worldMeshNotes } from '../../core/formats/worldMesh';
+import { writeFileAtomic } from '../../core/io/node';
+import { u32 } from '../../core/io/littleEndian';
+import { MMSH_MAGIC, MMSH_VERSION } from '../../core/formats/mmsh';
+import { SKEL_MAGIC, SKEL_VERSION } from '../../core/formats/skel';
+import { PRFB_MAGIC, PRFB_VERSION } from '../../core/formats/prfb';
+import { MESH_MAGIC, WORLD_MESH_VERSION } from '../../core/formats/worldMesh';
+import { Prfb, parsePrfb, prfbNotes } from '../../core/formats/prfb';
+import { WorldMesh, parseWorldMesh, worldMeshNotes } from '../../core/formats/worldMesh';
 import { Tables } from '../../core/formats/prfbTables';
 import { ModelAttempt, prefabKindOf, readPrefabLike } from '../../core/model/fromPrfb';
 import { Mount } from '../../core/archive/mount';
 import { ParsedArgs, flagString, need } from '../args';
-import { printJson, writeOut } from '../output';
+import { escapeControls, escapeName, printJson, refuseInsideInstall, writeOut } from '../output';
+import { readEntryChecked, readFileChecked } from '../limits';
 import { openMount } from './mountCommands';
-import { refuseInsideInstall } from '../output';
 
 const isSkelPath = (p: string): boolean => /\.skel$/i.test(p);
 const siblingSkel = (p: string): string => p.replace(/\.[^.\\/]*$/, '') + '.skel';
+
+type MeshKind = 'MMSH' | 'SKEL' | 'PRFB' | 'MESH';
+const HEADERS: Record<MeshKind, { magic: number; version: number; parse: (b: Uint8Array, f: string) => unknown }> = {
+  MMSH: { magic: MMSH_MAGIC, version: MMSH_VERSION, parse: parseMmsh },
+  SKEL: { magic: SKEL_MAGIC, version: SKEL_VERSION, parse: parseSkel },
+  PRFB: { magic: PRFB_MAGIC, version: PRFB_VERSION, parse: parsePrfb },
+  MESH: { magic: MESH_MAGIC, version: WORLD_MESH_VERSION, parse: parseWorldMesh },
+};
+
+/**
+ * The header check the parsers start with (magic at 0, version at 4), on the first bytes only,
+ * so a non-mesh is refused before the whole entry is read and decoded. `expect`: the kinds the
+ * name allows (a .skel is a SKEL, a .inst a PRFB, a .wldmsh a MESH, anything else an MMSH or,
+ * by magic, a PRFB or MESH). On a mismatch the expected parser runs on the prefix and throws the
+ * format's own magic or version error.
+ */
+export function checkMeshHeader(prefix: Uint8Array, file: string, expect: MeshKind[] = expectedKinds(file)): void {
+  if (prefix.length < 8) return; // the whole entry is this short: the parser reports it
+  const magic = u32(prefix, 0);
+  const version = u32(prefix, 4);
+  if (expect.some((k) => HEADERS[k].magic === magic && HEADERS[k].version === version)) return;
+  const k = expect.find((x) => HEADERS[x].magic === magic) ?? expect[0]!;
+  HEADERS[k].parse(prefix, file);
+  throw new Arch06Error('BAD_MAGIC', `not a ${expect.join(' or ')} file`, { file, offset: 0, field: 'header.magic' });
+}
+
+function expectedKinds(p: string): MeshKind[] {
+  if (isSkelPath(p)) return ['SKEL'];
+  if (/\.inst$/i.test(p)) return ['PRFB'];
+  if (/\.wldmsh$/i.test(p)) return ['MESH'];
+  return ['MMSH', 'PRFB', 'MESH'];
+}
 
 function noExtra(args: ParsedArgs, own: number): void {
   const extra = args.positionals.slice(own);
@@ -55,12 +92,13 @@ export function meshCommand(args: ParsedArgs): number {
   try {
     refuseInsideInstall(flagString(args, 'glb'), m.root, 'glb');
     const p = need(args, 1, '<path>');
-    const bytes = m.entry(p, flagString(args, 'source')).readSync();
-    if (isSkelPath(p)) return showSkel(parseSkel(bytes, p), args);
+    const bytes = readEntryChecked(m.entry(p, flagString(args, 'source')), p, (prefix) => checkMeshHeader(prefix, p));
+    const forbid = m.readOnlyPlaces();
+    if (isSkelPath(p)) return showSkel(parseSkel(bytes, p), args, forbid);
     const kind = prefabKind(p, bytes);
-    if (kind) return showPrefabLike(bytes, p, kind, args);
+    if (kind) return showPrefabLike(bytes, p, kind, args, forbid);
     const mmsh = parseMmsh(bytes, p);
-    return showMesh(mmsh, mountSkeleton(m, p, flagString(args, 'skel')), args);
+    return showMesh(mmsh, mountSkeleton(m, p, flagString(args, 'skel')), args, forbid);
   } finally {
     m.close();
   }
@@ -69,37 +107,40 @@ export function meshCommand(args: ParsedArgs): number {
 export function meshFileCommand(args: ParsedArgs): number {
   noExtra(args, 1);
   const file = need(args, 0, '<file.mesh|file.skel|file.inst|file.wldmsh>');
-  const bytes = readFileBytes(file);
-  if (isSkelPath(file)) return showSkel(parseSkel(bytes, file), args);
+  const bytes = readFileChecked(file, (prefix) => checkMeshHeader(prefix, file));
+  if (isSkelPath(file)) return showSkel(parseSkel(bytes, file), args, []);
   const kind = prefabKind(file, bytes);
-  if (kind) return showPrefabLike(bytes, file, kind, args);
+  if (kind) return showPrefabLike(bytes, file, kind, args, []);
   const mmsh = parseMmsh(bytes, file);
-  return showMesh(mmsh, diskSkeleton(file, flagString(args, 'skel')), args);
+  return showMesh(mmsh, diskSkeleton(file, flagString(args, 'skel')), args, []);
 }
 
 function mountSkeleton(m: Mount, meshPath: string, explicit: string | undefined): SkeletonLookup {
   if (explicit !== undefined) {
-    const bytes = m.entry(explicit).readSync();
+    const bytes = readEntryChecked(m.entry(explicit), explicit, (prefix) => checkMeshHeader(prefix, explicit, ['SKEL']));
     return { skel: parseSkel(bytes, explicit), from: explicit };
   }
   const sibling = siblingSkel(meshPath);
   const e = m.winner(sibling);
   if (!e) return { note: `no ${sibling} in the mount: bones are shown by hash` };
   try {
-    return { skel: parseSkel(e.readSync(), sibling), from: e.path };
+    return { skel: parseSkel(readEntryChecked(e, sibling, (prefix) => checkMeshHeader(prefix, sibling, ['SKEL'])), sibling), from: e.path };
   } catch (err) {
     if (!isArch06Error(err)) throw err;
     return { note: `${sibling} does not parse (${err.message}): bones are shown by hash` };
   }
 }
 
+const readSkelFile = (f: string): Uint8Array => readFileChecked(f, (prefix) => checkMeshHeader(prefix, f, ['SKEL']));
+
 function diskSkeleton(meshFile: string, explicit: string | undefined): SkeletonLookup {
-  if (explicit !== undefined) return { skel: parseSkel(readFileBytes(explicit), explicit), from: explicit };
+  if (explicit !== undefined) return { skel: parseSkel(readSkelFile(explicit), explicit), from: explicit };
   const sibling = siblingSkel(meshFile);
   let bytes: Uint8Array;
   try {
-    bytes = readFileBytes(sibling);
-  } catch {
+    bytes = readSkelFile(sibling);
+  } catch (err) {
+    if (isArch06Error(err)) return { note: `${sibling} does not parse (${err.message}): bones are shown by hash` };
     return { note: `no ${sibling}: bones are shown by hash` };
   }
   try {
@@ -111,12 +152,12 @@ function diskSkeleton(meshFile: string, explicit: string | undefined): SkeletonL
 }
 
 /** `--glb OUT`: LOD 0 of the model as glTF binary. */
-function writeGlbOption(model: MeshModel, args: ParsedArgs): { file: string; bytes: number } | undefined {
+function writeGlbOption(model: MeshModel, args: ParsedArgs, forbid: string[]): { file: string; bytes: number } | undefined {
   const out = flagString(args, 'glb');
   if (out === undefined) return undefined;
   if (!out) throw new Arch06Error('BAD_ARGUMENT', '--glb needs a file name', { field: 'glb' });
   const glb = writeGlb(model);
-  writeFileAtomic(path.resolve(out), glb);
+  writeFileAtomic(out, glb, { forbid });
   return { file: out, bytes: glb.length };
 }
 
@@ -210,9 +251,9 @@ export function describeMesh(mmsh: Mmsh, lookup: SkeletonLookup, model: MeshMode
   };
 }
 
-function showMesh(mmsh: Mmsh, lookup: SkeletonLookup, args: ParsedArgs): number {
+function showMesh(mmsh: Mmsh, lookup: SkeletonLookup, args: ParsedArgs, forbid: string[]): number {
   const model = meshModelFromMmsh(mmsh, lookup.skel, path.basename(mmsh.file.replace(/\\/g, '/')));
-  const glb = writeGlbOption(model, args);
+  const glb = writeGlbOption(model, args, forbid);
   const d = describeMesh(mmsh, lookup, model);
   if (args.flags.has('json')) {
     printJson({ ...d, glb: glb ?? null });
@@ -221,24 +262,24 @@ function showMesh(mmsh: Mmsh, lookup: SkeletonLookup, args: ParsedArgs): number 
   const { info } = mmsh;
   const blocks = d.blocks as { index: number; vertices: number; triangles: number; material: number; groups: string[]; meshes: { vertices: number; indices: number; triangles: number; paletteSize: number; layout: number; stride: number | null }[] }[];
   const lines = [
-    `MMSH v${mmsh.header.version}  ${info.lodCount} data blocks, ${info.meshCount} meshes, ${info.lodGroupCount} LOD groups, ${info.boneCount} bones${lookup.from ? ` (names from ${lookup.from})` : ''}  cull distance ${info.cullDistance} cm  confidence ${mmsh.confidence}`,
+    `MMSH v${mmsh.header.version}  ${info.lodCount} data blocks, ${info.meshCount} meshes, ${info.lodGroupCount} LOD groups, ${info.boneCount} bones${lookup.from ? ` (names from ${escapeName(lookup.from)})` : ''}  cull distance ${info.cullDistance} cm  confidence ${mmsh.confidence}`,
   ];
   for (const b of blocks) {
-    lines.push(`block ${b.index}: ${b.vertices} vertices, ${b.triangles} triangles, material ${b.material}${b.groups.length ? ` (${b.groups.join(', ')})` : ''}`);
+    lines.push(`block ${b.index}: ${b.vertices} vertices, ${b.triangles} triangles, material ${b.material}${b.groups.length ? ` (${b.groups.map(escapeName).join(', ')})` : ''}`);
     b.meshes.forEach((x, i) => lines.push(`  mesh ${i}: ${x.vertices} vertices, ${x.indices} indices (${x.triangles} triangles), palette ${x.paletteSize}, layout ${x.layout} (stride ${x.stride ?? '?'})`));
   }
   for (const l of model.lods) lines.push(`LOD ${l.index}${l.distance !== undefined ? ` (from ${l.distance} cm)` : ''}: ${l.vertices} vertices, ${l.triangles} triangles, ${l.parts.length} parts`);
   const bones = d.bones as { name: string }[];
-  if (bones.length) lines.push(`bones: ${bones.map((b) => b.name).join(', ')}`);
+  if (bones.length) lines.push(`bones: ${bones.map((b) => escapeName(b.name)).join(', ')}`);
   for (const n of d.notes as string[]) lines.push(`note: ${n}`);
   if (glb) lines.push(`wrote ${glb.file} (${glb.bytes} bytes, LOD 0)`);
-  writeOut(lines.join('\n') + '\n');
+  writeOut(lines.map(escapeControls).join('\n') + '\n');
   return 0;
 }
 
-function showSkel(skel: Skel, args: ParsedArgs): number {
+function showSkel(skel: Skel, args: ParsedArgs, forbid: string[]): number {
   const model = meshModelFromSkel(skel, path.basename(skel.file.replace(/\\/g, '/')));
-  const glb = writeGlbOption(model, args);
+  const glb = writeGlbOption(model, args, forbid);
   if (args.flags.has('json')) {
     printJson({
       file: skel.file,
@@ -271,14 +312,14 @@ function showSkel(skel: Skel, args: ParsedArgs): number {
   const depth = new Array<number>(skel.bones.length).fill(0);
   for (const b of skel.bones) {
     if (b.parent >= 0) depth[b.index] = depth[b.parent]! + 1;
-    lines.push(`${'  '.repeat(depth[b.index]!)}${b.index} ${b.name}${b.deform ? '' : ' (no deform)'}`);
+    lines.push(`${'  '.repeat(depth[b.index]!)}${b.index} ${escapeName(b.name)}${b.deform ? '' : ' (no deform)'}`);
   }
-  for (const s of skel.sockets) lines.push(`socket ${s.name} on ${skel.bones[s.bone]?.name ?? s.bone}`);
-  for (const p of skel.parts) lines.push(`part ${p.name}: ${p.entries.map((e) => `material ${e.material} from ${e.distance} cm`).join(', ')}`);
-  for (const a of skel.anixNames) lines.push(`anix ${a}`);
+  for (const s of skel.sockets) lines.push(`socket ${escapeName(s.name)} on ${escapeName(skel.bones[s.bone]?.name ?? String(s.bone))}`);
+  for (const p of skel.parts) lines.push(`part ${escapeName(p.name)}: ${p.entries.map((e) => `material ${e.material} from ${e.distance} cm`).join(', ')}`);
+  for (const a of skel.anixNames) lines.push(`anix ${escapeName(a)}`);
   for (const n of skel.notes) lines.push(`note: ${n}`);
   if (glb) lines.push(`wrote ${glb.file} (${glb.bytes} bytes)`);
-  writeOut(lines.join('\n') + '\n');
+  writeOut(lines.map(escapeControls).join('\n') + '\n');
   return 0;
 }
 
@@ -352,7 +393,7 @@ export function describeWorldMesh(m: WorldMesh, a: ModelAttempt): Record<string,
   };
 }
 
-function showPrefabLike(bytes: Uint8Array, file: string, kind: 'PRFB' | 'MESH', args: ParsedArgs): number {
+function showPrefabLike(bytes: Uint8Array, file: string, kind: 'PRFB' | 'MESH', args: ParsedArgs, forbid: string[]): number {
   const name = path.basename(file.replace(/\\/g, '/'));
   const a = readPrefabLike(bytes, file, name, kind);
   const d = a.kind === 'PRFB' ? describePrfb(a.prfb, a) : describeWorldMesh(a.worldMesh, a);
@@ -360,7 +401,7 @@ function showPrefabLike(bytes: Uint8Array, file: string, kind: 'PRFB' | 'MESH', 
   let glb: { file: string; bytes: number } | undefined;
   if (flagString(args, 'glb') !== undefined) {
     if (!a.model) throw new Arch06Error('INVALID', `no model to export: ${a.reason}`, { file, field: 'geometry' });
-    glb = writeGlbOption(a.model, args);
+    glb = writeGlbOption(a.model, args, forbid);
   }
   if (args.flags.has('json')) {
     printJson({ ...d, glb: glb ?? null });
@@ -368,10 +409,10 @@ function showPrefabLike(bytes: Uint8Array, file: string, kind: 'PRFB' | 'MESH', 
   }
   const lines = [...summary];
   if (a.model) {
-    for (const l of a.model.lods) lines.push(`LOD ${l.index}: ${l.vertices} vertices, ${l.triangles} triangles, ${l.parts.length} parts (${l.parts.map((p) => p.name).join(', ')})`);
+    for (const l of a.model.lods) lines.push(`LOD ${l.index}: ${l.vertices} vertices, ${l.triangles} triangles, ${l.parts.length} parts (${l.parts.map((p) => escapeName(p.name)).join(', ')})`);
   } else lines.push(`no model: ${a.reason}`);
   for (const n of d.notes as string[]) lines.push(`note: ${n}`);
   if (glb) lines.push(`wrote ${glb.file} (${glb.bytes} bytes, LOD 0)`);
-  writeOut(lines.join('\n') + '\n');
+  writeOut(lines.map(escapeControls).join('\n') + '\n');
   return 0;
 }

@@ -4,7 +4,7 @@ import { formatHash, parseHash } from '../../core/hash/stringHash';
 import { Mount } from '../../core/archive/mount';
 import { verifyMount } from '../../core/archive/verify';
 import { ParsedArgs, flagList, flagString, need } from '../args';
-import { formatSize, printJson, writeOut } from '../output';
+import { escapeName, formatSize, printJson, writeOut } from '../output';
 
 export function openMount(args: ParsedArgs): Mount {
   return Mount.open({ root: need(args, 0, '<root> (the install folder)'), cfg: flagString(args, 'cfg'), extraArchives: flagList(args, 'arch') });
@@ -12,12 +12,16 @@ export function openMount(args: ParsedArgs): Mount {
 
 const json = (args: ParsedArgs): boolean => args.flags.has('json');
 
+/** Failure and warning lines printed before "… and N more" (text output; --json has them all). */
+const MAX_FAILURE_LINES = 50;
+
 export function mountCommand(args: ParsedArgs): number {
   const m = openMount(args);
   const result = {
     cfg: m.cfgPath,
     sources: m.sources.map((s) => ({ name: s.name, kind: s.kind, path: s.diskPath, files: s.fileCount })),
     skipped: m.skipped,
+    broken: m.broken.map((b) => ({ line: b.line, path: b.path, reason: b.reason, code: b.code })),
     unlisted: m.unlisted,
     paths: m.index().size,
     shadowed: m.index().shadowedCount(),
@@ -27,13 +31,15 @@ export function mountCommand(args: ParsedArgs): number {
   else {
     const lines = [`${m.cfgPath}`, `search order (consulted first = first):`];
     result.sources.forEach((s, i) => lines.push(`  ${String(i + 1).padStart(3)}. ${s.name.padEnd(28)} ${s.kind.padEnd(9)} ${String(s.files).padStart(8)} files`));
-    for (const s of m.skipped) lines.push(`skipped line ${s.line}: ${s.text} (${s.reason})`);
-    if (m.unlisted.length) lines.push(`not in the cfg, not mounted: ${m.unlisted.join(', ')}`);
+    for (const s of m.skipped) lines.push(`skipped line ${s.line}: ${escapeName(s.text)} (${s.reason})`);
+    if (m.unlisted.length) lines.push(`not in the cfg, not mounted: ${m.unlisted.map(escapeName).join(', ')}`);
     lines.push(`${result.paths} distinct paths, ${result.shadowed} with more than one copy (up to ${result.maxCopies})`);
     writeOut(lines.join('\n') + '\n');
   }
   m.close();
-  return 0;
+  // A broken source makes the mount incomplete: say so on stderr and fail, the rest is listed above.
+  for (const b of m.broken) process.stderr.write(`arch06: broken source (cfg line ${b.line}) ${escapeName(b.path)}: ${escapeName(b.reason)}\n`);
+  return m.broken.length ? 2 : 0;
 }
 
 export function whichCommand(args: ParsedArgs): number {
@@ -44,7 +50,7 @@ export function whichCommand(args: ParsedArgs): number {
   const result = { path: w.path, winner: w.winner.source.name, size: w.winner.size, copies: w.copies.map((c) => c.source.name) };
   if (json(args)) printJson({ ...result, details: w.copies.map((c) => ({ source: c.source.name, kind: c.source.kind, size: c.size, storedSize: c.storedSize, storage: c.storage })) });
   else {
-    const lines = [`${w.path}`, ...w.copies.map((c, i) => `  ${i === 0 ? 'wins   ' : 'shadowed'} ${c.source.name.padEnd(28)} ${formatSize(c.size).padStart(10)}  ${c.storage}`)];
+    const lines = [`${escapeName(w.path)}`, ...w.copies.map((c, i) => `  ${i === 0 ? 'wins   ' : 'shadowed'} ${escapeName(c.source.name).padEnd(28)} ${formatSize(c.size).padStart(10)}  ${c.storage}`)];
     writeOut(lines.join('\n') + '\n');
   }
   m.close();
@@ -72,7 +78,7 @@ export function lsCommand(args: ParsedArgs): number {
       files: l.files.map((f) => ({ name: f.name, size: f.winner.size, winner: f.winner.source.name, copies: f.copies })),
     });
   } else {
-    const lines = [...l.folders.map((f) => `${f.name}\\`), ...l.files.map((f) => `${f.name.padEnd(48)} ${formatSize(f.winner.size).padStart(10)}  ${f.winner.source.name}${f.copies > 1 ? ` (+${f.copies - 1} shadowed)` : ''}`)];
+    const lines = [...l.folders.map((f) => `${escapeName(f.name)}\\`), ...l.files.map((f) => `${escapeName(f.name).padEnd(48)} ${formatSize(f.winner.size).padStart(10)}  ${escapeName(f.winner.source.name)}${f.copies > 1 ? ` (+${f.copies - 1} shadowed)` : ''}`)];
     writeOut(lines.join('\n') + (lines.length ? '\n' : ''));
   }
   m.close();
@@ -86,7 +92,7 @@ export function unhashCommand(args: ParsedArgs): number {
   m.close();
   if (hits.length === 0) throw new Arch06Error('NOT_FOUND', `no known path hashes to ${formatHash(h)}`);
   if (json(args)) printJson({ hash: formatHash(h), paths: hits });
-  else writeOut(hits.map((x) => `${x.path}\t(${x.from})`).join('\n') + '\n');
+  else writeOut(hits.map((x) => `${escapeName(x.path)}\t(${x.from})`).join('\n') + '\n');
   return 0;
 }
 
@@ -110,10 +116,19 @@ export function verifyCommand(args: ParsedArgs): number {
   if (json(args)) printJson(report);
   else {
     const lines = [`${report.sources} sources, ${report.entries} entries, ${formatSize(report.bytes)} decoded, ${report.failures.length} failures`];
-    for (const f of report.failures) lines.push(`FAIL ${f.source}:${f.path}: ${f.message}`);
+    // Every failure in --json; here the first ones, so a crafted archive cannot flood the terminal.
+    for (const f of report.failures.slice(0, MAX_FAILURE_LINES)) lines.push(`FAIL ${escapeName(f.source)}${f.path ? ':' + escapeName(f.path) : ''}: ${escapeName(f.message)}`);
+    if (report.failures.length > MAX_FAILURE_LINES) lines.push(`… and ${report.failures.length - MAX_FAILURE_LINES} more failures (--json lists all)`);
+    const { stored = 0, ...decoded } = report.chunksByCodec;
+    const codecs = Object.entries(decoded);
+    if (codecs.length || stored) lines.push(`${codecs.reduce((t, [, n]) => t + n, 0)} chunks decoded (${codecs.map(([codec, n]) => `${codec} ${n}`).join(', ') || 'none'}), ${stored} stored`);
     for (const [codec, n] of Object.entries(report.unsupportedChunks)) lines.push(`unsupported codec ${codec}: ${n} chunks`);
-    for (const w of report.warnings) lines.push(`warning ${w.source}: ${w.message}`);
+    for (const [codec, n] of Object.entries(report.unsupportedForms)) lines.push(`unsupported ${codec} form: ${n} chunks`);
+    for (const w of report.warnings.slice(0, MAX_FAILURE_LINES)) lines.push(`warning ${escapeName(w.source)}: ${escapeName(w.message)}`);
+    if (report.warnings.length > MAX_FAILURE_LINES) lines.push(`… and ${report.warnings.length - MAX_FAILURE_LINES} more warnings (--json lists all)`);
     writeOut(lines.join('\n') + '\n');
   }
+  const n = report.failures.length;
+  if (n) process.stderr.write(`arch06: verify: ${n} failure${n === 1 ? '' : 's'} in ${report.entries} entries of ${report.sources} sources\n`);
   return report.failures.length === 0 ? 0 : 2;
 }

@@ -4,16 +4,35 @@
  * `--json` prints the parsed header (TEXR fields with their certainty, the DDS description and
  * its level table); without either, a short summary.
  */
-import * as path from 'node:path';
 import { Arch06Error } from '../../core/errors';
-import { TextureFile, parseTextureFile } from '../../core/formats/texr';
+import { SLVT_MAGIC, SLVT_VERSION, TEXR_MAGIC, TEXR_VERSION, TextureFile, parseTextureFile } from '../../core/formats/texr';
+import { DDS_MAGIC } from '../../core/formats/dds';
+import { TEXA_MAGIC, TEXA_VERSION } from '../../core/formats/texa';
 import { decodeDdsLevel } from '../../core/image/bcn';
 import { textureRole } from '../../core/formats/textureRole';
 import { encodePng } from '../../core/image/png';
-import { readFileBytes, writeFileAtomic } from '../../core/io/node';
+import { writeFileAtomic } from '../../core/io/node';
+import { u32 } from '../../core/io/littleEndian';
 import { ParsedArgs, flagString, need } from '../args';
-import { printJson, refuseInsideInstall, writeOut } from '../output';
+import { readEntryChecked, readFileChecked } from '../limits';
+import { escapeControls, escapeName, printJson, refuseInsideInstall, writeOut } from '../output';
 import { openMount } from './mountCommands';
+
+/**
+ * The header check `parseTextureFile` starts with (magic, version), on the first bytes only, so
+ * a non-texture is refused before the whole entry is read and decoded. On a mismatch the
+ * parser itself runs on the prefix and throws the format's own error (it checks magic and
+ * version before anything else).
+ */
+export function checkTextureHeader(prefix: Uint8Array, file: string): void {
+  if (prefix.length < 8) return; // the whole entry is this short: the parser reports it
+  const magic = u32(prefix, 0);
+  const version = u32(prefix, 4);
+  const ok = magic === DDS_MAGIC || (magic === TEXA_MAGIC && version === TEXA_VERSION) || (magic === TEXR_MAGIC && version === TEXR_VERSION) || (magic === SLVT_MAGIC && version === SLVT_VERSION);
+  if (ok) return;
+  parseTextureFile(prefix, file);
+  throw new Arch06Error('BAD_MAGIC', 'not a texture', { file, offset: 0, field: 'magic', expected: '"TEXR", "SLVT", "TEXA" or "DDS "' });
+}
 
 /** `--png OUT`, `--mip N`, `--slice N`; nothing else may follow the command's own positionals. */
 function textureOptions(args: ParsedArgs, ownPositionals: number): { png?: string; mip: number; slice: number } {
@@ -35,8 +54,8 @@ export function textureCommand(args: ParsedArgs): number {
   try {
     refuseInsideInstall(opts.png, m.root, 'png');
     const p = need(args, 1, '<path>');
-    const bytes = m.entry(p, flagString(args, 'source')).readSync();
-    return show(parseTextureFile(bytes, p), args, opts);
+    const bytes = readEntryChecked(m.entry(p, flagString(args, 'source')), p, (prefix) => checkTextureHeader(prefix, p));
+    return show(parseTextureFile(bytes, p), args, opts, m.readOnlyPlaces());
   } finally {
     m.close();
   }
@@ -45,15 +64,16 @@ export function textureCommand(args: ParsedArgs): number {
 export function textureFileCommand(args: ParsedArgs): number {
   const opts = textureOptions(args, 1);
   const file = need(args, 0, '<file.tex|file.dds>');
-  return show(parseTextureFile(readFileBytes(file), file), args, opts);
+  return show(parseTextureFile(readFileChecked(file, (prefix) => checkTextureHeader(prefix, file)), file), args, opts, []);
 }
 
-function show(tex: TextureFile, args: ParsedArgs, opts: { png?: string; mip: number; slice: number }): number {
+/** `forbid`: where --png may not land (the install and its sources), compared by real path. */
+function show(tex: TextureFile, args: ParsedArgs, opts: { png?: string; mip: number; slice: number }, forbid: string[]): number {
   const { dds, texr, texa } = tex;
   let written: { file: string; width: number; height: number } | undefined;
   if (opts.png !== undefined) {
     const d = decodeDdsLevel(dds, tex.bytes, opts.slice, opts.mip);
-    writeFileAtomic(path.resolve(opts.png), encodePng(d.rgba, d.width, d.height));
+    writeFileAtomic(opts.png, encodePng(d.rgba, d.width, d.height), { forbid });
     written = { file: opts.png, width: d.width, height: d.height };
   }
   if (args.flags.has('json')) {
@@ -69,18 +89,18 @@ function show(tex: TextureFile, args: ParsedArgs, opts: { png?: string; mip: num
   }
   const lines: string[] = [];
   if (texr) {
-    lines.push(`${texr.container} v${texr.version}  name field ${JSON.stringify(texr.path)} (${texr.tierName.tier})  dimension pair ${texr.width}x${texr.height}  DDS at 0x${texr.ddsOffset.toString(16)}  confidence ${texr.confidence}`);
+    lines.push(`${texr.container} v${texr.version}  name field "${escapeName(texr.path)}" (${texr.tierName.tier})  dimension pair ${texr.width}x${texr.height}  DDS at 0x${texr.ddsOffset.toString(16)}  confidence ${texr.confidence}`);
   }
   if (texa) {
     lines.push(`TEXA v${texa.version}  ${texa.headerBytes}-byte header (layout UNCERTAIN)  DDS at 0x${texa.ddsOffset.toString(16)}`);
-    if (texa.ownPath) lines.push(`own path ${texa.ownPath}`);
-    (texa.slicePaths ?? []).forEach((p, i) => lines.push(`slice ${i}: ${p}`));
+    if (texa.ownPath) lines.push(`own path ${escapeName(texa.ownPath)}`);
+    (texa.slicePaths ?? []).forEach((p, i) => lines.push(`slice ${i}: ${escapeName(p)}`));
   }
   lines.push(`DDS ${dds.format.name}${dds.format.decodable ? '' : ' (not decodable: ' + dds.format.reason + ')'}  ${dds.width}x${dds.height}${dds.depth > 1 ? 'x' + dds.depth : ''} ${dds.dimension}  ${dds.mipCount} mips  ${dds.surfaces} surface(s)`);
   const role = textureRole(dds.file);
   if (role.srgbMeasured) lines.push(`sRGB flag: not located in the header; seed 004 found it set on ${role.srgbMeasured}`);
   for (const n of [...(texr?.notes ?? []), ...(texa?.notes ?? []), ...dds.notes]) lines.push(`note: ${n}`);
   if (written) lines.push(`wrote ${written.file} (${written.width}x${written.height}, slice ${opts.slice}, mip ${opts.mip})`);
-  writeOut(lines.join('\n') + '\n');
+  writeOut(lines.map(escapeControls).join('\n') + '\n');
   return 0;
 }

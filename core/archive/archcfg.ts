@@ -14,7 +14,8 @@ export interface CfgLine {
 
 export function parseArchcfg(text: string): CfgLine[] {
   const out: CfgLine[] = [];
-  const lines = text.split(/\r\n|\n|\r/);
+  // A UTF-8 byte-order mark (read as latin1 it is "ï»¿", decoded it is U+FEFF) is not part of line 1.
+  const lines = text.replace(/^(\uFEFF|\xEF\xBB\xBF)/, '').split(/\r\n|\n|\r/);
   lines.forEach((raw, i) => {
     const cut = raw.indexOf(';');
     const t = (cut >= 0 ? raw.slice(0, cut) : raw).trim();

@@ -5,7 +5,7 @@
  */
 import * as path from 'node:path';
 import { Arch06Error } from '../errors';
-import { FileByteSource, diskKind, fileSize, listDirectory, resolveCaseInsensitive, walkFiles } from '../io/node';
+import { FileByteSource, diskKind, errnoSummary, fileSize, isErrnoException, listDirectory, resolveCaseInsensitive, walkFiles } from '../io/node';
 import { FNV_OFFSET, KEY_FOLD, Source, SourceEntry, SourceListing, foldKeyStep } from './source';
 import { GamePath } from './gamePath';
 
@@ -46,8 +46,14 @@ export class DirectorySource implements Source {
 
   constructor(readonly name: string, readonly diskPath: string) {}
 
+  /** Subfolders that could not be listed (permissions, a vanished folder): skipped, reported by `verify`. */
+  readonly unreadable: { path: string; reason: string }[] = [];
+
   private listing(): { path: string; size: number }[] {
-    this.files ??= walkFiles(this.diskPath);
+    if (!this.files) {
+      this.unreadable.length = 0;
+      this.files = walkFiles(this.diskPath, undefined, (path, reason) => this.unreadable.push({ path, reason }));
+    }
     return this.files;
   }
 
@@ -80,7 +86,16 @@ export class DirectorySource implements Source {
     const rel = path.relative(this.diskPath, abs).split(path.sep).join('\\');
     const folders: string[] = [];
     const files: SourceEntry[] = [];
-    for (const e of listDirectory(abs)) {
+    let entries;
+    try {
+      entries = listDirectory(abs);
+    } catch (e) {
+      // One unreadable folder must not take the merged view down with it: it lists as empty.
+      if (!isErrnoException(e)) throw e;
+      if (!this.unreadable.some((u) => u.path === rel)) this.unreadable.push({ path: rel, reason: errnoSummary(e) });
+      return { folders, files };
+    }
+    for (const e of entries) {
       if (e.isDirectory) folders.push(e.name);
       else files.push(new LooseEntry(this, rel ? `${rel}\\${e.name}` : e.name, path.join(abs, e.name), e.size));
     }
@@ -114,6 +129,11 @@ export class DirectorySource implements Source {
 
   foldedPath(i: number): Uint8Array {
     return Buffer.from(this.listing()[i].path, 'latin1').map((c) => KEY_FOLD[c]);
+  }
+
+  /** Names on disk are paths already; nothing is hidden. */
+  hidden(): string | undefined {
+    return undefined;
   }
 
   close(): void {}

@@ -93,24 +93,29 @@ export class LtarSource implements Source {
     return this.entry(index);
   }
 
+  /** The engine's lookup; a record whose name cannot be a path is not served. */
   lookup(path: GamePath): LtarEntry | undefined {
     const i = this.archive.find(path);
-    return i < 0 ? undefined : new LtarEntry(this, i, this.archive.filePath(i));
+    return i < 0 || this.archive.hiddenReason(i) !== undefined ? undefined : new LtarEntry(this, i, this.archive.filePath(i));
+  }
+
+  private findFolder(folder: GamePath): number {
+    const bytes = nameBytes(folder);
+    const f = bytes ? this.archive.findFolder(bytes) : -1;
+    return f >= 0 && !this.archive.isFolderHidden(f) ? f : -1;
   }
 
   hasFolder(folder: GamePath): boolean {
-    const bytes = nameBytes(folder);
-    return bytes !== undefined && this.archive.findFolder(bytes) >= 0;
+    return this.findFolder(folder) >= 0;
   }
 
   list(folder: GamePath): SourceListing | undefined {
     const a = this.archive;
-    const bytes = nameBytes(folder);
-    const f = bytes ? a.findFolder(bytes) : -1;
+    const f = this.findFolder(folder);
     if (f < 0) return undefined;
     const folders: string[] = [];
-    // Children via the links, bounded by the folder count so a corrupt cycle cannot hang.
-    for (let c = a.folderLinks(f).firstChild, n = 0; c >= 0 && n < a.folderCount; c = a.folderLinks(c).nextSibling, n++) {
+    // The validated tree: each folder reached once, a direct child by path, never hidden.
+    for (const c of a.children(f)) {
       const p = a.folderPath(c);
       folders.push(p.slice(p.lastIndexOf('\\') + 1));
     }
@@ -118,10 +123,18 @@ export class LtarSource implements Source {
     const prefix = a.folderPath(f);
     const files: SourceEntry[] = [];
     for (let i = first; i < end; i++) {
+      if (a.hiddenReason(i) !== undefined) continue;
+      // Two records of one name: list the one the engine's lookup finds (sorted leaves sit side by side).
+      const twin = (i > first && a.sameLeaf(i - 1, i)) || (i + 1 < end && a.sameLeaf(i, i + 1));
+      if (twin && a.findLeafOf(f, i) !== i) continue;
       const leaf = a.leafName(i);
       files.push(new LtarEntry(this, i, prefix ? `${prefix}\\${leaf}` : leaf));
     }
     return { folders, files };
+  }
+
+  hidden(i: number): string | undefined {
+    return this.archive.hiddenReason(i);
   }
 
   allPaths(): string[] {

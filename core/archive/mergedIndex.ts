@@ -15,13 +15,20 @@ export class MergedIndex {
   readonly copies: Uint16Array;
   readonly keys: Uint32Array;
   readonly size: number;
+  /**
+   * Paths one source holds twice (an archive with two records of one path, or a case-sensitive
+   * disk with two spellings): not extra copies. `served` is the record the source's own lookup
+   * finds, which is the one the view and the index use.
+   */
+  readonly duplicates: { source: number; path: string; files: number[]; served: number }[];
 
-  private constructor(n: number, winnerSource: Uint16Array, winnerFile: Int32Array, copies: Uint16Array, keys: Uint32Array) {
+  private constructor(n: number, winnerSource: Uint16Array, winnerFile: Int32Array, copies: Uint16Array, keys: Uint32Array, duplicates: MergedIndex['duplicates']) {
     this.size = n;
     this.winnerSource = winnerSource;
     this.winnerFile = winnerFile;
     this.copies = copies;
     this.keys = keys;
+    this.duplicates = duplicates;
   }
 
   /** `sources` in search order (the first one wins). */
@@ -49,10 +56,16 @@ export class MergedIndex {
       return true;
     };
 
+    // The last source that gave distinct path d, and its record: a second record from the same
+    // source is a duplicate inside it. Twins: key d * 65536 + source -> every record of that path.
+    const lastSource = new Uint16Array(total);
+    const lastFile = new Int32Array(total);
+    const twins = new Map<number, number[]>();
     for (let s = 0; s < sources.length; s++) {
       const ks = allKeys[s];
       const src = sources[s];
       for (let i = 0; i < ks.length; i++) {
+        if (src.hidden(i) !== undefined) continue;
         const k = ks[i];
         // Fibonacci hashing spreads FNV keys over the power-of-two table.
         let slot = (Math.imul(k, 0x9e3779b1) >>> 0) & mask;
@@ -66,11 +79,13 @@ export class MergedIndex {
             winnerFile[n] = i;
             copies[n] = 1;
             keys[n] = k;
+            lastSource[n] = s;
+            lastFile[n] = i;
             n++;
             break;
           }
           const d = d1 - 1;
-          if (slots[slot * 2] === k && winnerSource[d] !== s) {
+          if (slots[slot * 2] === k) {
             const other = sources[winnerSource[d]];
             // Two archives compare straight from their name pools; anything else through bytes.
             const same =
@@ -78,7 +93,17 @@ export class MergedIndex {
                 ? src.archive.samePath(i, other.archive, winnerFile[d], KEY_FOLD)
                 : sameBytes((mine ??= src.foldedPath(i)), other.foldedPath(winnerFile[d]));
             if (same) {
-              copies[d]++;
+              // A path this source already gave is a duplicate inside it, not another copy:
+              // each duplicate stops at its first equal slot, so many of them stay linear.
+              if (lastSource[d] === s) {
+                const list = twins.get(d * 65536 + s);
+                if (list) list.push(i);
+                else twins.set(d * 65536 + s, [lastFile[d], i]);
+              } else {
+                copies[d]++;
+                lastSource[d] = s;
+                lastFile[d] = i;
+              }
               break;
             }
           }
@@ -86,7 +111,19 @@ export class MergedIndex {
         }
       }
     }
-    return new MergedIndex(n, winnerSource, winnerFile, copies, keys);
+    const duplicates: MergedIndex['duplicates'] = [];
+    for (const [key, files] of twins) {
+      const d = Math.floor(key / 65536);
+      const source = key % 65536;
+      const src = sources[source];
+      const path = src.pathAt(files[0]);
+      // The source's own lookup decides which record is served (the engine's binary search for an archive).
+      const found = src instanceof LtarSource ? src.archive.find(path) : files[0];
+      const served = files.includes(found) ? found : files[0];
+      if (winnerSource[d] === source) winnerFile[d] = served;
+      duplicates.push({ source, path, files, served });
+    }
+    return new MergedIndex(n, winnerSource, winnerFile, copies, keys, duplicates);
   }
 
   /** The largest number of copies any path has. */

@@ -16,7 +16,7 @@ import { PATH_INDEX_NAME } from '../formats/ltar/layout';
 import { defaultHasher, StringHasher } from '../hash/stringHash';
 import { parseArchcfg } from './archcfg';
 import { DirectorySource } from './directorySource';
-import { ROOT, gamePathKey, joinGamePath, toGamePath } from './gamePath';
+import { GamePath, ROOT, gamePathKey, joinGamePath, toGamePath } from './gamePath';
 import { LtarSource } from './ltarSource';
 import { MergedIndex } from './mergedIndex';
 import { Source, SourceEntry } from './source';
@@ -35,6 +35,23 @@ export interface SkippedLine {
   line: number;
   text: string;
   reason: string;
+}
+
+/**
+ * A cfg line (or -arch archive) that names an existing file which is not a readable archive.
+ * Not skipped: a modder whose mod archive is broken must hear about it, and the mount is incomplete.
+ */
+export interface BrokenSource {
+  /** 1-based cfg line, or 0 for an -arch archive. */
+  line: number;
+  /** The line as written. */
+  text: string;
+  /** Absolute disk path. */
+  path: string;
+  /** One line: why it is not a valid archive. */
+  reason: string;
+  /** The Arch06Error code, or the errno code when the file could not be read. */
+  code: string;
 }
 
 export interface WhichResult {
@@ -71,7 +88,14 @@ export class Mount {
     readonly skipped: SkippedLine[],
     /** `.arch06` files in the root that the cfg does not name (not mounted, as in the game). */
     readonly unlisted: string[],
+    /** Existing files the cfg names that are not valid archives (the rest of the install still mounts). */
+    readonly broken: BrokenSource[],
   ) {}
+
+  /** Whether every source the cfg names could be mounted. */
+  get complete(): boolean {
+    return this.broken.length === 0;
+  }
 
   static findCfg(root: string): string | undefined {
     return resolveCaseInsensitive(root, 'x64/default.archcfg');
@@ -87,6 +111,7 @@ export class Mount {
     const cfgDir = path.dirname(cfgPath);
     const mounted: Source[] = []; // in mount order
     const skipped: SkippedLine[] = [];
+    const broken: BrokenSource[] = [];
     const byDiskPath = new Map<string, number>();
     const dirCache = new Map<string, Map<string, string>>();
 
@@ -106,7 +131,10 @@ export class Mount {
           source = LtarSource.openFile(abs, path.basename(abs));
         }
       } catch (e) {
-        skipped.push({ line, text, reason: isArch06Error(e) ? e.message : `cannot open: ${(e as Error).message}` });
+        if (!isArch06Error(e) && !(e as NodeJS.ErrnoException).code) throw e;
+        const code = isArch06Error(e) ? e.code : String((e as NodeJS.ErrnoException).code);
+        const reason = isArch06Error(e) ? e.message : `cannot read: ${(e as Error).message}`;
+        broken.push({ line, text, path: abs, reason, code });
         return;
       }
       if (prior !== undefined) {
@@ -127,12 +155,20 @@ export class Mount {
     const lines = parseArchcfg(readTextFile(cfgPath));
     for (const l of lines) mountOne(l.line, l.text, resolveCaseInsensitive(cfgDir, l.text, dirCache));
 
-    const listed = new Set(mounted.map((s) => s.diskPath));
+    const listed = new Set([...mounted.map((s) => s.diskPath), ...broken.map((b) => b.path)]);
     const unlisted = listDirectory(root)
       .filter((e) => !e.isDirectory && /\.arch06$/i.test(e.name) && !listed.has(path.join(root, e.name)))
       .map((e) => e.name)
       .sort();
-    return new Mount(root, cfgPath, mounted.reverse(), skipped, unlisted);
+    return new Mount(root, cfgPath, mounted.reverse(), skipped, unlisted, broken);
+  }
+
+  /**
+   * Everything of the game's that arch06 must never write into: the install, the cfg's folder,
+   * every mounted source and every broken one (cfg lines may name places outside the install).
+   */
+  readOnlyPlaces(): string[] {
+    return [this.root, path.dirname(this.cfgPath), ...this.sources.map((s) => s.diskPath), ...this.broken.map((b) => b.path)];
   }
 
   source(name: string): Source | undefined {
@@ -186,7 +222,7 @@ export class Mount {
   list(input: string = ROOT): MergedListing | undefined {
     const folder = toGamePath(input);
     const folders = new Map<string, { name: string; sources: Source[] }>();
-    const files = new Map<string, { name: string; winner: SourceEntry; copies: number }>();
+    const files = new Map<string, { name: string; winner: SourceEntry; copies: number; last: Source }>();
     let found = false;
     for (const s of this.sources) {
       const l = s.list(folder);
@@ -195,29 +231,43 @@ export class Mount {
       for (const name of l.folders) {
         const k = name.toLowerCase();
         const f = folders.get(k);
-        if (f) f.sources.push(s);
-        else folders.set(k, { name, sources: [s] });
+        if (!f) folders.set(k, { name, sources: [s] });
+        else if (f.sources[f.sources.length - 1] !== s) f.sources.push(s);
       }
       for (const e of l.files) {
         const name = e.path.slice(e.path.lastIndexOf('\\') + 1);
         const k = name.toLowerCase();
         const f = files.get(k);
-        if (f) f.copies++;
-        else files.set(k, { name, winner: e, copies: 1 });
+        if (!f) files.set(k, { name, winner: e, copies: 1, last: s });
+        else if (f.last !== s) {
+          // A second name from the same source is a duplicate inside it, not another copy.
+          f.copies++;
+          f.last = s;
+        }
       }
     }
     if (!found) return undefined;
     const byName = (a: { name: string }, b: { name: string }): number => (a.name.toLowerCase() < b.name.toLowerCase() ? -1 : a.name.toLowerCase() > b.name.toLowerCase() ? 1 : 0);
-    return { folders: [...folders.values()].sort(byName), files: [...files.values()].sort(byName) };
+    return { folders: [...folders.values()].sort(byName), files: [...files.values()].map(({ name, winner, copies }) => ({ name, winner, copies })).sort(byName) };
   }
 
-  /** Every file under `folder` in the merged view (winning copies), depth first. */
+  /**
+   * Every file under `folder` in the merged view (winning copies), depth first. Iterative, and
+   * each folder is visited once whatever the sources' tables say (a path only grows downwards).
+   */
   *walk(input: string = ROOT): Generator<SourceEntry> {
-    const folder = toGamePath(input);
-    const l = this.list(folder);
-    if (!l) return;
-    for (const f of l.files) yield f.winner;
-    for (const d of l.folders) yield* this.walk(joinGamePath(folder, d.name));
+    const stack: GamePath[] = [toGamePath(input)];
+    const seen = new Set<string>();
+    while (stack.length) {
+      const folder = stack.pop()!;
+      const key = gamePathKey(folder);
+      if (seen.has(key)) continue;
+      seen.add(key);
+      const l = this.list(folder);
+      if (!l) continue;
+      for (const f of l.files) yield f.winner;
+      for (let i = l.folders.length - 1; i >= 0; i--) stack.push(joinGamePath(folder, l.folders[i].name));
+    }
   }
 
   /** The merged path table (built on first use). */
@@ -266,8 +316,17 @@ export class Mount {
         errors.push({ archive: s.name, error: e });
       }
     }
-    rows.sort((a, b) => a.hash - b.hash || (gamePathKey(a.path) < gamePathKey(b.path) ? -1 : gamePathKey(a.path) > gamePathKey(b.path) ? 1 : 0));
-    const merged = rows.filter((r, i) => i === 0 || r.hash !== rows[i - 1].hash || gamePathKey(r.path) !== gamePathKey(rows[i - 1].path));
+    // One row per distinct (hash, folded path), deduplicated before sorting so rows that repeat
+    // one string cost one key each; folded keys are computed once per string.
+    const folded = new Map<string, string>();
+    const unique = new Map<string, { row: PathIndexRow; key: string }>();
+    for (const r of rows) {
+      let key = folded.get(r.path);
+      if (key === undefined) folded.set(r.path, (key = gamePathKey(r.path)));
+      const id = `${r.hash}:${key}`;
+      if (!unique.has(id)) unique.set(id, { row: r, key });
+    }
+    const merged = [...unique.values()].sort((a, b) => a.row.hash - b.row.hash || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0)).map((u) => u.row);
     const table = { rows: merged, archives, problems, errors };
     if (hasher === defaultHasher) this.pathTableCache = table;
     return table;

@@ -56,6 +56,11 @@ export interface Source {
   pathKeys(): Uint32Array;
   /** Case-folded path bytes of file `i` (same order), to settle key collisions exactly. */
   foldedPath(i: number): Uint8Array;
+  /**
+   * Why file `i` is left out of the view (its name cannot be a path: separators, `..`, control
+   * characters, over-long), or undefined. Hidden files are in no listing, lookup or index.
+   */
+  hidden(i: number): string | undefined;
   close(): void;
 }
 

@@ -10,6 +10,7 @@
  */
 import { Arch06Error } from '../errors';
 import { StringHasher, defaultHasher, formatHash } from '../hash/stringHash';
+import { MAX_GAME_PATH_BYTES } from '../io/safeName';
 
 export interface PathIndexRow {
   hash: number;
@@ -51,22 +52,40 @@ export function parsePathIndex(bytes: Uint8Array, file = 'archivepatchloosefiles
   const problems: PathIndexProblem[] = [];
   const trailing = bytes.length - (countAt + 4 + count * 8);
   if (trailing > 0) problems.push({ row: -1, message: `${trailing} bytes after the last row` });
+  // Rows may share a string (or point into one long string at many offsets): each offset is
+  // decoded and hashed once, and string ends come from one backward pass, so the work is linear
+  // in the file whatever the rows claim.
+  const nextNul = new Int32Array(strings.length + 1);
+  nextNul[strings.length] = -1;
+  for (let p = strings.length - 1; p >= 0; p--) nextNul[p] = strings[p] === 0 ? p : nextNul[p + 1];
+  const byOffset = new Map<number, { path: string; hash: ReturnType<StringHasher['tryHash']> | undefined }>();
   let prev = -1;
   for (let i = 0; i < count; i++) {
     const at = countAt + 4 + i * 8;
     const hash = dv.getUint32(at, true);
     const off = dv.getUint32(at + 4, true);
-    const end = off < strings.length ? strings.indexOf(0, off) : -1;
+    const end = off < strings.length ? nextNul[off] : -1;
     if (end < 0) {
       throw new Arch06Error('OUT_OF_RANGE', 'path index row points outside its strings', { file, offset: at + 4, field: `row[${i}].stringOffset`, expected: `< ${stringBytes}, NUL-terminated`, actual: String(off) });
     }
-    const path = td.decode(strings.subarray(off, end));
+    let s = byOffset.get(off);
+    if (!s) {
+      const tooLong = end - off > MAX_GAME_PATH_BYTES;
+      s = { path: tooLong ? '' : td.decode(strings.subarray(off, end)), hash: undefined };
+      if (!tooLong) s.hash = hasher.tryHash(s.path);
+      byOffset.set(off, s);
+    }
     if (hash < prev) problems.push({ row: i, message: `rows not sorted by hash: ${formatHash(hash)} after ${formatHash(prev)}` });
     prev = hash;
-    const h = hasher.tryHash(path);
-    if (!h.ok) problems.push({ row: i, message: `cannot check the hash of ${JSON.stringify(path)}: byte 0x${h.byte.toString(16)} is not in the known StringHash table` });
-    else if (h.hash !== hash) problems.push({ row: i, message: `hash ${formatHash(hash)} is not StringHash(${JSON.stringify(path)}) = ${formatHash(h.hash)}` });
-    rows.push({ hash, path });
+    const h = s.hash;
+    if (!h) {
+      problems.push({ row: i, message: `path of ${end - off} bytes is longer than ${MAX_GAME_PATH_BYTES}: row left out` });
+      continue;
+    }
+    const shown = JSON.stringify(s.path);
+    if (!h.ok) problems.push({ row: i, message: `cannot check the hash of ${shown}: byte 0x${h.byte.toString(16)} is not in the known StringHash table` });
+    else if (h.hash !== hash) problems.push({ row: i, message: `hash ${formatHash(hash)} is not StringHash(${shown}) = ${formatHash(h.hash)}` });
+    rows.push({ hash, path: s.path });
   }
   return { rows, problems };
 }

@@ -8,6 +8,7 @@ import * as vscode from 'vscode';
 import { Mount } from '../../core/archive/mount';
 import { MountService } from '../mountService';
 import { ROOT_URI, SCHEME } from '../fs/uris';
+import { readStoredFolders, storedFolder } from './workspaceFile';
 
 const LAST_ROOT = 'arch06.lastInstallRoot';
 
@@ -48,7 +49,9 @@ export async function mountInstall(context: vscode.ExtensionContext, service: Mo
  * Add `arch06:/` to the workspace unless it is there. A multi-root window takes it in place. A
  * single-folder window must become a workspace, which reloads it; rather than let VS Code convert
  * it to an untitled workspace (whose file the browser build can lose while the window unloads),
- * we write the workspace file first, into our own storage, and open it.
+ * we write the workspace file first, into our own storage, and open it. The open disk folder is
+ * written as a path, not a `file:` URI, so that a remote window (code-server, Remote-SSH, WSL)
+ * resolves it on its own side (see workspaceFile.ts).
  */
 export async function addWorkspaceFolder(context: vscode.ExtensionContext, root: string): Promise<void> {
   const folders = vscode.workspace.workspaceFolders ?? [];
@@ -60,7 +63,7 @@ export async function addWorkspaceFolder(context: vscode.ExtensionContext, root:
   const dir = vscode.Uri.joinPath(context.globalStorageUri, 'workspaces', createHash('sha1').update(root).digest('hex').slice(0, 12));
   const file = vscode.Uri.joinPath(dir, `${path.basename(root) || 'Shadow of War'}.code-workspace`);
   const content = {
-    folders: [...folders.map((f) => ({ name: f.name, uri: f.uri.toString() })), { name: ARCH_FOLDER_NAME, uri: ROOT_URI.toString() }],
+    folders: [...folders.map((f) => storedFolder({ name: f.name, scheme: f.uri.scheme, fsPath: f.uri.fsPath, uri: f.uri.toString() })), { name: ARCH_FOLDER_NAME, uri: ROOT_URI.toString() }],
     settings: { 'arch06.installRoot': root },
   };
   await vscode.workspace.fs.createDirectory(dir);
@@ -80,8 +83,11 @@ export async function restoreLostFolders(context: vscode.ExtensionContext): Prom
   if (!file || (vscode.workspace.workspaceFolders?.length ?? 0) > 0) return false;
   if (!file.path.startsWith(vscode.Uri.joinPath(context.globalStorageUri, 'workspaces').path)) return false;
   try {
-    const content = JSON.parse(Buffer.from(await vscode.workspace.fs.readFile(file)).toString('utf8')) as { folders?: { name?: string; uri?: string }[] };
-    const folders = (content.folders ?? []).filter((f) => typeof f.uri === 'string').map((f) => ({ uri: vscode.Uri.parse(f.uri!), name: f.name }));
+    const content: unknown = JSON.parse(Buffer.from(await vscode.workspace.fs.readFile(file)).toString('utf8'));
+    // A path is a disk folder: a file URI on this (the extension host's) side, which VS Code maps
+    // to the window's own URI for it in a remote window. Files written before paths were used
+    // hold file: URIs, which read back the same way.
+    const folders = readStoredFolders(content, file.fsPath).map((f) => ({ uri: 'path' in f ? vscode.Uri.file(f.path) : vscode.Uri.parse(f.uri), name: f.name }));
     return folders.length > 0 && vscode.workspace.updateWorkspaceFolders(0, 0, ...folders);
   } catch {
     return false;

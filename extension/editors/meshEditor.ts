@@ -361,7 +361,7 @@ export class MeshEditorProvider implements vscode.CustomReadonlyEditorProvider<M
           return { mimeType: 'image/png', bytes: t.png };
         },
       });
-      await vscode.workspace.fs.writeFile(target, glb);
+      await this.service.writeExport(target, glb);
       const textures = embedded.size ? `, ${embedded.size} texture${embedded.size > 1 ? 's' : ''} embedded` : '';
       const open = await vscode.window.showInformationMessage(`Exported ${nameOf(target)} (${(glb.length / 1024).toFixed(0)} KiB${textures}).`, 'Open in Default App');
       if (open) await vscode.env.openExternal(target);

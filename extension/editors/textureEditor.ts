@@ -299,7 +299,7 @@ export class TextureEditorProvider implements vscode.CustomReadonlyEditorProvide
     if (!target) return;
     try {
       const level = await this.pool.decode(t.dds, t.bytes, slice, mip);
-      await vscode.workspace.fs.writeFile(target, encodePng(level.rgba, level.width, level.height));
+      await this.service.writeExport(target, encodePng(level.rgba, level.width, level.height));
       void vscode.window.showInformationMessage(`Exported ${level.width}×${level.height} PNG to ${target.fsPath}`);
     } catch (e) {
       this.service.reportError('PNG export failed', e);
@@ -314,7 +314,7 @@ export class TextureEditorProvider implements vscode.CustomReadonlyEditorProvide
     const target = await this.service.exportTarget({ title: 'Export the texture as a plain DDS file', saveLabel: 'Export DDS', filters: { DDS: ['dds'] }, fileName: `${base}.dds` });
     if (!target) return;
     try {
-      await vscode.workspace.fs.writeFile(target, t.ddsBytes);
+      await this.service.writeExport(target, t.ddsBytes);
       void vscode.window.showInformationMessage(`Exported ${t.dds.format.name} ${t.dds.width}×${t.dds.height} (${t.dds.mipCount} mips) to ${target.fsPath}`);
     } catch (e) {
       this.service.reportError('DDS export failed', e);

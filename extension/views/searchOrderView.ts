@@ -1,80 +1,46 @@
 /**
  * "Search Order": the mounted sources in the order the engine consults them (first wins), with
- * file counts, then the cfg lines that were skipped and why, then archives the cfg does not name.
+ * file counts; the broken sources (cfg lines naming a file that is not a valid archive) above
+ * them with an error icon; then the cfg lines that were skipped and why, then archives the cfg
+ * does not name. What each node says is decided in searchOrderModel.ts (no vscode there).
  */
 import * as vscode from 'vscode';
 import { MountService } from '../mountService';
 import { sourceUri } from '../fs/uris';
+import { SearchOrderNode, searchOrderNodes } from './searchOrderModel';
 
-type Node =
-  | { kind: 'source'; index: number }
-  | { kind: 'group'; label: 'skipped' | 'unlisted' }
-  | { kind: 'skipped'; index: number }
-  | { kind: 'unlisted'; name: string };
-
-export class SearchOrderView implements vscode.TreeDataProvider<Node> {
+export class SearchOrderView implements vscode.TreeDataProvider<SearchOrderNode> {
   private readonly changed = new vscode.EventEmitter<void>();
   readonly onDidChangeTreeData = this.changed.event;
+  private nodes: SearchOrderNode[] | undefined;
 
   constructor(private readonly service: MountService) {
-    service.onDidChange(() => this.changed.fire());
+    service.onDidChange(() => {
+      this.nodes = undefined;
+      this.changed.fire();
+    });
   }
 
-  getChildren(node?: Node): Node[] {
+  getChildren(node?: SearchOrderNode): SearchOrderNode[] {
     const m = this.service.mount;
     if (!m) return [];
-    if (!node) {
-      const out: Node[] = m.sources.map((_, index) => ({ kind: 'source', index }));
-      if (m.skipped.length) out.push({ kind: 'group', label: 'skipped' });
-      if (m.unlisted.length) out.push({ kind: 'group', label: 'unlisted' });
-      return out;
-    }
-    if (node.kind === 'group' && node.label === 'skipped') return m.skipped.map((_, index) => ({ kind: 'skipped', index }));
-    if (node.kind === 'group' && node.label === 'unlisted') return m.unlisted.map((name) => ({ kind: 'unlisted', name }));
-    return [];
+    if (!node) return (this.nodes ??= searchOrderNodes(m));
+    return node.children ?? [];
   }
 
-  getTreeItem(node: Node): vscode.TreeItem {
-    const m = this.service.mount!;
-    switch (node.kind) {
-      case 'source': {
-        const s = m.sources[node.index];
-        const item = new vscode.TreeItem(`${node.index + 1}. ${s.name}`);
-        item.description = `${s.kind} · ${s.fileCount.toLocaleString('en')} files`;
-        item.tooltip = new vscode.MarkdownString(
-          `**${s.name}** (${s.kind})\n\n${s.diskPath}\n\nConsulted ${ordinal(node.index + 1)} of ${m.sources.length}: a path it holds is shadowed only by the sources above it.`,
-        );
-        item.iconPath = new vscode.ThemeIcon(s.kind === 'archive' ? 'archive' : 'folder-library');
-        item.resourceUri = sourceUri(s.name);
-        item.contextValue = 'arch06.source';
-        item.command = { command: 'revealInExplorer', title: 'Reveal', arguments: [sourceUri(s.name)] };
-        return item;
-      }
-      case 'group': {
-        const item = new vscode.TreeItem(node.label === 'skipped' ? `Skipped cfg lines (${m.skipped.length})` : `Not in the cfg (${m.unlisted.length})`, vscode.TreeItemCollapsibleState.Expanded);
-        item.iconPath = new vscode.ThemeIcon(node.label === 'skipped' ? 'warning' : 'circle-slash');
-        item.tooltip = node.label === 'skipped' ? 'Lines of the archive config list that name nothing on disk, or a file that is not a readable archive.' : 'Archives in the install folder that the config list does not name: the game does not mount them.';
-        return item;
-      }
-      case 'skipped': {
-        const s = m.skipped[node.index];
-        const item = new vscode.TreeItem(s.text);
-        item.description = s.line ? `line ${s.line}: ${s.reason}` : s.reason;
-        item.tooltip = `${m.cfgPath}${s.line ? `:${s.line}` : ''}\n${s.reason}`;
-        if (s.line) item.command = { command: 'vscode.open', title: 'Open cfg', arguments: [vscode.Uri.file(m.cfgPath), { selection: new vscode.Range(s.line - 1, 0, s.line - 1, 0) }] };
-        return item;
-      }
-      case 'unlisted': {
-        const item = new vscode.TreeItem(node.name);
-        item.description = 'not mounted';
-        return item;
-      }
+  getTreeItem(node: SearchOrderNode): vscode.TreeItem {
+    const item = new vscode.TreeItem(node.label, node.children ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.None);
+    item.id = node.id;
+    item.description = node.description;
+    if (node.tooltip !== undefined) item.tooltip = node.tooltipIsMarkdown ? new vscode.MarkdownString(node.tooltip) : node.tooltip;
+    if (node.icon) item.iconPath = new vscode.ThemeIcon(node.icon.id, node.icon.color ? new vscode.ThemeColor(node.icon.color) : undefined);
+    if (node.source !== undefined) item.resourceUri = sourceUri(node.source);
+    item.contextValue = node.contextValue;
+    const a = node.action;
+    if (a?.kind === 'revealSource') item.command = { command: 'revealInExplorer', title: 'Reveal', arguments: [sourceUri(a.source)] };
+    else if (a?.kind === 'openCfg' && this.service.mount) {
+      item.command = { command: 'vscode.open', title: 'Open cfg', arguments: [vscode.Uri.file(this.service.mount.cfgPath), { selection: new vscode.Range(a.line - 1, 0, a.line - 1, 0) }] };
     }
+    return item;
   }
-}
-
-function ordinal(n: number): string {
-  const s = ['th', 'st', 'nd', 'rd'];
-  const v = n % 100;
-  return n + (s[(v - 20) % 10] || s[v] || s[0]);
 }

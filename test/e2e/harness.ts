@@ -278,6 +278,38 @@ export class Harness {
     return undefined;
   }
 
+  /**
+   * The workspace folders (the Explorer's top rows in a multi-root window) that the workbench could
+   * not resolve: it decorates such a root with "!" and puts "Unable to resolve workspace folder
+   * (<error>)" into its label's accessible name. Returns one entry per such root (empty: none).
+   * Rows are read as rendered, so call it with the roots on screen (the tree scrolled to its top).
+   */
+  async workspaceFolderErrors(): Promise<{ name: string; error: string }[]> {
+    await this.showExplorer();
+    return this.explorerList()
+      .locator('.monaco-list-rows > .monaco-list-row[aria-level="1"]')
+      .evaluateAll((els) =>
+        els.flatMap((e) => {
+          const label = e.querySelector('.monaco-icon-label')?.getAttribute('aria-label') ?? '';
+          const m = /Unable to resolve[^\n]*/i.exec(label);
+          return m ? [{ name: e.getAttribute('aria-label') ?? '', error: m[0] }] : [];
+        }),
+      );
+  }
+
+  /** The status bar entry whose text contains `text`: its text, tooltip-free, and whether it has the warning background. */
+  async statusBarItem(text: string | RegExp): Promise<{ text: string; warning: boolean; error: boolean } | undefined> {
+    const item = this.page.locator('.part.statusbar .statusbar-item', { hasText: text }).first();
+    if ((await item.count()) === 0) return undefined;
+    const cls = (await item.getAttribute('class')) ?? '';
+    return { text: (await item.innerText()).trim(), warning: /\bwarning-kind\b/.test(cls), error: /\berror-kind\b/.test(cls) };
+  }
+
+  /** Click the status bar entry whose text contains `text`. */
+  async clickStatusBarItem(text: string | RegExp): Promise<void> {
+    await this.page.locator('.part.statusbar .statusbar-item', { hasText: text }).first().locator('a, .statusbar-item-label').first().click();
+  }
+
   private rowLocator(r: ExplorerRow): Locator {
     return this.explorerList().locator(`.monaco-list-row[data-index="${r.index}"][aria-label=${JSON.stringify(r.name)}]`);
   }

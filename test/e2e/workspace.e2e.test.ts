@@ -1,7 +1,9 @@
 // The arch06: workspace in a real VS Code (code-server + Chromium), used as a modder would: mount
 // the sample install from the offer, browse the merged tree, read a file, check which copy of a
 // shadowed path wins and diff it with the next copy, Go to File, extract a folder and compare the
-// bytes on disk. A screenshot is saved at each step; the game folder must come out byte-identical.
+// bytes on disk; the disk folder stays a working workspace folder beside it (no error on any root,
+// a file of it opens). A screenshot is saved at each step; the game folder must come out
+// byte-identical.
 import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
@@ -10,10 +12,12 @@ import * as path from 'node:path';
 import { tempDir, treeDigest } from '../support/fixtures';
 import { repoRoot } from '../support/shared';
 import { e2eSkipReason, Harness } from './harness';
+import { parseEmbb } from '../../core/formats/embb';
 
 const vsix = path.join(repoRoot(), 'dist', 'arch06.vsix');
 const cli = path.join(repoRoot(), 'dist', 'cli.js');
 const ROOT = 'Shadow of War (arch06)';
+const DISK = 'sample-game';
 
 const cat = (game: string, p: string, source?: string): Buffer => {
   const r = spawnSync(process.execPath, [cli, 'cat', game, p, ...(source ? ['--source', source] : [])], { maxBuffer: 1 << 26 });
@@ -35,6 +39,18 @@ test('browse, compare, find and extract in the arch06: workspace', { skip: e2eSk
     await h.screenshot('offer-to-mount');
     await h.mountFromOffer(ROOT);
     await h.screenshot('mounted');
+
+    // 1b. The disk folder stays a working workspace folder beside arch06: (the workspace file must
+    // keep the folder's own URI: in this remote window a file:/// URI does not resolve). Wait until
+    // the workbench has resolved it (children listed) or given up (an error on the root).
+    const resolved = await h.waitFor(async () => {
+      const rows = await h.explorerRows();
+      const errors = await h.workspaceFolderErrors();
+      const disk = rows.findIndex((r) => r.level === 1 && r.name === DISK);
+      return disk >= 0 && rows.some((r) => r.name === ROOT) && (errors.length > 0 || rows[disk + 1]?.level === 2) ? { rows, errors } : undefined;
+    }, 30_000, `both workspace folders (${DISK}, ${ROOT}) to resolve`);
+    assert.deepEqual(resolved.errors, [], `no workspace folder shows an error: ${JSON.stringify(resolved.errors)}`);
+    assert.deepEqual(resolved.rows.filter((r) => r.level === 1).map((r) => r.name), [DISK, ROOT]);
 
     // 2. The merged tree: folders from every source, in one tree.
     await h.expandExplorerPath([ROOT, 'config']);
@@ -94,9 +110,21 @@ test('browse, compare, find and extract in the arch06: workspace', { skip: e2eSk
     assert.match(results[0], /1 results for "Urfael" in 1 files/);
     await h.screenshot('find-in-files');
 
-    // 7. A bundle as a folder: a member served from the container, one served loose.
-    await h.openExplorerFile([ROOT, 'bundles', 'characters', 'orc_sample.bndl [bundle]', 'characters', 'orcs', 'orc_sample', 'banner.txt']);
-    assert.ok((await h.editorText()).length > 0);
+    // 7. A bundle as a folder: a member served from the container (Base's .embb) and one served
+    // loose (Patch_02), each showing exactly its bytes as the CLI reads them (the container member
+    // sliced out of `cat`'s .embb by core's EMBB reader, not by the extension).
+    const bundleDir = [ROOT, 'bundles', 'characters', 'orc_sample.bndl [bundle]', 'characters', 'orcs', 'orc_sample'];
+    const embb = cat(game, 'bundles\\characters\\orc_sample.embb');
+    const body = parseEmbb(embb, 'orc_sample.embb').members.find((m) => m.path === 'characters\\orcs\\orc_sample\\body.txt')!;
+    const members: [string, string, RegExp][] = [
+      ['body.txt', Buffer.from(embb.subarray(body.offset, body.offset + body.size)).toString('utf8'), /served from the container in Base/],
+      ['banner.txt', cat(game, 'characters\\orcs\\orc_sample\\banner.txt').toString('utf8'), /ships loose in Patch_02/],
+    ];
+    for (const [name, text, says] of members) {
+      assert.match(text, says);
+      await h.openExplorerFile([...bundleDir, name]);
+      assert.equal((await h.editorText()).trimEnd(), text.trimEnd(), `${name} shows exactly its bytes`);
+    }
     await h.screenshot('bundle-member');
 
     // 8. Extract a folder from the Explorer's context menu; the bytes on disk equal the CLI's.
@@ -107,6 +135,14 @@ test('browse, compare, find and extract in the arch06: workspace', { skip: e2eSk
     for (const f of ['big_stored.bin', 'patched.bin', 'empty.bin']) {
       assert.ok(fs.readFileSync(path.join(out, 'data', f)).equals(cat(game, `data\\${f}`)), `extracted data/${f} matches`);
     }
+
+    // 9. A file of the disk folder opens from the Explorer, from disk, beside the arch06: folder.
+    await h.openExplorerFile([DISK, 'x64', 'default.archcfg']);
+    const cfgText = await h.editorText();
+    assert.match(cfgText, /arch06 sample install: archive config list/);
+    assert.match(cfgText, /\.\.\\Patch_02\.arch06/);
+    assert.deepEqual(await h.workspaceFolderErrors(), [], 'no workspace folder shows an error');
+    await h.screenshot('disk-folder-file');
   } catch (e) {
     await h.screenshot('failure').catch(() => undefined);
     throw e;

@@ -7,6 +7,8 @@ import * as path from 'node:path';
 import { repoRoot } from '../support/shared';
 import { tempDir, treeDigest } from '../support/fixtures';
 import { stringHash } from '../../core/hash/stringHash';
+import { sampleGame } from '../../core/sample/sampleGame';
+import { RawLtarRecord, rawLtarRecords, rawU32 } from '../support/rawLtar';
 
 const cli = path.join(repoRoot(), 'dist', 'cli.js');
 
@@ -52,8 +54,19 @@ function countUnder(_m: unknown): number {
   return n;
 }
 
+/** An archive of sampleGame() (what make-sample writes), its records read by hand (test/support/rawLtar.ts). */
+const sampleFiles = sampleGame();
+const sampleRecords = (archive: string): RawLtarRecord[] => rawLtarRecords(sampleFiles.find((f) => f.path === archive)!.bytes);
+
 test('which --json: winner and copies in search order, any case and separator', () => {
-  assert.deepEqual(json('which', root, 'CONFIG/Game.cfg'), { path: 'config\\game.cfg', winner: 'Patch_02.arch06', size: 79, copies: ['Patch_02.arch06', 'Patch_01.arch06', 'Base.arch06'], details: json('which', root, 'config\\game.cfg').details });
+  const copies = ['Patch_02.arch06', 'Patch_01.arch06', 'Base.arch06'];
+  // Every copy as sampleGame()'s archive bytes record it, not as the CLI reports it.
+  const details = copies.map((source) => {
+    const r = sampleRecords(source).find((x) => x.path.toLowerCase() === 'config\\game.cfg')!;
+    return { source, kind: 'archive', size: r.size, storedSize: r.storedSize, storage: r.storage };
+  });
+  assert.deepEqual(json('which', root, 'CONFIG/Game.cfg'), { path: 'config\\game.cfg', winner: 'Patch_02.arch06', size: details[0].size, copies, details });
+  assert.equal(details[0].size, run('cat', root, 'config\\game.cfg').stdout.length);
   const w = json('which', root, 'scripts\\common\\startup.scripts');
   assert.deepEqual(w.copies, ['Base.arch06', 'Game']);
 });
@@ -91,7 +104,11 @@ test('hash and unhash', () => {
 test('verify --json: every entry decodes', () => {
   const v = json('verify', root);
   assert.equal(v.failures.length, 0);
-  assert.equal(v.entries, 71);
+  // Every file of every mounted source (the sources `mount --json` lists above): archive file
+  // counts read from sampleGame()'s bytes (u32 at 0x10), plus the loose files under Game/.
+  const mounted = ['HotChunk.arch06', 'Patch_02.arch06', 'Patch_01.arch06', 'Patch_00_LC.arch06', 'Base.arch06'];
+  const loose = sampleFiles.filter((f) => f.path.startsWith('Game/')).length;
+  assert.equal(v.entries, mounted.reduce((n, a) => n + rawU32(sampleFiles.find((f) => f.path === a)!.bytes, 0x10), 0) + loose);
   assert.deepEqual(v.warnings, []);
 });
 
@@ -106,9 +123,23 @@ test('exit codes: 1 not found, 2 bad input, one line on stderr', () => {
   fs.mkdirSync(path.join(bad, 'x64'));
   fs.writeFileSync(path.join(bad, 'x64', 'default.archcfg'), 'Bad.arch06\n');
   fs.writeFileSync(path.join(bad, 'x64', 'Bad.arch06'), 'not an archive at all');
-  const m = json('mount', bad);
-  assert.match(m.skipped[0].reason, /not an LTAR archive/);
+  // A broken source is loud: listed with its reason in --json, one stderr line, exit 2.
+  const r = run('mount', bad, '--json');
+  assert.equal(r.code, 2);
+  const m = JSON.parse(r.stdout.toString());
+  assert.deepEqual(m.skipped, []);
+  assert.equal(m.broken.length, 1);
+  assert.equal(m.broken[0].line, 1);
+  assert.equal(m.broken[0].path, path.join(bad, 'x64', 'Bad.arch06'));
+  assert.match(m.broken[0].reason, /not an LTAR archive/);
+  assert.equal(r.stderr.trim().split('\n').length, 1);
+  assert.match(r.stderr, /broken source \(cfg line 1\).*Bad\.arch06/);
   assert.equal(run('oodle', path.join(bad, 'x64', 'Bad.arch06')).code, 2);
+  // verify counts the broken source as a failure and says so on stderr, in one line.
+  const v = run('verify', bad);
+  assert.equal(v.code, 2);
+  assert.match(v.stdout.toString(), /FAIL .*Bad\.arch06: broken source \(cfg line 1\)/);
+  assert.deepEqual(v.stderr.toString().trim().split('\n'), ['arch06: verify: 1 failure in 0 entries of 0 sources']);
 });
 
 test('the sample install is byte-identical after every command above', () => {

@@ -166,13 +166,32 @@ test('missing root or cfg, and bad paths, are typed errors', () => {
   m.close();
 });
 
-test('a broken archive line is skipped with the reason; the rest mounts', () => {
+test('a cfg line naming a file that is no archive is a broken source, not a skipped line; the rest mounts', () => {
   const root = install();
-  fs.writeFileSync(path.join(root, 'Patch_01.arch06'), Buffer.from('LTAR garbage'));
+  for (const bytes of [Buffer.from('LTAR garbage'), Buffer.from('hello, I am a text file\n'), Buffer.alloc(0), Buffer.from([0x4c, 0x54, 0x41, 0x52, 4, 0, 0, 0])]) {
+    fs.writeFileSync(path.join(root, 'Patch_01.arch06'), bytes);
+    const m = Mount.open({ root });
+    assert.deepEqual(m.sources.map((s) => s.name), ['Patch_02.arch06', 'Base.arch06', 'Game']);
+    assert.equal(m.skipped.find((x) => x.text === '..\\Patch_01.arch06'), undefined);
+    assert.equal(m.unlisted.includes('Patch_01.arch06'), false, 'a broken source is not also "not in the cfg"');
+    assert.equal(m.broken.length, 1);
+    const b = m.broken[0];
+    assert.equal(b.text, '..\\Patch_01.arch06');
+    assert.equal(b.path, path.join(root, 'Patch_01.arch06'));
+    assert.match(b.reason, /Patch_01\.arch06/);
+    assert.ok(['BAD_MAGIC', 'TRUNCATED'].includes(b.code), b.code);
+    assert.equal(m.complete, false);
+    m.close();
+  }
+});
+
+test('a UTF-8 byte-order mark before the first cfg line is not part of it', () => {
+  const root = install();
+  const cfg = path.join(root, 'x64', 'default.archcfg');
+  fs.writeFileSync(cfg, Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), fs.readFileSync(cfg)]));
   const m = Mount.open({ root });
-  assert.deepEqual(m.sources.map((s) => s.name), ['Patch_02.arch06', 'Base.arch06', 'Game']);
-  const s = m.skipped.find((x) => x.text === '..\\Patch_01.arch06')!;
-  assert.match(s.reason, /Patch_01\.arch06/);
+  assert.deepEqual(m.skipped.filter((s) => s.line === 1), []);
+  assert.equal(m.sources.length, 4);
   m.close();
 });
 

@@ -1,8 +1,11 @@
 /**
  * Chunk streams (formats-public §1.6, seed 004 "Compression and chunks"): an entry's stored
  * bytes are {u32 storedLen, u32 rawLen, payload} records, each header 4-aligned from the entry's
- * start, both lengths at most 0x10000. A payload is stored when storedLen >= rawLen, otherwise
- * one Oodle stream that decodes to exactly rawLen bytes.
+ * start, both lengths at most 0x10000. The chunk rule: storedLen == rawLen is stored bytes;
+ * otherwise the payload is one Oodle stream that must decode to exactly rawLen bytes. Public
+ * readers disagree on storedLen > rawLen ("stored when >=" / "compressed when they differ"); a
+ * payload longer than the chunk cannot be the chunk's bytes, so it is decoded as Oodle (an
+ * uncompressed Oodle block is 2 bytes longer than its data) or fails, never copied as a prefix.
  *
  * Random access: the chunk index is built lazily, walking only as many headers as the
  * furthest byte requested so far needs, so reading bytes [a, b) of a 1 GB entry touches the
@@ -21,6 +24,7 @@ export interface ChunkInfo {
   rawLen: number;
   /** Offset of the chunk's first decoded byte within the entry. */
   rawStart: number;
+  /** storedLen == rawLen: the payload is the bytes; otherwise an Oodle stream. */
   stored: boolean;
 }
 
@@ -68,7 +72,7 @@ export class ChunkStream {
       storedLen: this.storedLen[i],
       rawLen: this.rawLen[i],
       rawStart: this.rawStart[i],
-      stored: this.storedLen[i] >= this.rawLen[i],
+      stored: this.storedLen[i] === this.rawLen[i],
     };
   }
 
@@ -161,7 +165,7 @@ export class ChunkStream {
       // The part of this chunk that falls inside [start, end), in chunk coordinates.
       const from = Math.max(start, chunkStart) - chunkStart;
       const to = Math.min(end, chunkStart + raw) - chunkStart;
-      if (this.storedLen[i] >= raw) {
+      if (this.storedLen[i] === raw) {
         out.set(payload.subarray(from, to), chunkStart + from - start);
       } else {
         out.set(this.decodeChunk(i, payload).subarray(from, to), chunkStart + from - start);
@@ -184,9 +188,9 @@ export class ChunkStream {
       const from = Math.max(start, chunkStart) - chunkStart;
       const to = Math.min(end, chunkStart + raw) - chunkStart;
       const payloadAt = this.dataOffset + this.headerAt[i] + CHUNK_HEADER_SIZE;
-      if (this.storedLen[i] >= raw) {
+      if (this.storedLen[i] === raw) {
         this.source.readIntoSync(payloadAt + from, to - from, out, chunkStart + from - start);
-      } else if (from === 0 && to === raw) {
+      } else if (from === 0 && to === raw && this.storedLen[i] < raw) {
         // A whole chunk inside the range decodes straight into the result.
         decodeOodleInto(this.source.readSync(payloadAt, this.storedLen[i]), out, chunkStart - start, raw, this.where(i));
       } else {
@@ -202,7 +206,21 @@ export class ChunkStream {
   }
 
   private decodeChunk(i: number, payload: Uint8Array): Uint8Array {
-    return decodeOodle(payload, this.rawLen[i], this.where(i));
+    if (this.storedLen[i] < this.rawLen[i]) return decodeOodle(payload, this.rawLen[i], this.where(i));
+    try {
+      return decodeOodle(payload, this.rawLen[i], this.where(i));
+    } catch (e) {
+      if (!(e instanceof Arch06Error)) throw e;
+      const h = this.headerAt[i];
+      throw this.error(
+        'INVALID',
+        `chunk payload (${this.storedLen[i]} bytes) is longer than the chunk (${this.rawLen[i]} bytes) and is not an Oodle stream of exactly that size (${e.description})`,
+        h,
+        `chunk[${i}].storedLen`,
+        `storedLen == rawLen (stored), or an Oodle stream decoding to ${this.rawLen[i]} bytes`,
+        `storedLen ${this.storedLen[i]}, payload starts ${hexBytes(payload, 4) || '(empty)'}`,
+      );
+    }
   }
 
   async read(start: number, end: number): Promise<Uint8Array> {

@@ -11,7 +11,8 @@ import {
   FOLDER_FILE_COUNT, FOLDER_FIRST_CHILD, FOLDER_NAME_OFFSET, FOLDER_NEXT_SIBLING, FOLDER_RECORD_SIZE,
   HEADER_SIZE, LTAR_MAGIC, LTAR_MAGIC_BIG_ENDIAN, LTAR_VERSION, NAME_POOL_START, NO_FOLDER,
 } from './layout';
-import { compareFolderBytes, compareLeafBytes } from './order';
+import { compareFolderBytes, compareLeafBytes, FOLD } from './order';
+import { MAX_GAME_PATH_BYTES, badGamePathReason, badSegmentReason } from '../../io/safeName';
 
 export interface LtarHeader {
   version: number;
@@ -60,6 +61,24 @@ export class LtarArchive {
   private readonly folderNameEnd: Uint32Array;
   /** Records whose data lies outside the archive: readable as an error, everything else works. */
   readonly problems: RecordProblem[] = [];
+  private readonly problemByIndex = new Map<number, string>();
+  /**
+   * Records whose name can never be a path (separators, `..`, control characters, over-long):
+   * hidden from listings and lookups, reported by `verify`. A name is data, never a path.
+   */
+  readonly hiddenRecords: RecordProblem[] = [];
+  private readonly hiddenByIndex = new Map<number, string>();
+  /** Folders hidden for the same reasons (their files are hidden with them). */
+  private readonly folderHidden: Uint8Array;
+  /** End (exclusive, pool-relative) of each file's leaf name, computed once at open. */
+  private readonly leafEnd: Uint32Array;
+  /** The folder tree as the links declare it, validated: children of f are childList[childStart[f] … +childCount[f]). */
+  private readonly childStart: Uint32Array;
+  private readonly childCount: Uint32Array;
+  private readonly childList: Uint32Array;
+  /** Archive-level findings that leave lookups working (folder links that loop, share or misname children). */
+  readonly structureProblems: string[] = [];
+  private readonly leafCache = new Map<number, string>();
 
   private constructor(readonly source: ByteSource, header: LtarHeader, tables: Uint8Array) {
     this.header = header;
@@ -71,7 +90,20 @@ export class LtarArchive {
     this.folders = new DataView(tables.buffer, tables.byteOffset + foldersAt, folderCount * FOLDER_RECORD_SIZE);
     this.folderFirstFile = new Uint32Array(folderCount + 1);
     this.folderNameEnd = new Uint32Array(folderCount);
-    this.validate();
+    this.folderHidden = new Uint8Array(folderCount);
+    this.leafEnd = new Uint32Array(fileCount);
+    this.childStart = new Uint32Array(folderCount);
+    this.childCount = new Uint32Array(folderCount);
+    this.childList = new Uint32Array(folderCount);
+    // For every pool position, where the next NUL is: names end in O(1) however long they are
+    // and however many records point into them (a table can make every record share one name).
+    const pool = this.pool;
+    const nextNul = new Int32Array(pool.length + 1);
+    nextNul[pool.length] = pool.length;
+    for (let p = pool.length - 1; p >= 0; p--) nextNul[p] = pool[p] === 0 ? p : nextNul[p + 1];
+    this.validate(nextNul);
+    this.checkNames(nextNul);
+    this.buildTree();
   }
 
   get name(): string {
@@ -130,7 +162,7 @@ export class LtarArchive {
   }
 
   /** Structural checks that every lookup depends on. Per-record data ranges only mark the record. */
-  private validate(): void {
+  private validate(nextNul: Int32Array): void {
     const { fileCount, folderCount, namePoolSize } = this.header;
     const pool = this.pool;
     // Any name offset before the pool's last NUL is terminated inside the pool.
@@ -145,7 +177,7 @@ export class LtarArchive {
       const at = this.tablesOffset('folders', i, FOLDER_RECORD_SIZE);
       const nameOff = this.folders.getUint32(rec + FOLDER_NAME_OFFSET, true);
       checkName(nameOff, at, `folder[${i}].nameOffset`);
-      this.folderNameEnd[i] = pool.indexOf(0, nameOff);
+      this.folderNameEnd[i] = nextNul[nameOff];
       for (const [fieldOff, field] of [[FOLDER_FIRST_CHILD, 'firstChild'], [FOLDER_NEXT_SIBLING, 'nextSibling']] as const) {
         const link = this.folders.getUint32(rec + fieldOff, true);
         if (link !== NO_FOLDER && link >= folderCount) this.fail('folder link out of range', at + fieldOff, `folder[${i}].${field}`, `< ${folderCount} or 0xFFFFFFFF`, String(link));
@@ -171,11 +203,119 @@ export class LtarArchive {
       const plain = this.isPlain(rec, storedSize, size);
       const extent = plain ? size : storedSize;
       if (!(dataOffset >= 0 && extent >= 0 && dataOffset + extent <= archiveSize)) {
-        this.problems.push({ index: i, message: `data [${dataOffset}, +${extent}) lies outside the archive (${archiveSize} bytes)` });
+        this.addProblem(i, `data [${dataOffset}, +${extent}) lies outside the archive (${archiveSize} bytes)`);
       } else if (!plain && size === -1) {
-        this.problems.push({ index: i, message: 'decoded size does not fit in 53 bits' });
+        this.addProblem(i, 'decoded size does not fit in 53 bits');
       }
     }
+  }
+
+  private addProblem(index: number, message: string): void {
+    this.problems.push({ index, message });
+    this.problemByIndex.set(index, message);
+  }
+
+  private hide(index: number, message: string): void {
+    this.hiddenRecords.push({ index, message: `name of file[${index}] ${message}: hidden from listings and lookups` });
+    this.hiddenByIndex.set(index, message);
+  }
+
+  /**
+   * Names are data: find every folder and leaf whose name cannot be a path. Linear in the pool
+   * and the tables whatever the records share: one backward pass marks, for every pool position,
+   * the next forbidden byte, so a leaf is checked in O(1) however long it is or however many
+   * records point into it.
+   */
+  private checkNames(nextNul: Int32Array): void {
+    const { folderCount } = this.header;
+    const pool = this.pool;
+    const nextStop = new Int32Array(pool.length + 1);
+    nextStop[pool.length] = pool.length;
+    for (let p = pool.length - 1; p >= 0; p--) {
+      const c = pool[p];
+      nextStop[p] = c === 0 || c < 0x20 || c === 0x7f || c === 0x2f || c === 0x5c || c === 0x3a ? p : nextStop[p + 1];
+    }
+    for (let f = 0; f < folderCount; f++) {
+      const [fs, fe] = this.folderSpan(f);
+      if (fe === fs) continue;
+      const reason = fe - fs > MAX_GAME_PATH_BYTES ? `longer than ${MAX_GAME_PATH_BYTES} bytes (${fe - fs})` : badGamePathReason(this.folderPath(f));
+      if (reason) {
+        this.folderHidden[f] = 1;
+        this.structureProblems.push(`folder[${f}] path ${reason}: the folder and its files are hidden`);
+      }
+    }
+    for (let f = 0; f < folderCount; f++) {
+      const [fs, fe] = this.folderSpan(f);
+      const prefix = fe > fs ? fe - fs + 1 : 0;
+      for (let i = this.folderFirstFile[f]; i < this.folderFirstFile[f + 1]; i++) {
+        const s = this.files.getUint32(i * FILE_RECORD_SIZE + FILE_NAME_OFFSET, true);
+        // A stop before the terminating NUL is a forbidden byte: its name cannot be a path.
+        const stop = nextStop[s];
+        const end = nextNul[s];
+        this.leafEnd[i] = end;
+        if (this.folderHidden[f]) this.hide(i, 'lies in a hidden folder');
+        else if (prefix + end - s > MAX_GAME_PATH_BYTES) this.hide(i, `makes a path longer than ${MAX_GAME_PATH_BYTES} bytes (${prefix + end - s})`);
+        else {
+          const reason = pool[stop] !== 0 ? `holds byte 0x${pool[stop].toString(16).padStart(2, '0')} (a separator, colon or control character)` : badSegmentReason(this.leafName(i));
+          if (reason) this.hide(i, reason);
+        }
+      }
+    }
+  }
+
+  /**
+   * The folder tree from the links, visiting each record at most once (iterative, so no depth or
+   * cycle in the tables can hang or overflow the stack). A child must be a direct child of its
+   * parent by path; links that loop, reach a folder twice or misname a child are cut and reported.
+   */
+  private buildTree(): void {
+    const n = this.header.folderCount;
+    const visited = new Uint8Array(n);
+    visited[0] = 1;
+    const queue = new Uint32Array(n);
+    let head = 0;
+    let tail = 0;
+    let listed = 0;
+    queue[tail++] = 0;
+    while (head < tail) {
+      const f = queue[head++];
+      this.childStart[f] = listed;
+      for (let c = this.folderLinks(f).firstChild; c >= 0; c = this.folderLinks(c).nextSibling) {
+        if (visited[c]) {
+          this.structureProblems.push(`folder[${f}]'s child links reach folder[${c}] a second time (a loop or a shared child): cut there`);
+          break;
+        }
+        visited[c] = 1;
+        if (!this.isDirectChild(f, c)) {
+          this.structureProblems.push(`folder[${c}] (${JSON.stringify(this.folderPath(c).slice(0, 80))}) is linked under folder[${f}] (${JSON.stringify(this.folderPath(f).slice(0, 80))}) but is not its direct child by path: not listed there`);
+          continue;
+        }
+        if (this.folderHidden[c]) continue;
+        this.childList[listed++] = c;
+        this.childCount[f]++;
+        queue[tail++] = c;
+      }
+    }
+    for (let f = 1; f < n; f++) {
+      if (!visited[f] && this.folderFirstFile[f + 1] > this.folderFirstFile[f]) {
+        this.structureProblems.push(`folder[${f}] (${JSON.stringify(this.folderPath(f).slice(0, 80))}) is not linked from the root: its files are found by lookup but not listed`);
+      }
+    }
+  }
+
+  /** Whether folder c's path is folder f's path plus one segment (compared as the engine does, case-insensitively). */
+  private isDirectChild(f: number, c: number): boolean {
+    const [ps, pe] = this.folderSpan(f);
+    const [cs, ce] = this.folderSpan(c);
+    const pool = this.pool;
+    const segStart = pe > ps ? cs + (pe - ps) + 1 : cs;
+    if (segStart >= ce) return false;
+    if (pe > ps) {
+      for (let k = 0; k < pe - ps; k++) if (FOLD[pool[ps + k]] !== FOLD[pool[cs + k]]) return false;
+      if (pool[cs + (pe - ps)] !== 0x5c) return false;
+    }
+    for (let p = segStart; p < ce; p++) if (pool[p] === 0x5c) return false;
+    return true;
   }
 
   /** An unaligned little-endian u64 of the file table, or -1 when it exceeds 2^53. */
@@ -215,7 +355,23 @@ export class LtarArchive {
   }
 
   problemOf(index: number): string | undefined {
-    return this.problems.find((p) => p.index === index)?.message;
+    return this.problemByIndex.get(index);
+  }
+
+  /** Why record `index` is hidden (its name cannot be a path), or undefined when it is listed. */
+  hiddenReason(index: number): string | undefined {
+    return this.hiddenByIndex.get(index);
+  }
+
+  /** Whether a folder is hidden (its path cannot be a path on disk). */
+  isFolderHidden(folder: number): boolean {
+    return this.folderHidden[folder] === 1;
+  }
+
+  /** The listed child folders of `folder`, from the validated links. */
+  children(folder: number): Uint32Array {
+    const start = this.childStart[folder];
+    return this.childList.subarray(start, start + this.childCount[folder]);
   }
 
   private checkFileIndex(index: number): void {
@@ -228,8 +384,7 @@ export class LtarArchive {
 
   /** Pool-relative [start, end) of a file's leaf name. */
   leafSpan(index: number): [number, number] {
-    const start = this.files.getUint32(index * FILE_RECORD_SIZE + FILE_NAME_OFFSET, true);
-    return [start, this.pool.indexOf(0, start)];
+    return [this.files.getUint32(index * FILE_RECORD_SIZE + FILE_NAME_OFFSET, true), this.leafEnd[index]];
   }
 
   /** Pool-relative [start, end) of a folder's full path. */
@@ -242,10 +397,16 @@ export class LtarArchive {
     return this.pool;
   }
 
+  /** A file's leaf name; records sharing a name offset share one string (interned). */
   leafName(index: number): string {
     this.checkFileIndex(index);
     const [s, e] = this.leafSpan(index);
-    return td.decode(this.pool.subarray(s, e));
+    let name = this.leafCache.get(s);
+    if (name === undefined) {
+      name = td.decode(this.pool.subarray(s, e));
+      this.leafCache.set(s, name);
+    }
+    return name;
   }
 
   folderPath(folder: number): string {
@@ -272,6 +433,15 @@ export class LtarArchive {
     const folder = this.folderPath(this.folderOf(index));
     const leaf = this.leafName(index);
     return folder ? `${folder}\\${leaf}` : leaf;
+  }
+
+  /** A file's path for messages: at most `max` bytes of folder and of leaf, whatever the tables hold. */
+  shortPath(index: number, max = 120): string {
+    this.checkFileIndex(index);
+    const cut = (s: number, e: number): string => td.decode(this.pool.subarray(s, Math.min(e, s + max))) + (e - s > max ? `… (${e - s} bytes)` : '');
+    const [fs, fe] = this.folderSpan(this.folderOf(index));
+    const [ls, le] = this.leafSpan(index);
+    return fe > fs ? `${cut(fs, fe)}\\${cut(ls, le)}` : cut(ls, le);
   }
 
   /** File records [first, end) of a folder. */
@@ -304,6 +474,7 @@ export class LtarArchive {
       for (let p = fs; p < fe; p++) h = Math.imul(h ^ fold[pool[p]], 0x01000193);
       if (fe > fs) h = Math.imul(h ^ fold[0x5c], 0x01000193);
       for (let i = first; i < end; i++) {
+        if (this.hiddenByIndex.size && this.hiddenByIndex.has(i)) continue; // hidden: never keyed (its name may be long)
         let k = h;
         // Validated at open: every name offset is followed by a NUL inside the pool.
         for (let p = files.getUint32(i * FILE_RECORD_SIZE + FILE_NAME_OFFSET, true), c = pool[p]; c !== 0; c = pool[++p]) k = Math.imul(k ^ fold[c], 0x01000193);
@@ -362,12 +533,25 @@ export class LtarArchive {
     while (lo <= hi) {
       const mid = (lo + hi) >>> 1;
       const s = this.files.getUint32(mid * FILE_RECORD_SIZE + FILE_NAME_OFFSET, true);
-      const c = compareLeafBytes(pool, s, pool.indexOf(0, s), leaf, 0, leaf.length);
+      const c = compareLeafBytes(pool, s, this.leafEnd[mid], leaf, 0, leaf.length);
       if (c === 0) return mid;
       if (c < 0) lo = mid + 1;
       else hi = mid - 1;
     }
     return -1;
+  }
+
+  /** Whether files i and j have the same leaf name (case-insensitive, as the engine compares). */
+  sameLeaf(i: number, j: number): boolean {
+    const [as, ae] = this.leafSpan(i);
+    const [bs, be] = this.leafSpan(j);
+    return compareLeafBytes(this.pool, as, ae, this.pool, bs, be) === 0;
+  }
+
+  /** The record the engine's leaf search finds for file i's own name in `folder` (differs from i for a duplicate). */
+  findLeafOf(folder: number, i: number): number {
+    const [s, e] = this.leafSpan(i);
+    return this.findLeaf(folder, this.pool.subarray(s, e));
   }
 
   /**

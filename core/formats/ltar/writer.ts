@@ -12,7 +12,7 @@ import {
 } from './layout';
 import { compareFolderPaths, compareLeafNames } from './order';
 
-/** One chunk of a chunk stream: stored when payload.length >= rawLen, else an Oodle stream. */
+/** One chunk of a chunk stream: stored when payload.length == rawLen, else an Oodle stream (tests may write other lengths on purpose). */
 export interface WriterChunk {
   payload: Uint8Array;
   rawLen: number;

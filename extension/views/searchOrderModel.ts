@@ -1,0 +1,146 @@
+/**
+ * What the Search Order view shows, as plain data: no `vscode` import, so it can be unit-tested in
+ * plain node (searchOrderView.ts turns these nodes into TreeItems).
+ *
+ * Top to bottom: the broken sources (cfg lines naming a file that is not a valid archive: the
+ * mount is incomplete, so they come first), then the mounted sources in the order the engine
+ * consults them (first wins), then the cfg lines that were skipped and why, then the archives the
+ * cfg does not name. Broken sources are grouped at the top rather than placed at their cfg line:
+ * the mount does not record which line each mounted source came from.
+ */
+
+/** The parts of a `Mount` (core/archive/mount.ts) the view reads. */
+export interface SearchOrderMount {
+  readonly cfgPath: string;
+  readonly sources: readonly { readonly name: string; readonly kind: 'archive' | 'directory'; readonly diskPath: string; readonly fileCount: number }[];
+  readonly skipped: readonly { readonly line: number; readonly text: string; readonly reason: string }[];
+  readonly unlisted: readonly string[];
+  readonly broken: readonly BrokenSourceInfo[];
+}
+
+/** Mirrors `BrokenSource` of core/archive/mount.ts. */
+export interface BrokenSourceInfo {
+  /** 1-based cfg line, 0 for an -arch archive. */
+  readonly line: number;
+  readonly text: string;
+  readonly path: string;
+  readonly reason: string;
+  readonly code: string;
+}
+
+/** A codicon, optionally tinted with a theme colour id. */
+export interface NodeIcon {
+  id: string;
+  color?: string;
+}
+
+/** What clicking a node does. */
+export type NodeAction =
+  /** Reveal the source's folder (`arch06:/@sources/<name>`) in the Explorer. */
+  | { kind: 'revealSource'; source: string }
+  /** Open the cfg at a 1-based line. */
+  | { kind: 'openCfg'; line: number };
+
+export interface SearchOrderNode {
+  /** Stable within one mount, for the tree's identity. */
+  id: string;
+  kind: 'source' | 'broken' | 'skipped' | 'unlisted' | 'group';
+  label: string;
+  description?: string;
+  /** Markdown when `tooltipIsMarkdown`, else plain text. */
+  tooltip?: string;
+  tooltipIsMarkdown?: boolean;
+  icon?: NodeIcon;
+  /** For a source: its name, so the view can give it the source's URI (Explorer decorations). */
+  source?: string;
+  contextValue?: string;
+  action?: NodeAction;
+  /** Groups only; shown expanded. */
+  children?: SearchOrderNode[];
+}
+
+export const ERROR_ICON: NodeIcon = { id: 'error', color: 'errorForeground' };
+
+/** The view's top-level nodes for a mount (groups carry their children). */
+export function searchOrderNodes(m: SearchOrderMount): SearchOrderNode[] {
+  const out: SearchOrderNode[] = [];
+  if (m.broken.length) {
+    out.push({
+      id: 'group:broken',
+      kind: 'group',
+      label: `Broken sources (${m.broken.length})`,
+      description: 'not mounted: the mount is incomplete',
+      icon: ERROR_ICON,
+      tooltip: 'Files the archive config list names that are not valid archives. The game would not load their files; every other source is mounted.',
+      children: m.broken.map((b, i) => brokenNode(m, b, i)),
+    });
+  }
+  m.sources.forEach((s, index) => {
+    out.push({
+      id: `source:${index}:${s.name}`,
+      kind: 'source',
+      label: `${index + 1}. ${s.name}`,
+      description: `${s.kind} · ${s.fileCount.toLocaleString('en')} files`,
+      tooltip: `**${s.name}** (${s.kind})\n\n${s.diskPath}\n\nConsulted ${ordinal(index + 1)} of ${m.sources.length}: a path it holds is shadowed only by the sources above it.`,
+      tooltipIsMarkdown: true,
+      icon: { id: s.kind === 'archive' ? 'archive' : 'folder-library' },
+      source: s.name,
+      contextValue: 'arch06.source',
+      action: { kind: 'revealSource', source: s.name },
+    });
+  });
+  if (m.skipped.length) {
+    out.push({
+      id: 'group:skipped',
+      kind: 'group',
+      label: `Skipped cfg lines (${m.skipped.length})`,
+      icon: { id: 'warning' },
+      tooltip: 'Lines of the archive config list that name nothing on disk, or a source mounted again at a later line.',
+      children: m.skipped.map((s, i) => ({
+        id: `skipped:${i}`,
+        kind: 'skipped' as const,
+        label: s.text,
+        description: s.line ? `line ${s.line}: ${s.reason}` : s.reason,
+        tooltip: `${m.cfgPath}${s.line ? `:${s.line}` : ''}\n${s.reason}`,
+        action: s.line ? { kind: 'openCfg' as const, line: s.line } : undefined,
+      })),
+    });
+  }
+  if (m.unlisted.length) {
+    out.push({
+      id: 'group:unlisted',
+      kind: 'group',
+      label: `Not in the cfg (${m.unlisted.length})`,
+      icon: { id: 'circle-slash' },
+      tooltip: 'Archives in the install folder that the config list does not name: the game does not mount them.',
+      children: m.unlisted.map((name) => ({ id: `unlisted:${name}`, kind: 'unlisted' as const, label: name, description: 'not mounted' })),
+    });
+  }
+  return out;
+}
+
+function brokenNode(m: SearchOrderMount, b: BrokenSourceInfo, i: number): SearchOrderNode {
+  const where = b.line ? `cfg line ${b.line}` : '-arch archive';
+  return {
+    id: `broken:${i}:${b.path}`,
+    kind: 'broken',
+    label: baseName(b.path) || b.text,
+    description: `${b.line ? `line ${b.line}: ` : ''}${b.reason}`,
+    tooltip: `Not mounted: ${b.reason} (${b.code})\n${b.path}\n${b.line ? `${m.cfgPath}:${b.line}: ${b.text}` : `${where}: ${b.text}`}`,
+    icon: ERROR_ICON,
+    contextValue: 'arch06.brokenSource',
+    action: b.line ? { kind: 'openCfg', line: b.line } : undefined,
+  };
+}
+
+/** The last segment of a Windows or POSIX path. */
+export function baseName(p: string): string {
+  const trimmed = p.replace(/[\\/]+$/, '');
+  return trimmed.slice(Math.max(trimmed.lastIndexOf('/'), trimmed.lastIndexOf('\\')) + 1);
+}
+
+export function ordinal(n: number): string {
+  const s = ['th', 'st', 'nd', 'rd'];
+  const v = n % 100;
+  return n + (s[(v - 20) % 10] || s[v] || s[0]);
+}
