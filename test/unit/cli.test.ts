@@ -42,6 +42,22 @@ test('mount --json: sources in search order, skipped lines, path count', () => {
   assert.equal(m.paths, json('ls', root).files.length + 0 + countUnder(m));
 });
 
+test('--cfg mounts another config list (the engine\'s -archcfg); --arch adds an archive below it', () => {
+  // A list of our own, outside the install, naming two of the sample's archives by absolute path.
+  const dir = tempDir();
+  const cfg = path.join(dir, 'mine.archcfg');
+  fs.writeFileSync(cfg, `; only two sources\r\n${path.join(root, 'Base.arch06')}\r\n${path.join(root, 'Patch_01.arch06')}\r\n`);
+  const m = json('mount', root, '--cfg', cfg);
+  assert.equal(m.cfg, cfg);
+  assert.deepEqual(m.sources.map((s: any) => s.name), ['Patch_01.arch06', 'Base.arch06']);
+  // The winner follows the list: Patch_01's copy, since Patch_02 is not in it.
+  assert.match(run('cat', root, 'config\\game.cfg', '--cfg', cfg).stdout.toString(), /Patch_01 copy/);
+  // -arch archives rank below every line of the list.
+  const withArch = json('mount', root, '--cfg', cfg, '--arch', path.join(root, 'Patch_02.arch06'));
+  assert.deepEqual(withArch.sources.map((s: any) => s.name), ['Patch_01.arch06', 'Base.arch06', 'Patch_02.arch06']);
+  assert.match(run('cat', root, 'config\\game.cfg', '--cfg', cfg, '--arch', path.join(root, 'Patch_02.arch06')).stdout.toString(), /Patch_01 copy/);
+});
+
 /** Distinct paths below the root, counted through `ls` of every folder (an independent walk). */
 function countUnder(_m: unknown): number {
   let n = 0;
