@@ -11,9 +11,9 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { LtarWriter } from '../core/formats/ltar/writer';
-import { writePathIndex } from '../core/formats/pathIndex';
-import { PATH_INDEX_NAME } from '../core/formats/ltar/layout';
+import { LtarWriter } from '../core/formats/archive/ltar/writer';
+import { writePathIndex } from '../core/formats/archive/pathIndex';
+import { PATH_INDEX_NAME } from '../core/formats/archive/ltar/layout';
 
 export const SEED_FIGURES = {
   archives: 76,

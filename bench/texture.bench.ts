@@ -6,7 +6,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { decodeDdsLevel, decodeLevel } from '../core/image/bcn';
-import { parseTexr } from '../core/formats/texr';
+import { parseTexr } from '../core/formats/texture/texr';
 import { randomBlocks } from './randomBlocks';
 
 function median(f: () => void): number {

@@ -22,7 +22,7 @@ async function median(f: () => unknown): Promise<number> {
 }
 
 async function main(): Promise<void> {
-  const pool = new DecodePool({ workerFile: path.join(__dirname, '..', 'core', 'image', 'decodeWorker.js'), inlinePixels: 0 });
+  const pool = new DecodePool({ workerFile: path.join(__dirname, '..', 'core', 'image', 'nodeDecodeWorker.js'), inlinePixels: 0 });
   const rows: string[] = [];
   let slowerUpTo = 0;
   for (const size of [64, 128, 256, 512, 1024, 2048]) {

@@ -4,7 +4,7 @@
  */
 import { Arch06Error } from '../core/errors';
 import { SourceEntry } from '../core/archive/source';
-import { DEFAULT_MAX_ENTRY_BYTES, MAX_ENTRY_BYTES_LIMIT, checkEntrySize, readFileBytes } from '../core/io/node';
+import { DEFAULT_MAX_ENTRY_BYTES, MAX_ENTRY_BYTES_LIMIT, checkEntrySize, readFileBytes } from '../core/io/node/fileSource';
 
 /** How a user raises the per-entry memory cap (named in the error when it is hit). */
 export const MAX_ENTRY_BYTES_ENV = 'ARCH06_MAX_ENTRY_BYTES';

@@ -6,7 +6,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { Arch06Error } from '../core/errors';
 import { escapeControls, escapeName } from '../core/io/safeName';
-import { isInsideReal } from '../core/io/node';
+import { isInsideReal } from '../core/io/node/disk';
 
 /**
  * A name (or any text holding names from an archive) as one safe line: control characters and

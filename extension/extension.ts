@@ -29,7 +29,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   const results = new SearchResultsView();
   const fileSystem = new Arch06FileSystem(service);
   // One decode pool for the editors: large texture levels are decoded off the host's thread.
-  const pool = new DecodePool({ workerFile: path.join(context.extensionPath, 'dist', 'decodeWorker.js') });
+  const pool = new DecodePool({ workerFile: path.join(context.extensionPath, 'dist', 'nodeDecodeWorker.js') });
   context.subscriptions.push(
     { dispose: () => void pool.dispose() },
     service,

@@ -5,7 +5,8 @@
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { isInsideReal, writeFileAtomic } from '../core/io/node';
+import { isInsideReal } from '../core/io/node/disk';
+import { writeFileAtomic } from '../core/io/node/outputFolder';
 import { Mount } from '../core/archive/mount';
 import { FuzzyIndex } from '../core/search/fuzzy';
 import { isArch06Error } from '../core/errors';

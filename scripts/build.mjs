@@ -16,12 +16,14 @@ const bundles = [
   { entryPoints: ['server/server.ts'], outfile: 'dist/server.js' },
   // The command-line tool (package.json "bin").
   { entryPoints: ['cli/main.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' } },
-  // Texture decoding off the extension host's thread (core/image/decodePool.ts).
-  { entryPoints: ['core/image/decodeWorker.ts'], outfile: 'dist/decodeWorker.js' },
+  // Texture decoding off the extension host's thread (core/image/decodePool.ts): a worker_threads entry.
+  { entryPoints: ['core/image/nodeDecodeWorker.ts'], outfile: 'dist/nodeDecodeWorker.js' },
   // The 3D model viewer webview (three.js): a browser script, so it overrides the node settings.
-  { entryPoints: ['media/mesh/meshView.ts'], outfile: 'dist/webview/meshView.js', platform: 'browser', format: 'iife', target: 'es2022' },
-  // The texture editor's decoder, a Web Worker inside its webview (inlined into the page by the host).
-  { entryPoints: ['media/texture/decodeWorker.ts'], outfile: 'dist/webview/textureDecodeWorker.js', platform: 'browser', format: 'iife', target: 'es2022', sourcemap: false },
+  { entryPoints: ['media/mesh/main.ts'], outfile: 'dist/webview/meshView.js', platform: 'browser', format: 'iife', target: 'es2022' },
+  // The texture editor's webview and its decoder, a Web Worker inside it: both inlined into the
+  // page by the host (extension/editors/textureEditor.ts), so no source maps.
+  { entryPoints: ['media/texture/textureView.ts'], outfile: 'dist/webview/textureView.js', platform: 'browser', format: 'iife', target: 'es2022', sourcemap: false },
+  { entryPoints: ['media/texture/webviewDecodeWorker.ts'], outfile: 'dist/webview/textureDecodeWorker.js', platform: 'browser', format: 'iife', target: 'es2022', sourcemap: false },
 ];
 
 const common = { absWorkingDir: root, bundle: true, platform: 'node', target: 'node20', format: 'cjs', sourcemap: true, minify, logLevel: 'warning' };

@@ -8,7 +8,7 @@
  * `--glb OUT` writes LOD 0 as glTF binary (core/model/glb.ts).
  *
  * `.inst` (PRFB v8 prefabs) and `.wldmsh` (MESH v5 world meshes), or any file with those magics,
- * print their structure as read from seed 001 alone (core/formats/prfb.ts, worldMesh.ts): the
+ * print their structure as read from seed 001 alone (core/formats/prefab/prfb.ts, worldMesh.ts): the
  * header words with the seed's labels, the LOD records and groups, the tables and buffers with
  * how they were located (all uncertain), what could not be located and why, and, when the
  * geometry is checkable, the model's LODs (`--glb` then writes LOD 0).
@@ -16,30 +16,34 @@
 import * as path from 'node:path';
 import { Arch06Error, isArch06Error } from '../../core/errors';
 import { defaultHasher, formatHash } from '../../core/hash/stringHash';
-import { Mmsh, parseMmsh } from '../../core/formats/mmsh';
-import { Skel, parseSkel, skelBonesByHash } from '../../core/formats/skel';
-import { meshModelFromMmsh, meshModelFromSkel } from '../../core/model/fromMmsh';
+import { parseMmsh } from '../../core/formats/mesh/mmsh/reader';
+import { Mmsh } from '../../core/formats/mesh/mmsh/layout';
+import { parseSkel } from '../../core/formats/mesh/skel/reader';
+import { Skel } from '../../core/formats/mesh/skel/layout';
+import { skelBonesByHash } from '../../core/formats/mesh/skel/hierarchy';
+import { meshModelFromSkel } from '../../core/model/fromMmsh';
+import { SkeletonLookup, findSiblingSkeleton, meshModelWithSkeleton } from '../../core/model/meshWithSkeleton';
 import { MeshModel } from '../../core/model/meshModel';
 // --glb OUT: the glTF writer (core/model/glb.ts, `writeGlb(model)`).
 import { writeGlb } from '../../core/model/glb';
-import { writeFileAtomic } from '../../core/io/node';
-import { u32 } from '../../core/io/littleEndian';
-import { MMSH_MAGIC, MMSH_VERSION } from '../../core/formats/mmsh';
-import { SKEL_MAGIC, SKEL_VERSION } from '../../core/formats/skel';
-import { PRFB_MAGIC, PRFB_VERSION } from '../../core/formats/prfb';
-import { MESH_MAGIC, WORLD_MESH_VERSION } from '../../core/formats/worldMesh';
-import { Prfb, parsePrfb, prfbNotes } from '../../core/formats/prfb';
-import { WorldMesh, parseWorldMesh, worldMeshNotes } from '../../core/formats/worldMesh';
-import { Tables } from '../../core/formats/prfbTables';
+import { writeFileAtomic } from '../../core/io/node/outputFolder';
+import { FieldReader } from '../../core/io/fieldReader';
+import { MMSH_MAGIC, MMSH_VERSION } from '../../core/formats/mesh/mmsh/layout';
+import { SKEL_MAGIC, SKEL_VERSION } from '../../core/formats/mesh/skel/layout';
+import { PRFB_MAGIC, PRFB_VERSION } from '../../core/formats/prefab/prfb';
+import { MESH_MAGIC, WORLD_MESH_VERSION } from '../../core/formats/prefab/worldMesh';
+import { Prfb, parsePrfb, prfbNotes } from '../../core/formats/prefab/prfb';
+import { WorldMesh, parseWorldMesh, worldMeshNotes } from '../../core/formats/prefab/worldMesh';
+import { Tables } from '../../core/formats/prefab/tables/layout';
 import { ModelAttempt, prefabKindOf, readPrefabLike } from '../../core/model/fromPrfb';
 import { Mount } from '../../core/archive/mount';
+import type { SourceEntry } from '../../core/archive/source';
 import { ParsedArgs, flagString, need } from '../args';
 import { escapeControls, escapeName, printJson, refuseInsideInstall, writeOut } from '../output';
 import { readEntryChecked, readFileChecked } from '../limits';
 import { openMount } from './mountCommands';
 
 const isSkelPath = (p: string): boolean => /\.skel$/i.test(p);
-const siblingSkel = (p: string): string => p.replace(/\.[^.\\/]*$/, '') + '.skel';
 
 type MeshKind = 'MMSH' | 'SKEL' | 'PRFB' | 'MESH';
 const HEADERS: Record<MeshKind, { magic: number; version: number; parse: (b: Uint8Array, f: string) => unknown }> = {
@@ -58,8 +62,9 @@ const HEADERS: Record<MeshKind, { magic: number; version: number; parse: (b: Uin
  */
 export function checkMeshHeader(prefix: Uint8Array, file: string, expect: MeshKind[] = expectedKinds(file)): void {
   if (prefix.length < 8) return; // the whole entry is this short: the parser reports it
-  const magic = u32(prefix, 0);
-  const version = u32(prefix, 4);
+  const head = new FieldReader(prefix, file);
+  const magic = head.u32At(0, 'header.magic');
+  const version = head.u32At(4, 'header.version');
   if (expect.some((k) => HEADERS[k].magic === magic && HEADERS[k].version === version)) return;
   const k = expect.find((x) => HEADERS[x].magic === magic) ?? expect[0]!;
   HEADERS[k].parse(prefix, file);
@@ -78,15 +83,7 @@ function noExtra(args: ParsedArgs, own: number): void {
   if (extra.length) throw new Arch06Error('BAD_ARGUMENT', `unexpected argument ${JSON.stringify(extra[0])}`);
 }
 
-interface SkeletonLookup {
-  skel?: Skel;
-  /** Where it came from. */
-  from?: string;
-  /** Why there is none, when there is none. */
-  note?: string;
-}
-
-export function meshCommand(args: ParsedArgs): number {
+export async function meshCommand(args: ParsedArgs): Promise<number> {
   noExtra(args, 2);
   const m = openMount(args);
   try {
@@ -98,13 +95,13 @@ export function meshCommand(args: ParsedArgs): number {
     const kind = prefabKind(p, bytes);
     if (kind) return showPrefabLike(bytes, p, kind, args, forbid);
     const mmsh = parseMmsh(bytes, p);
-    return showMesh(mmsh, mountSkeleton(m, p, flagString(args, 'skel')), args, forbid);
+    return showMesh(mmsh, await mountSkeleton(m, p, flagString(args, 'skel')), args, forbid);
   } finally {
     m.close();
   }
 }
 
-export function meshFileCommand(args: ParsedArgs): number {
+export async function meshFileCommand(args: ParsedArgs): Promise<number> {
   noExtra(args, 1);
   const file = need(args, 0, '<file.mesh|file.skel|file.inst|file.wldmsh>');
   const bytes = readFileChecked(file, (prefix) => checkMeshHeader(prefix, file));
@@ -112,43 +109,33 @@ export function meshFileCommand(args: ParsedArgs): number {
   const kind = prefabKind(file, bytes);
   if (kind) return showPrefabLike(bytes, file, kind, args, []);
   const mmsh = parseMmsh(bytes, file);
-  return showMesh(mmsh, diskSkeleton(file, flagString(args, 'skel')), args, []);
+  return showMesh(mmsh, await diskSkeleton(file, flagString(args, 'skel')), args, []);
 }
 
-function mountSkeleton(m: Mount, meshPath: string, explicit: string | undefined): SkeletonLookup {
-  if (explicit !== undefined) {
-    const bytes = readEntryChecked(m.entry(explicit), explicit, (prefix) => checkMeshHeader(prefix, explicit, ['SKEL']));
-    return { skel: parseSkel(bytes, explicit), from: explicit };
-  }
-  const sibling = siblingSkel(meshPath);
-  const e = m.winner(sibling);
-  if (!e) return { note: `no ${sibling} in the mount: bones are shown by hash` };
-  try {
-    return { skel: parseSkel(readEntryChecked(e, sibling, (prefix) => checkMeshHeader(prefix, sibling, ['SKEL'])), sibling), from: e.path };
-  } catch (err) {
-    if (!isArch06Error(err)) throw err;
-    return { note: `${sibling} does not parse (${err.message}): bones are shown by hash` };
-  }
+/** `--skel` (a game path), else the mesh's sibling `.skel` in the mount (its winning copy). */
+async function mountSkeleton(m: Mount, meshPath: string, explicit: string | undefined): Promise<SkeletonLookup> {
+  const readSkel = (e: SourceEntry, p: string): Uint8Array => readEntryChecked(e, p, (prefix) => checkMeshHeader(prefix, p, ['SKEL']));
+  if (explicit !== undefined) return { skel: parseSkel(readSkel(m.entry(explicit), explicit), explicit), from: explicit };
+  return findSiblingSkeleton(meshPath, (sibling) => {
+    const e = m.winner(sibling);
+    return e ? { bytes: readSkel(e, sibling), from: e.path } : undefined;
+  });
 }
 
 const readSkelFile = (f: string): Uint8Array => readFileChecked(f, (prefix) => checkMeshHeader(prefix, f, ['SKEL']));
 
-function diskSkeleton(meshFile: string, explicit: string | undefined): SkeletonLookup {
+/** `--skel` (a disk path), else the `.skel` beside the mesh file. */
+async function diskSkeleton(meshFile: string, explicit: string | undefined): Promise<SkeletonLookup> {
   if (explicit !== undefined) return { skel: parseSkel(readSkelFile(explicit), explicit), from: explicit };
-  const sibling = siblingSkel(meshFile);
-  let bytes: Uint8Array;
-  try {
-    bytes = readSkelFile(sibling);
-  } catch (err) {
-    if (isArch06Error(err)) return { note: `${sibling} does not parse (${err.message}): bones are shown by hash` };
-    return { note: `no ${sibling}: bones are shown by hash` };
-  }
-  try {
-    return { skel: parseSkel(bytes, sibling), from: sibling };
-  } catch (err) {
-    if (!isArch06Error(err)) throw err;
-    return { note: `${sibling} does not parse (${err.message}): bones are shown by hash` };
-  }
+  return findSiblingSkeleton(meshFile, (sibling) => {
+    try {
+      return { bytes: readSkelFile(sibling), from: sibling };
+    } catch (err) {
+      // A file that is not there (or not a regular file) is no skeleton; a bad one is reported.
+      if (isArch06Error(err)) throw err;
+      return undefined;
+    }
+  });
 }
 
 /** `--glb OUT`: LOD 0 of the model as glTF binary. */
@@ -252,7 +239,7 @@ export function describeMesh(mmsh: Mmsh, lookup: SkeletonLookup, model: MeshMode
 }
 
 function showMesh(mmsh: Mmsh, lookup: SkeletonLookup, args: ParsedArgs, forbid: string[]): number {
-  const model = meshModelFromMmsh(mmsh, lookup.skel, path.basename(mmsh.file.replace(/\\/g, '/')));
+  const { model } = meshModelWithSkeleton(mmsh, lookup, path.basename(mmsh.file.replace(/\\/g, '/')));
   const glb = writeGlbOption(model, args, forbid);
   const d = describeMesh(mmsh, lookup, model);
   if (args.flags.has('json')) {

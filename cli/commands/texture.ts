@@ -2,17 +2,21 @@
  * Texture commands: `texture <root> <path>` reads a .tex / .tex0 / .texuhd / .texa* / .dds entry from the
  * mount, `texture-file <file>` one from disk. `--png OUT` writes level (--slice, --mip) as a PNG,
  * `--json` prints the parsed header (TEXR fields with their certainty, the DDS description and
- * its level table); without either, a short summary.
+ * its level table) and, for `texture`, the tier chain (core/texture/tierChain.ts: each tier file
+ * of the stem, present or missing, its size and whether it joined; the merged levels, largest
+ * first, each with the file it comes from); without either, a short summary.
  */
-import { Arch06Error } from '../../core/errors';
-import { SLVT_MAGIC, SLVT_VERSION, TEXR_MAGIC, TEXR_VERSION, TextureFile, parseTextureFile } from '../../core/formats/texr';
-import { DDS_MAGIC } from '../../core/formats/dds';
-import { TEXA_MAGIC, TEXA_VERSION } from '../../core/formats/texa';
+import { Arch06Error, isArch06Error } from '../../core/errors';
+import { SLVT_MAGIC, SLVT_VERSION, TEXR_MAGIC, TEXR_VERSION, TextureFile, parseTextureFile } from '../../core/formats/texture/texr';
+import { DDS_MAGIC } from '../../core/formats/texture/dds';
+import { TEXA_MAGIC, TEXA_VERSION } from '../../core/formats/texture/texa';
 import { decodeDdsLevel } from '../../core/image/bcn';
-import { textureRole } from '../../core/formats/textureRole';
+import { textureRole } from '../../core/formats/texture/textureRole';
 import { encodePng } from '../../core/image/png';
-import { writeFileAtomic } from '../../core/io/node';
-import { u32 } from '../../core/io/littleEndian';
+import { writeFileAtomic } from '../../core/io/node/outputFolder';
+import { FieldReader } from '../../core/io/fieldReader';
+import { TierChain, tierChain } from '../../core/texture/tierChain';
+import type { Mount } from '../../core/archive/mount';
 import { ParsedArgs, flagString, need } from '../args';
 import { readEntryChecked, readFileChecked } from '../limits';
 import { escapeControls, escapeName, printJson, refuseInsideInstall, writeOut } from '../output';
@@ -26,8 +30,9 @@ import { openMount } from './mountCommands';
  */
 export function checkTextureHeader(prefix: Uint8Array, file: string): void {
   if (prefix.length < 8) return; // the whole entry is this short: the parser reports it
-  const magic = u32(prefix, 0);
-  const version = u32(prefix, 4);
+  const head = new FieldReader(prefix, file);
+  const magic = head.u32At(0, 'magic');
+  const version = head.u32At(4, 'version');
   const ok = magic === DDS_MAGIC || (magic === TEXA_MAGIC && version === TEXA_VERSION) || (magic === TEXR_MAGIC && version === TEXR_VERSION) || (magic === SLVT_MAGIC && version === SLVT_VERSION);
   if (ok) return;
   parseTextureFile(prefix, file);
@@ -48,14 +53,17 @@ function textureOptions(args: ParsedArgs, ownPositionals: number): { png?: strin
   return { png: flagString(args, 'png'), mip: int('mip'), slice: int('slice') };
 }
 
-export function textureCommand(args: ParsedArgs): number {
+export async function textureCommand(args: ParsedArgs): Promise<number> {
   const opts = textureOptions(args, 2);
   const m = openMount(args);
   try {
     refuseInsideInstall(opts.png, m.root, 'png');
     const p = need(args, 1, '<path>');
-    const bytes = readEntryChecked(m.entry(p, flagString(args, 'source')), p, (prefix) => checkTextureHeader(prefix, p));
-    return show(parseTextureFile(bytes, p), args, opts, m.readOnlyPlaces());
+    const source = flagString(args, 'source');
+    const bytes = readEntryChecked(m.entry(p, source), p, (prefix) => checkTextureHeader(prefix, p));
+    const tex = parseTextureFile(bytes, p);
+    const chain = args.flags.has('json') ? await mountTierChain(m, p, tex, source) : undefined;
+    return show(tex, args, opts, m.readOnlyPlaces(), chain);
   } finally {
     m.close();
   }
@@ -67,8 +75,30 @@ export function textureFileCommand(args: ParsedArgs): number {
   return show(parseTextureFile(readFileChecked(file, (prefix) => checkTextureHeader(prefix, file)), file), args, opts, []);
 }
 
+/** The tier chain over the mount: each sibling as the texture was read (the winning copy, or --source's). */
+function mountTierChain(m: Mount, p: string, tex: TextureFile, source: string | undefined): Promise<TierChain> {
+  return tierChain(p, tex, (sibling) => {
+    let entry;
+    try {
+      entry = m.entry(sibling, source);
+    } catch (e) {
+      if (isArch06Error(e) && e.code === 'NOT_FOUND') return undefined;
+      throw e;
+    }
+    return readEntryChecked(entry, sibling, (prefix) => checkTextureHeader(prefix, sibling));
+  });
+}
+
+/** The tier chain as JSON: the tier files, then the merged levels (the editor's mip list). */
+function describeTierChain(chain: TierChain): Record<string, unknown> {
+  return {
+    tiers: chain.tiers.map((t) => ({ file: t.file, path: t.path, own: t.own, present: t.present, size: t.size ?? null, joined: t.joined, reason: t.reason ?? null })),
+    levels: chain.levels.map((l, i) => ({ index: i, width: l.width, height: l.height, size: l.size, from: l.from, mip: l.mip })),
+  };
+}
+
 /** `forbid`: where --png may not land (the install and its sources), compared by real path. */
-function show(tex: TextureFile, args: ParsedArgs, opts: { png?: string; mip: number; slice: number }, forbid: string[]): number {
+function show(tex: TextureFile, args: ParsedArgs, opts: { png?: string; mip: number; slice: number }, forbid: string[], chain?: TierChain): number {
   const { dds, texr, texa } = tex;
   let written: { file: string; width: number; height: number } | undefined;
   if (opts.png !== undefined) {
@@ -83,6 +113,7 @@ function show(tex: TextureFile, args: ParsedArgs, opts: { png?: string; mip: num
       texa: texa ? { ...texa, dds: undefined } : undefined,
       role: textureRole(dds.file),
       dds,
+      tierChain: chain ? describeTierChain(chain) : undefined,
       png: written,
     });
     return 0;

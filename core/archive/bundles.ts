@@ -24,8 +24,8 @@
  */
 import { Arch06Error, isArch06Error } from '../errors';
 import { ByteSource, checkRange } from '../io/byteSource';
-import { BndlManifest, MirrorCheck, checkMirror, parseBndl } from '../formats/bndl';
-import { EmbbContainer, EmbbMember, readEmbb } from '../formats/embb';
+import { BndlManifest, MirrorCheck, checkMirror, parseBndl } from '../formats/bundle/bndl';
+import { EmbbContainer, EmbbMember, readEmbb } from '../formats/bundle/embb';
 import { GamePath, toGamePath } from './gamePath';
 import { Mount, WhichResult } from './mount';
 import { SourceEntry } from './source';

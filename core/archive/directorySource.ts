@@ -5,7 +5,9 @@
  */
 import * as path from 'node:path';
 import { Arch06Error } from '../errors';
-import { FileByteSource, diskKind, errnoSummary, fileSize, isErrnoException, listDirectory, resolveCaseInsensitive, walkFiles } from '../io/node';
+import { FileByteSource } from '../io/node/fileSource';
+import { diskKind, fileSize, listDirectory, resolveCaseInsensitive, walkFiles } from '../io/node/disk';
+import { errnoSummary, isErrnoException } from '../io/node/errno';
 import { FNV_OFFSET, KEY_FOLD, Source, SourceEntry, SourceListing, foldKeyStep } from './source';
 import { GamePath } from './gamePath';
 

@@ -5,7 +5,8 @@
  * file, rename), failures are collected and the rest goes on.
  */
 import { Arch06Error, isArch06Error } from '../errors';
-import { OutputFolder, errnoSummary, isErrnoException } from '../io/node';
+import { errnoSummary, isErrnoException } from '../io/node/errno';
+import { OutputFolder } from '../io/node/outputFolder';
 import { toGamePath } from './gamePath';
 import { escapeControls, escapeName } from '../io/safeName';
 import { Mount } from './mount';

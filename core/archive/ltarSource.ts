@@ -1,9 +1,9 @@
 /** An LTAR archive as a `Source`: lookups go through the archive's own binary searches. */
 import { Arch06Error } from '../errors';
 import { ByteSource } from '../io/byteSource';
-import { FileByteSource } from '../io/node';
-import { ChunkStream } from '../formats/ltar/chunks';
-import { LtarArchive } from '../formats/ltar/reader';
+import { FileByteSource } from '../io/node/fileSource';
+import { ChunkStream } from '../formats/archive/ltar/chunks';
+import { LtarArchive } from '../formats/archive/ltar/reader';
 import { FNV_OFFSET, KEY_FOLD, Source, SourceEntry, SourceListing, StorageKind } from './source';
 import { GamePath } from './gamePath';
 

@@ -10,9 +10,10 @@
  */
 import * as path from 'node:path';
 import { Arch06Error, isArch06Error } from '../errors';
-import { diskKind, listDirectory, readTextFile, resolveCaseInsensitive } from '../io/node';
-import { parsePathIndex, PathIndexProblem, PathIndexRow } from '../formats/pathIndex';
-import { PATH_INDEX_NAME } from '../formats/ltar/layout';
+import { readTextFile } from '../io/node/fileSource';
+import { diskKind, listDirectory, resolveCaseInsensitive } from '../io/node/disk';
+import { parsePathIndex, PathIndexProblem, PathIndexRow } from '../formats/archive/pathIndex';
+import { PATH_INDEX_NAME } from '../formats/archive/ltar/layout';
 import { defaultHasher, StringHasher } from '../hash/stringHash';
 import { parseArchcfg } from './archcfg';
 import { DirectorySource } from './directorySource';
@@ -106,7 +107,8 @@ export class Mount {
     if (diskKind(root) !== 'directory') throw new Arch06Error('NOT_FOUND', 'install root is not a folder', { file: root });
     const cfgPath = options.cfg ? path.resolve(options.cfg) : Mount.findCfg(root);
     if (!cfgPath || diskKind(cfgPath) !== 'file') {
-      throw new Arch06Error('NOT_FOUND', 'no archive config list: expected x64/default.archcfg under the install root', { file: cfgPath ?? path.join(root, 'x64', 'default.archcfg') });
+      const what = options.cfg ? 'the archive config list given (--cfg / arch06.archcfg) is not a file' : 'no archive config list: expected x64/default.archcfg under the install root';
+      throw new Arch06Error('NOT_FOUND', what, { file: cfgPath ?? path.join(root, 'x64', 'default.archcfg') });
     }
     const cfgDir = path.dirname(cfgPath);
     const mounted: Source[] = []; // in mount order

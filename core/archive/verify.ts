@@ -5,7 +5,7 @@
  */
 import { isArch06Error } from '../errors';
 import { canDecode, decodeOodle, identifyCodec } from '../oodle';
-import { compareFolderBytes, compareLeafBytes } from '../formats/ltar/order';
+import { compareFolderBytes, compareLeafBytes } from '../formats/archive/ltar/order';
 import { DirectorySource } from './directorySource';
 import { LtarEntry, LtarSource } from './ltarSource';
 import { Mount } from './mount';

@@ -16,6 +16,7 @@
  * interpolated with the BC7 weights ((64 - w) a + w b + 32) >> 6; then scaled to a half float
  * (unsigned: * 31 / 64; signed: magnitude * 31 / 32 with the sign in bit 15).
  */
+import { halfToFloat } from '../io/half';
 import { ANCHOR2, BC7_WEIGHTS, PARTITION2 } from './bc7';
 
 /**
@@ -90,16 +91,6 @@ for (const spec of MODES) {
 
 const W3 = Int32Array.from(BC7_WEIGHTS[3]);
 const W4 = Int32Array.from(BC7_WEIGHTS[4]);
-
-/** Half-float bits to a number (IEEE 754 binary16). */
-export function halfToFloat(h: number): number {
-  const s = h & 0x8000 ? -1 : 1;
-  const e = (h >> 10) & 31;
-  const f = h & 1023;
-  if (e === 0) return s * f * 2 ** -24;
-  if (e === 31) return f ? NaN : s * Infinity;
-  return s * (1 + f / 1024) * 2 ** (e - 15);
-}
 
 const signExtend = (v: number, bits: number): number => (bits >= 32 ? v : (v << (32 - bits)) >> (32 - bits));
 

@@ -26,7 +26,7 @@
  */
 import { storeBlock } from './blockStore';
 import { Arch06Error } from '../errors';
-import { DDS_MAX_DIMENSION, DdsDecoder, DdsFile, DdsLevel, ddsLevel, isHdrDecoder, levelSize } from '../formats/dds';
+import { DDS_MAX_DIMENSION, DdsDecoder, DdsFile, DdsLevel, ddsLevel, isHdrDecoder, levelSize } from '../formats/texture/dds';
 import { decodeBc7 } from './bc7';
 import { decodeBc6h, toneMapRgba8 } from './bc6h';
 

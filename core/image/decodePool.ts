@@ -6,8 +6,8 @@
  */
 import { Worker } from 'node:worker_threads';
 import { Arch06Error, ErrorCode, ErrorDetails } from '../errors';
-import type { DdsDecoder, DdsFile } from '../formats/dds';
-import { ddsLevel } from '../formats/dds';
+import type { DdsDecoder, DdsFile } from '../formats/texture/dds';
+import { ddsLevel } from '../formats/texture/dds';
 import { decodeLevel } from './bcn';
 import { exactCopy } from '../io/byteSource';
 
@@ -26,7 +26,7 @@ export type DecodeReply =
   | { id: number; rgba?: undefined; error: { code: ErrorCode; description: string } & ErrorDetails };
 
 export interface DecodePoolOptions {
-  /** The compiled decodeWorker.js. */
+  /** The compiled nodeDecodeWorker.js (its bundle: dist/nodeDecodeWorker.js). */
   workerFile: string;
   /** Worker threads to start on demand (default 1: the host has other work to do too). */
   threads?: number;

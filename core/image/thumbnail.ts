@@ -2,8 +2,8 @@
  * A small PNG of a texture for previews (hovers, lists): the largest mip that fits in
  * `maxSide` × `maxSide`, so no resampling is needed and the decode stays small.
  */
-import type { DdsFile, DdsLevel } from '../formats/dds';
-import { parseTextureFile } from '../formats/texr';
+import type { DdsFile, DdsLevel } from '../formats/texture/dds';
+import { parseTextureFile } from '../formats/texture/texr';
 import { decodeDdsLevel } from './bcn';
 import { encodePng } from './png';
 import { Arch06Error } from '../errors';

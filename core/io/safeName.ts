@@ -2,7 +2,7 @@
  * Names are data, not paths. A name read from an archive (a leaf, or one segment of a folder
  * path) may become a file or folder name on disk only when it is one plain segment that every
  * file system the tool runs on takes literally. `unsafeNameReason` says why a segment is not;
- * `escapeName` shows any name safely in one line of text. Pure: the writers (core/io/node.ts),
+ * `escapeName` shows any name safely in one line of text. Pure: the writers (core/io/node/outputFolder.ts),
  * the archive reader and the front ends share them. In core/io, the lowest layer, so that the
  * format readers can use it too.
  */

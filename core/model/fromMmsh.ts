@@ -15,7 +15,7 @@
  * list, names as 0x%08X hashes. Both store the bind pose in model space; MeshModel bones are
  * parent-relative, so each is converted (t = conj(qParent)·(tChild - tParent),
  * q = conj(qParent)·qChild). A palette byte indexes the skeleton's name-table order (seed 004;
- * the breadth-first order on the sample, see core/formats/skel.ts): with a SKEL the name-table
+ * the breadth-first order on the sample, see core/formats/mesh/skel/layout.ts): with a SKEL the name-table
  * order is the names' order in its string blob, without one the breadth-first order of the MMSH
  * bone list (UNCERTAIN, noted).
  *
@@ -25,8 +25,10 @@
  */
 import { Arch06Error } from '../errors';
 import { StringHasher, defaultHasher, formatHash } from '../hash/stringHash';
-import { Mmsh, MmshMeshData, decodeMmshMesh } from '../formats/mmsh';
-import { Skel, breadthFirstOrder } from '../formats/skel';
+import { Mmsh } from '../formats/mesh/mmsh/layout';
+import { MmshMeshData, decodeMmshMesh } from '../formats/mesh/mmsh/vertices';
+import { Skel } from '../formats/mesh/skel/layout';
+import { breadthFirstOrder } from '../formats/mesh/skel/hierarchy';
 import { MeshModel, ModelBone, ModelLod, ModelPart, ModelSkeleton, ModelSocket, boundsOf } from './meshModel';
 
 type Vec3 = [number, number, number];

@@ -1,7 +1,7 @@
 /**
  * PRFB (.inst) and MESH (.wldmsh) → MeshModel, only when the geometry is checkable: the tables
  * were located, the buffers were found, and every draw's vertex block and index range lie inside
- * them with every index below its draw's vertex count (core/formats/prfbTables.ts). Otherwise no
+ * them with every index below its draw's vertex count (core/formats/prefab/tables/). Otherwise no
  * model is made and the reason is returned; the structure is still there to show.
  *
  * PRFB LODs (seed 001: "Per instance the engine walks coarse to fine and draws the first unit
@@ -23,9 +23,10 @@
  * channel, colours (see `decodeDraw`).
  */
 import { formatHash } from '../hash/stringHash';
-import { Prfb, PrfbLodRecord, drawCoverage, parsePrfb, prfbNotes, prfbSummary } from '../formats/prfb';
-import { Buffers, DecodedDraw, Geometry, Tables, decodeDraw } from '../formats/prfbTables';
-import { SKY_DRAW_WIDTH, WorldMesh, parseWorldMesh, worldMeshNotes, worldMeshSummary } from '../formats/worldMesh';
+import { Prfb, PrfbLodRecord, drawCoverage, parsePrfb, prfbNotes, prfbSummary } from '../formats/prefab/prfb';
+import { Buffers, Geometry, Tables } from '../formats/prefab/tables/layout';
+import { DecodedDraw, decodeDraw } from '../formats/prefab/tables/decode';
+import { SKY_DRAW_WIDTH, WorldMesh, parseWorldMesh, worldMeshNotes, worldMeshSummary } from '../formats/prefab/worldMesh';
 import { MeshModel, ModelLod, ModelPart, boundsOf } from './meshModel';
 
 export interface ModelAttempt {

@@ -10,8 +10,8 @@
  * holds only its top mips, so it can have no level that small; that is reported, not resampled.
  */
 import { Arch06Error } from '../errors';
-import type { DdsLevel } from '../formats/dds';
-import { parseTextureFile, type TextureFile } from '../formats/texr';
+import type { DdsLevel } from '../formats/texture/dds';
+import { parseTextureFile, type TextureFile } from '../formats/texture/texr';
 import { decodeDdsLevel } from '../image/bcn';
 import { largestLevelWithin } from '../image/thumbnail';
 

@@ -5,14 +5,14 @@
  * written by the project's own writers; no game data is used. Returned as files in memory; the
  * CLI (`arch06 make-sample`) writes them to disk.
  */
-import { LtarWriter } from '../formats/ltar/writer';
-import { writePathIndex } from '../formats/pathIndex';
-import { PATH_INDEX_NAME } from '../formats/ltar/layout';
-import { writeEmbb } from '../formats/embb';
-import { writeBndl } from '../formats/bndl';
-import { QuadrantPicture, bc1QuadrantChain, writeDds, writeTexa, writeTexr } from '../formats/texrWriter';
-import { writeMmsh } from '../formats/mmshWriter';
-import { writeSkel } from '../formats/skelWriter';
+import { LtarWriter } from '../formats/archive/ltar/writer';
+import { writePathIndex } from '../formats/archive/pathIndex';
+import { PATH_INDEX_NAME } from '../formats/archive/ltar/layout';
+import { writeEmbb } from '../formats/bundle/embbWriter';
+import { writeBndl } from '../formats/bundle/bndlWriter';
+import { QuadrantPicture, bc1QuadrantChain, writeDds, writeTexa, writeTexr } from '../formats/texture/writer';
+import { writeMmsh } from '../formats/mesh/mmsh/writer';
+import { writeSkel } from '../formats/mesh/skel/writer';
 
 export interface SampleFile {
   /** Path relative to the install root, with / separators. */

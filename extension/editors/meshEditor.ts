@@ -17,26 +17,24 @@
  * Protocol: media/mesh/protocol.ts.
  */
 import * as vscode from 'vscode';
-import { Arch06Error, isArch06Error } from '../../core/errors';
+import { Arch06Error } from '../../core/errors';
 import { DecodePool } from '../../core/image/decodePool';
 import { encodePng } from '../../core/image/png';
 import { FuzzyIndex } from '../../core/search/fuzzy';
 import { chooseMaterialTexture, gameFolderOf, isMaterialTexturePath, textureChoices } from '../../core/model/materialTexture';
-import { parseMmsh } from '../../core/formats/mmsh';
-import { Skel, parseSkel } from '../../core/formats/skel';
+import { parseMmsh } from '../../core/formats/mesh/mmsh/reader';
+import { parseSkel } from '../../core/formats/mesh/skel/reader';
 import { MeshModel } from '../../core/model/meshModel';
-import { meshModelFromMmsh, meshModelFromSkel } from '../../core/model/fromMmsh';
+import { meshModelFromSkel } from '../../core/model/fromMmsh';
+import { loadMeshWithSkeleton } from '../../core/model/meshWithSkeleton';
 import { explainNoModel, readPrefabLike } from '../../core/model/fromPrfb';
 import { writeGlb } from '../../core/model/glb';
 import { toWireModel } from '../../core/model/wire';
-import type { HostToView, ViewToHost } from '../../media/mesh/protocol';
-import { hexDump } from './hexDump';
-import { webviewNonce } from './webviewNonce';
+import { type HostToView, type ViewToHost, checkViewMessage } from '../../media/mesh/protocol';
 import { MountService } from '../mountService';
-import { textureRole } from '../../core/formats/textureRole';
+import { textureRole } from '../../core/formats/texture/textureRole';
 import { SCHEME, gamePathOf, parseUri } from '../fs/uris';
-
-const nameOf = (uri: vscode.Uri): string => uri.path.split('/').pop() ?? uri.path;
+import { EditorDocument, PageSpec, WebviewEditor, errorText } from './webviewEditor';
 
 /** What parsing a file gave: a model, or the reason there is none. */
 interface Loaded {
@@ -58,14 +56,7 @@ interface SlotTexture {
   png?: Uint8Array;
 }
 
-const errorText = (e: unknown): string => (isArch06Error(e) ? e.message : e instanceof Error ? e.message : String(e));
-
-class MeshDocument implements vscode.CustomDocument {
-  constructor(
-    readonly uri: vscode.Uri,
-    readonly bytes: Uint8Array,
-    readonly openedAt: number,
-  ) {}
+class MeshDocument extends EditorDocument {
   /** Parsing starts once the webview is loading (the two overlap); everyone awaits the same result. */
   private loading: Promise<Loaded> | undefined;
   /** The last LOD the webview reported showing: the glTF export follows the view. */
@@ -74,43 +65,31 @@ class MeshDocument implements vscode.CustomDocument {
   readonly textures = new Map<string, SlotTexture>();
   /** The open views of this document (an editor split shows one document twice). */
   readonly panels = new Set<vscode.WebviewPanel>();
-  /** Milestones after `openedAt` (ms) for the output channel. */
+  /** When parsing finished, ms after `openedAt` (for the timing log). */
   parsedMs = 0;
-  readyMs = 0;
 
   load(log: (line: string) => void): Promise<Loaded> {
     this.loading ??= (async (): Promise<Loaded> => {
       try {
         return await load(this.uri, this.bytes);
       } catch (e) {
-        const error = isArch06Error(e) ? e.message : e instanceof Error ? e.message : String(e);
-        log(`mesh ${this.uri.toString()}: ${error}`);
-        return { error };
+        log(`mesh ${this.uri.toString()}: ${errorText(e)}`);
+        return { error: errorText(e) };
       } finally {
         this.parsedMs = performance.now() - this.openedAt;
       }
     })();
     return this.loading;
   }
-
-  dispose(): void {}
 }
 
 /** Formats read from seed 001 alone: a model only when their geometry is checkable. */
 const PREFAB_LIKE: Record<string, 'PRFB' | 'MESH'> = { inst: 'PRFB', wldmsh: 'MESH' };
 
-async function tryRead(uri: vscode.Uri): Promise<Uint8Array | undefined> {
-  try {
-    return await vscode.workspace.fs.readFile(uri);
-  } catch {
-    return undefined;
-  }
-}
-
-/** Parse a .mesh (with its sibling .skel when it reads) or a .skel into a MeshModel. */
+/** Parse a .mesh (with its sibling .skel when it reads: core/model/meshWithSkeleton.ts), a .skel, or a prefab-like file into a MeshModel. */
 async function load(uri: vscode.Uri, bytes: Uint8Array): Promise<{ model: MeshModel; skeletonFrom?: string }> {
   const ext = (/\.([^./]+)$/.exec(uri.path)?.[1] ?? '').toLowerCase();
-  const name = nameOf(uri);
+  const name = uri.path.split('/').pop() ?? uri.path;
   const prefabKind = PREFAB_LIKE[ext];
   if (prefabKind) {
     // No model: the structure found becomes the `failed` message, shown above the hex dump.
@@ -119,51 +98,42 @@ async function load(uri: vscode.Uri, bytes: Uint8Array): Promise<{ model: MeshMo
     throw new Error(explainNoModel(prefabKind, r));
   }
   if (ext === 'skel') return { model: meshModelFromSkel(parseSkel(bytes, uri.path), name) };
-  const mmsh = parseMmsh(bytes, uri.path);
-  const skelUri = uri.with({ path: uri.path.replace(/\.[^./]+$/, '.skel') });
-  let skel: Skel | undefined;
-  let skeletonFrom: string | undefined;
-  const skelBytes = await tryRead(skelUri);
-  if (skelBytes) {
+  // The sibling through the same file system as the mesh (so the mount's winning copy), named by its file name.
+  const { model, skeleton, matches } = await loadMeshWithSkeleton(parseMmsh(bytes, uri.path), uri.path, name, async (path) => {
+    const sibling = uri.with({ path });
     try {
-      skel = parseSkel(skelBytes, skelUri.path);
-      skeletonFrom = nameOf(skelUri);
+      return { bytes: await vscode.workspace.fs.readFile(sibling), from: path.split('/').pop() ?? path };
     } catch {
-      // A skeleton that does not parse: the mesh still shows, with the bone hashes of its own list.
+      return undefined;
     }
-  }
-  const model = meshModelFromMmsh(mmsh, skel, name);
+  });
+  if (skeleton.note) model.notes.push(skeleton.note);
   // A skeleton that does not match the mesh's bones is not used (the notes say why): no "+ x.skel".
-  if (model.skeleton?.from !== 'skel') skeletonFrom = undefined;
-  if (!skel) model.notes.push(skelBytes ? `${nameOf(skelUri)} did not parse: bones are named by hash` : `no ${nameOf(skelUri)} beside the mesh: bones are named by hash`);
-  return { model, skeletonFrom };
+  return { model, skeletonFrom: matches ? skeleton.from : undefined };
 }
 
-export class MeshEditorProvider implements vscode.CustomReadonlyEditorProvider<MeshDocument> {
+export class MeshEditorProvider extends WebviewEditor<MeshDocument, ViewToHost, HostToView> {
   static readonly viewType = 'arch06.mesh';
   private active: MeshDocument | undefined;
 
   static register(context: vscode.ExtensionContext, service: MountService, pool: DecodePool): vscode.Disposable {
     const provider = new MeshEditorProvider(context, service, pool);
-    return vscode.Disposable.from(
-      vscode.window.registerCustomEditorProvider(MeshEditorProvider.viewType, provider, {
-        supportsMultipleEditorsPerDocument: true,
-        webviewOptions: { retainContextWhenHidden: true },
-      }),
-      vscode.commands.registerCommand('arch06.exportGlb', (uri?: vscode.Uri) => provider.exportGlb(uri)),
-    );
+    return vscode.Disposable.from(provider.registration(), vscode.commands.registerCommand('arch06.exportGlb', (uri?: vscode.Uri) => provider.exportGlb(uri)));
   }
 
   private readonly documents = new Map<string, MeshDocument>();
   /** The mount's texture paths (sorted) and a fuzzy index over them, built on the first pick. */
   private textureIndex: { from: FuzzyIndex; paths: string[]; index: FuzzyIndex } | undefined;
 
-  constructor(
-    private readonly context: vscode.ExtensionContext,
-    private readonly service: MountService,
+  private constructor(
+    context: vscode.ExtensionContext,
+    service: MountService,
     /** The extension's one decode pool (large levels off the host's thread). */
     private readonly pool: DecodePool,
-  ) {}
+  ) {
+    // The three.js scene is costly to rebuild, so a hidden tab keeps its webview.
+    super(context, service, { viewType: MeshEditorProvider.viewType, kind: 'mesh', retainContextWhenHidden: true, resourceRoots: ['media/mesh', 'dist/webview'], check: checkViewMessage });
+  }
 
   /** Only reads the bytes: parsing waits until the webview is loading, so the two overlap. */
   async openCustomDocument(uri: vscode.Uri): Promise<MeshDocument> {
@@ -173,11 +143,12 @@ export class MeshEditorProvider implements vscode.CustomReadonlyEditorProvider<M
     return doc;
   }
 
-  async resolveCustomEditor(doc: MeshDocument, panel: vscode.WebviewPanel): Promise<void> {
-    const media = vscode.Uri.joinPath(this.context.extensionUri, 'media', 'mesh');
-    const bundle = vscode.Uri.joinPath(this.context.extensionUri, 'dist', 'webview');
-    panel.webview.options = { enableScripts: true, localResourceRoots: [media, bundle] };
-    panel.webview.html = this.html(panel.webview, media, bundle);
+  /** The viewer builds its own DOM: the page is its style sheet and its bundle. */
+  protected page(): PageSpec {
+    return { title: 'Mesh', style: { href: this.extensionUri('media/mesh/meshView.css') }, script: { src: this.extensionUri('dist/webview/meshView.js') } };
+  }
+
+  protected override viewOpened(doc: MeshDocument, panel: vscode.WebviewPanel): void {
     // Yield once so the webview starts loading before the (synchronous) parse takes the thread.
     setImmediate(() => void doc.load((l) => this.service.log(l)));
     const track = (): void => {
@@ -191,50 +162,39 @@ export class MeshEditorProvider implements vscode.CustomReadonlyEditorProvider<M
       if (this.active === doc) this.active = undefined;
       if (doc.panels.size === 0) this.documents.delete(doc.uri.toString());
     });
-    // A webview message is input like any other: a handler that throws reports, never escapes.
-    panel.webview.onDidReceiveMessage(async (msg: ViewToHost) => {
-      try {
-        await this.onMessage(doc, panel, msg);
-      } catch (e) {
-        this.service.reportError(`mesh ${nameOf(doc.uri)}`, e);
-      }
-    });
   }
 
-  private async onMessage(doc: MeshDocument, panel: vscode.WebviewPanel, msg: ViewToHost): Promise<void> {
-    switch (msg?.type) {
+  protected async onMessage(doc: MeshDocument, panel: vscode.WebviewPanel, msg: ViewToHost): Promise<void> {
+    switch (msg.type) {
       case 'ready': {
-        doc.readyMs = performance.now() - doc.openedAt;
         const { model, error, skeletonFrom } = await doc.load((l) => this.service.log(l));
-        const out: HostToView = model
-          ? { type: 'model', model: toWireModel(model), title: nameOf(doc.uri) + (skeletonFrom ? ` + ${skeletonFrom}` : '') }
-          : { type: 'failed', message: error ?? 'unknown error', hex: hexDump(doc.bytes), size: doc.bytes.length };
-        void panel.webview.postMessage(out);
+        this.post(panel, model ? { type: 'model', model: toWireModel(model), title: doc.name + (skeletonFrom ? ` + ${skeletonFrom}` : '') } : this.failed(doc, error ?? 'unknown error'));
         // The view drops slot textures with each model: send this document's again.
-        if (model) for (const [slot, t] of doc.textures) postTexture(panel, slot, t);
+        if (model) for (const [slot, t] of doc.textures) this.postTexture(panel, slot, t);
         return;
       }
       case 'pickTexture':
-        if (typeof msg.slot === 'string' && msg.slot.length > 0 && msg.slot.length <= 256) await this.pickTexture(doc, msg.slot);
+        await this.pickTexture(doc, msg.slot);
         return;
       case 'clearTexture':
         if (doc.textures.delete(msg.slot)) {
-          this.service.log(`mesh ${nameOf(doc.uri)}: ${msg.slot} has no texture now`);
-          for (const other of doc.panels) if (other !== panel) void other.webview.postMessage({ type: 'clearTexture', slot: msg.slot } satisfies HostToView);
+          this.log(doc, `${msg.slot} has no texture now`);
+          for (const other of doc.panels) if (other !== panel) this.post(other, { type: 'clearTexture', slot: msg.slot });
         }
         return;
       case 'firstFrame':
-        this.service.log(
-          `mesh ${nameOf(doc.uri)}: first frame ${Math.round(performance.now() - doc.openedAt)} ms after the editor started opening it ` +
-            `(read, then parse done at ${Math.round(doc.parsedMs)} ms, webview ready at ${Math.round(doc.readyMs)} ms, model message to first frame ${Math.round(msg.sinceModelMs)} ms)`,
+        this.logTiming(
+          doc,
+          'first frame',
+          `read, then parse done at ${Math.round(doc.parsedMs)} ms, webview ready at ${Math.round(doc.readyMs)} ms, model message to first frame ${Math.round(msg.sinceModelMs)} ms`,
         );
         return;
       case 'stats':
-        doc.lod = Number.isInteger(msg.lod) && msg.lod >= 0 ? msg.lod : 0;
+        doc.lod = Math.max(0, msg.lod);
         return;
       case 'error':
-        this.service.log(`mesh ${nameOf(doc.uri)}: the viewer failed: ${msg.message}`);
-        void vscode.window.showErrorMessage(`The 3D view could not show ${nameOf(doc.uri)}: ${msg.message}`);
+        this.log(doc, `the viewer failed: ${msg.message}`);
+        void vscode.window.showErrorMessage(`The 3D view could not show ${doc.name}: ${msg.message}`);
         return;
     }
   }
@@ -267,7 +227,7 @@ export class MeshEditorProvider implements vscode.CustomReadonlyEditorProvider<M
     const picked = await new Promise<string | undefined>((resolve) => {
       type Item = vscode.QuickPickItem & { path?: string };
       const qp = vscode.window.createQuickPick<Item>();
-      qp.title = `Texture for ${slot} of ${nameOf(doc.uri)} (for the view and the glTF export; nothing is written to the game)`;
+      qp.title = `Texture for ${slot} of ${doc.name} (for the view and the glTF export; nothing is written to the game)`;
       qp.placeholder = `Search ${tex.paths.length.toLocaleString('en')} textures by name (.tex, .tex0, .texuhd, .dds)`;
       qp.matchOnDescription = false;
       const item = (p: string, positions: number[] = []): Item => {
@@ -323,10 +283,10 @@ export class MeshEditorProvider implements vscode.CustomReadonlyEditorProvider<M
       if (mount !== this.service.mount) return; // remounted meanwhile: the path may mean something else now
       const { mip, note, ...kept } = t;
       doc.textures.set(slot, kept);
-      this.service.log(`mesh ${nameOf(doc.uri)}: ${slot} shows ${picked} (${note}; mip ${mip}, ${t.width}×${t.height})`);
-      for (const p of doc.panels) postTexture(p, slot, kept);
+      this.log(doc, `${slot} shows ${picked} (${note}; mip ${mip}, ${t.width}×${t.height})`);
+      for (const p of doc.panels) this.postTexture(p, slot, kept);
     } catch (e) {
-      this.service.log(`mesh ${nameOf(doc.uri)}: ${picked} as the texture of ${slot}: ${errorText(e)}`);
+      this.log(doc, `${picked} as the texture of ${slot}: ${errorText(e)}`);
       void vscode.window.showWarningMessage(`${file} cannot be used as the texture of ${slot}; nothing changed. ${errorText(e)}`);
     }
   }
@@ -340,7 +300,7 @@ export class MeshEditorProvider implements vscode.CustomReadonlyEditorProvider<M
       return;
     }
     const model = loaded.model;
-    const base = nameOf(doc.uri).replace(/\.[^.]+$/, '');
+    const base = doc.name.replace(/\.[^.]+$/, '');
     const target = await this.service.exportTarget({
       title: 'Export as glTF binary (metres, Y up; the game uses centimetres)',
       saveLabel: 'Export .glb',
@@ -363,31 +323,16 @@ export class MeshEditorProvider implements vscode.CustomReadonlyEditorProvider<M
       });
       await this.service.writeExport(target, glb);
       const textures = embedded.size ? `, ${embedded.size} texture${embedded.size > 1 ? 's' : ''} embedded` : '';
-      const open = await vscode.window.showInformationMessage(`Exported ${nameOf(target)} (${(glb.length / 1024).toFixed(0)} KiB${textures}).`, 'Open in Default App');
+      const open = await vscode.window.showInformationMessage(`Exported ${target.path.split('/').pop() ?? target.path} (${(glb.length / 1024).toFixed(0)} KiB${textures}).`, 'Open in Default App');
       if (open) await vscode.env.openExternal(target);
     } catch (e) {
       this.service.reportError('glTF export failed', e);
     }
   }
 
-  private html(webview: vscode.Webview, media: vscode.Uri, bundle: vscode.Uri): string {
-    const nonce = webviewNonce();
-    const script = webview.asWebviewUri(vscode.Uri.joinPath(bundle, 'meshView.js'));
-    const style = webview.asWebviewUri(vscode.Uri.joinPath(media, 'meshView.css'));
-    return `<!DOCTYPE html>
-<html lang="en"><head><meta charset="UTF-8">
-<meta http-equiv="Content-Security-Policy" content="default-src 'none'; img-src ${webview.cspSource} data: blob:; style-src ${webview.cspSource}; script-src 'nonce-${nonce}';">
-<meta name="viewport" content="width=device-width, initial-scale=1.0">
-<link href="${style}" rel="stylesheet"><title>Mesh</title></head>
-<body>
-<script nonce="${nonce}" src="${script}"></script>
-</body></html>`;
+  /** Send one slot texture to a view (a copy: the document keeps its pixels for the export). */
+  private postTexture(panel: vscode.WebviewPanel, slot: string, t: SlotTexture): void {
+    const rgba = t.rgba.buffer.slice(t.rgba.byteOffset, t.rgba.byteOffset + t.rgba.byteLength) as ArrayBuffer;
+    this.post(panel, { type: 'texture', slot, width: t.width, height: t.height, rgba, path: t.path, linear: textureRole(t.path).srgbLikely === false });
   }
-}
-
-/** Send one slot texture to a view (a copy: the document keeps its pixels for the export). */
-function postTexture(panel: vscode.WebviewPanel, slot: string, t: SlotTexture): void {
-  const rgba = t.rgba.buffer.slice(t.rgba.byteOffset, t.rgba.byteOffset + t.rgba.byteLength) as ArrayBuffer;
-  const msg: HostToView = { type: 'texture', slot, width: t.width, height: t.height, rgba, path: t.path, linear: textureRole(t.path).srgbLikely === false };
-  void panel.webview.postMessage(msg);
 }

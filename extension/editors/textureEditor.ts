@@ -1,134 +1,71 @@
 /**
- * The texture editor for `.tex`, `.tex0`, `.texuhd` and `.dds` (read-only custom editor). The
- * document owns the bytes and the parsed TEXR/DDS; the webview (media/texture/) asks for one level
- * at a time and gets RGBA8 pixels. A file that does not parse opens as a clear message plus a hex
- * view of its first bytes, never as a crash.
+ * The texture editor for `.tex`, `.tex0`, `.texuhd`, `.texa*` and `.dds` (read-only custom
+ * editor, built on webviewEditor.ts). The document owns the bytes and the parsed TEXR/TEXA/DDS;
+ * the webview (media/texture/, bundled to dist/webview/textureView.js) asks for one level at a
+ * time. A file that does not parse opens as a clear message plus a hex view of its first bytes.
  *
- * Levels are offered as the tier chain: with `.tex0` / `.texuhd` siblings in the mount (for an
- * array, `.texa0` / `.texauhd` with the same slice count), the full-resolution levels come first,
- * each labelled with the file it comes from.
+ * Levels are offered as the tier chain (core/texture/tierChain.ts): with `.tex0` / `.texuhd`
+ * siblings in the mount (for an array, `.texa0` / `.texauhd` with the same slice count), the
+ * full-resolution levels come first, each labelled with the file it comes from.
  *
  * Levels are decoded in a Web Worker inside the webview from their encoded bytes (see
  * `levelMessage`); the host decodes only BC6H, exports, and levels the webview could not decode,
  * through a `DecodePool` (inline when small, on a worker thread when large), so the extension
  * host (shared by every extension) is not blocked by a big BC7 level.
  *
- * Messages, webview → host: `ready`, `level {slice, mip, exposure, host?}`, `exportPng {slice, mip}`,
- * `exportDds`, `firstPixels`, `copied {ok, message}`.
- * Host → webview: `init {info, first?}` (first: the message for level 0 of slice 0) or
- * `failed {message, hex}`; `levelData {slice, mip, width, height, decoder, data}` (encoded, for
- * the webview's worker) or `level {slice, mip, width, height, rgba}`; `levelFailed {slice, mip, message, hex}`.
+ * Protocol: media/texture/protocol.ts.
  */
-import * as fs from 'node:fs';
-import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { isArch06Error } from '../../core/errors';
-import { TextureFile, parseTextureFile } from '../../core/formats/texr';
-import { ddsLevel, isHdrDecoder } from '../../core/formats/dds';
+import { TextureFile, parseTextureFile } from '../../core/formats/texture/texr';
+import { ddsLevel, isHdrDecoder } from '../../core/formats/texture/dds';
 import { decodeDdsLevelFloat } from '../../core/image/bcn';
 import { toneMapRgba8 } from '../../core/image/bc6h';
 import { DecodePool } from '../../core/image/decodePool';
-import { textureRole } from '../../core/formats/textureRole';
+import { textureRole } from '../../core/formats/texture/textureRole';
 import { encodePng } from '../../core/image/png';
+import { exactCopy } from '../../core/io/byteSource';
+import { ChainLevel, tierChain } from '../../core/texture/tierChain';
+import { type HostToView, type LevelReply, type TextureInfo, type ViewToHost, checkViewMessage } from '../../media/texture/protocol';
 import { MountService } from '../mountService';
 import { hexDump } from './hexDump';
-import { webviewNonce } from './webviewNonce';
-import { exactCopy } from '../../core/io/byteSource';
-
-/** One level of the full-resolution chain, and the tier file it comes from. */
-interface ChainLevel {
-  texture: TextureFile;
-  mip: number;
-  width: number;
-  height: number;
-  size: number;
-  /** The file's name, e.g. `x_d.tex0`. */
-  from: string;
-}
+import { EditorDocument, PageSpec, WebviewEditor, errorText, inlineScript } from './webviewEditor';
 
 /** The most float values a document keeps for re-tone-mapping BC6H (48 MB). */
 const HDR_CACHE_FLOATS = 2048 * 2048 * 3;
 
-/** What the webview may send (see the file comment); every field is checked before use. */
-interface ViewMessage {
-  type: string;
-  slice?: number;
-  mip?: number;
-  exposure?: number;
-  host?: boolean;
-  ok?: boolean;
-  message?: string;
-}
-
-/** Higher tiers win a size that several tiers carry (seed 004 "Tiers": their ranges can overlap). */
-const TIER_RANK: Record<string, number> = { texuhd: 3, tex0: 2, tex: 1, texauhd: 3, texa0: 2, texa: 1 };
-/** The tier files of one stem: plain textures and texture arrays each have three. */
-const TIER_FAMILIES = [['tex', 'tex0', 'texuhd'], ['texa', 'texa0', 'texauhd']];
-
-class TextureDocument implements vscode.CustomDocument {
+class TextureDocument extends EditorDocument {
   constructor(
-    readonly uri: vscode.Uri,
-    readonly bytes: Uint8Array,
+    uri: vscode.Uri,
+    bytes: Uint8Array,
+    openedAt: number,
     readonly texture: TextureFile | undefined,
     readonly error: string | undefined,
     /** The level chain (sizes as slice 0 has them) over this file and its tier siblings, largest first. */
     readonly chain: ChainLevel[],
-    /** performance.now() when the editor started opening this file (for the first-pixels figure). */
-    readonly openedAt: number,
-  ) {}
+  ) {
+    super(uri, bytes, openedAt);
+  }
   /** The last BC6H level decoded to float, so exposure changes only re-tone-map. */
   hdr?: { key: string; width: number; height: number; rgb: Float32Array };
-  /** When the webview said it was ready, ms after `openedAt` (for the output channel). */
-  readyMs = 0;
-  dispose(): void {
+  override dispose(): void {
     this.hdr = undefined;
   }
 }
 
-const nameOf = (uri: vscode.Uri): string => uri.path.split('/').pop() ?? uri.path;
-
-/**
- * The tier chain: this texture plus its `.tex` / `.tex0` / `.texuhd` siblings that exist (read
- * through the same file system, so the mount's winning copies), merged by size, each size taken
- * from the highest tier that has it.
- */
-async function tierChain(uri: vscode.Uri, own: TextureFile): Promise<ChainLevel[]> {
-  const ownLevels = (t: TextureFile, from: string): ChainLevel[] =>
-    t.dds.levels.filter((l) => l.slice === 0).map((l) => ({ texture: t, mip: l.mip, width: l.width, height: l.height, size: l.size, from }));
-  const m = /\.(tex|tex0|texuhd|texa|texa0|texauhd)$/i.exec(uri.path);
-  if (!m) return ownLevels(own, nameOf(uri));
-  const ownExt = m[1].toLowerCase();
-  const family = TIER_FAMILIES.find((f) => f.includes(ownExt))!;
-  const stem = uri.path.slice(0, -m[0].length);
-  const tiers: { rank: number; levels: ChainLevel[] }[] = [{ rank: TIER_RANK[ownExt], levels: ownLevels(own, nameOf(uri)) }];
-  for (const ext of family) {
-    if (ext === ownExt) continue;
-    const sibling = uri.with({ path: `${stem}.${ext}` });
-    try {
-      const t = parseTextureFile(await vscode.workspace.fs.readFile(sibling), sibling.path);
-      // A tier joins the chain when its slices line up with this file's (arrays: same slice count).
-      if (t.dds.surfaces === own.dds.surfaces && t.dds.format.decodable) tiers.push({ rank: TIER_RANK[ext], levels: ownLevels(t, nameOf(sibling)) });
-    } catch {
-      // No such tier, or one that does not parse: the chain is built from what reads.
-    }
+/** A sibling tier through the same file system as the texture (so the mount's winning copies); undefined when it does not read. */
+async function readSibling(uri: vscode.Uri, path: string): Promise<Uint8Array | undefined> {
+  try {
+    return await vscode.workspace.fs.readFile(uri.with({ path }));
+  } catch {
+    return undefined;
   }
-  const bySize = new Map<string, { rank: number; level: ChainLevel }>();
-  for (const t of tiers) {
-    for (const l of t.levels) {
-      const key = `${l.width}x${l.height}`;
-      const had = bySize.get(key);
-      if (!had || t.rank > had.rank) bySize.set(key, { rank: t.rank, level: l });
-    }
-  }
-  return [...bySize.values()].map((x) => x.level).sort((a, b) => b.width * b.height - a.width * a.height);
 }
 
-/** What the webview shows beside the image: plain data, all of it serialisable. */
-function describe(doc: TextureDocument): Record<string, unknown> {
-  const t = doc.texture!;
+/** What the webview shows beside the image. */
+function describe(doc: TextureDocument, t: TextureFile): TextureInfo {
   const d = t.dds;
   return {
-    file: doc.uri.path.split('/').pop(),
+    file: doc.name,
     container: t.texr ? t.texr.container : t.texa ? 'TEXA' : 'DDS',
     format: d.format.name,
     decodable: d.format.decodable,
@@ -140,11 +77,11 @@ function describe(doc: TextureDocument): Record<string, unknown> {
     surfaces: d.surfaces,
     dimension: d.dimension,
     levels: doc.chain.map((l, i) => ({ mip: i, width: l.width, height: l.height, size: l.size, from: l.from })),
-    own: nameOf(doc.uri),
+    own: doc.name,
     tierName: t.texr?.tierName,
     texrSize: t.texr ? { width: t.texr.width, height: t.texr.height } : undefined,
     fields: t.texr?.fields.map((f) => ({ name: f.name, offset: f.offset, raw: f.raw, value: f.value === undefined ? undefined : String(f.value), certainty: f.certainty, note: f.note })),
-    confidence: t.texr?.confidence ?? t.texa?.confidence ?? 'high',
+    confidence: t.texr?.confidence ?? t.texa?.confidence ?? 'confirmed',
     notes: [...(t.texr?.notes ?? []), ...(t.texa?.notes ?? []), ...d.notes],
     role: textureRole(doc.uri.path),
     hdr: isHdrDecoder(d.format.decoder),
@@ -152,25 +89,21 @@ function describe(doc: TextureDocument): Record<string, unknown> {
   };
 }
 
-export class TextureEditorProvider implements vscode.CustomReadonlyEditorProvider<TextureDocument> {
+export class TextureEditorProvider extends WebviewEditor<TextureDocument, ViewToHost, HostToView> {
   static readonly viewType = 'arch06.texture';
 
   static register(context: vscode.ExtensionContext, service: MountService, pool: DecodePool): vscode.Disposable {
-    const provider = new TextureEditorProvider(context, service, pool);
-    return vscode.Disposable.from(
-      vscode.window.registerCustomEditorProvider(TextureEditorProvider.viewType, provider, {
-        supportsMultipleEditorsPerDocument: true,
-        webviewOptions: { retainContextWhenHidden: false },
-      }),
-    );
+    return new TextureEditorProvider(context, service, pool).registration();
   }
 
-  constructor(
-    private readonly context: vscode.ExtensionContext,
-    private readonly service: MountService,
+  private constructor(
+    context: vscode.ExtensionContext,
+    service: MountService,
     /** The extension's one decode pool (large levels off the host's thread). */
     private readonly pool: DecodePool,
-  ) {}
+  ) {
+    super(context, service, { viewType: TextureEditorProvider.viewType, kind: 'texture', retainContextWhenHidden: false, resourceRoots: ['media/texture'], check: checkViewMessage });
+  }
 
   async openCustomDocument(uri: vscode.Uri): Promise<TextureDocument> {
     const openedAt = performance.now();
@@ -179,44 +112,27 @@ export class TextureEditorProvider implements vscode.CustomReadonlyEditorProvide
     try {
       texture = parseTextureFile(bytes, uri.path);
     } catch (e) {
-      const message = isArch06Error(e) ? e.message : e instanceof Error ? e.message : String(e);
-      this.service.log(`texture ${uri.toString()}: ${message}`);
-      return new TextureDocument(uri, bytes, undefined, message, [], openedAt);
+      this.service.log(`texture ${uri.toString()}: ${errorText(e)}`);
+      return new TextureDocument(uri, bytes, openedAt, undefined, errorText(e), []);
     }
-    return new TextureDocument(uri, bytes, texture, undefined, await tierChain(uri, texture), openedAt);
+    const chain = await tierChain(uri.path, texture, (sibling) => readSibling(uri, sibling));
+    return new TextureDocument(uri, bytes, openedAt, texture, undefined, chain.levels);
   }
 
-  async resolveCustomEditor(doc: TextureDocument, panel: vscode.WebviewPanel): Promise<void> {
-    const media = vscode.Uri.joinPath(this.context.extensionUri, 'media', 'texture');
-    panel.webview.options = { enableScripts: true, localResourceRoots: [media] };
-    panel.webview.html = this.html(panel.webview, media);
-    // A webview message is input like any other: indices are checked, and a handler that throws reports, never escapes.
-    panel.webview.onDidReceiveMessage(async (msg: ViewMessage) => {
-      try {
-        await this.onMessage(doc, panel, msg);
-      } catch (e) {
-        this.service.reportError(`texture ${nameOf(doc.uri)}`, e);
-      }
-    });
-  }
-
-  private async onMessage(doc: TextureDocument, panel: vscode.WebviewPanel, raw: ViewMessage): Promise<void> {
-    const index = (x: unknown): number => (Number.isInteger(x) && (x as number) >= 0 && (x as number) < 1 << 16 ? (x as number) : 0);
-    const msg = { ...raw, slice: index(raw?.slice), mip: index(raw?.mip), exposure: typeof raw?.exposure === 'number' && Number.isFinite(raw.exposure) ? Math.max(-16, Math.min(16, raw.exposure)) : 0 };
+  protected async onMessage(doc: TextureDocument, panel: vscode.WebviewPanel, msg: ViewToHost): Promise<void> {
     switch (msg.type) {
       case 'ready':
-        doc.readyMs = performance.now() - doc.openedAt;
         if (doc.texture) {
           // The first level rides along with init: one message instead of three.
           const first = doc.texture.dds.format.decodable ? await this.levelMessage(doc, 0, 0, 0, false) : undefined;
-          void panel.webview.postMessage({ type: 'init', info: describe(doc), first });
-        } else void panel.webview.postMessage({ type: 'failed', message: doc.error, hex: hexDump(doc.bytes), size: doc.bytes.length });
+          this.post(panel, { type: 'init', info: describe(doc, doc.texture), first });
+        } else this.post(panel, this.failed(doc, doc.error ?? 'unknown error'));
         return;
       case 'level':
-        void panel.webview.postMessage(await this.levelMessage(doc, msg.slice, msg.mip, msg.exposure, msg.host === true));
+        this.post(panel, await this.levelMessage(doc, msg.slice, msg.mip, msg.exposure, msg.host === true));
         return;
       case 'firstPixels':
-        this.service.log(`texture ${nameOf(doc.uri)}: first pixels ${Math.round(performance.now() - doc.openedAt)} ms after the editor started opening it (webview ready at ${Math.round(doc.readyMs)} ms)`);
+        this.logTiming(doc, 'first pixels', `webview ready at ${Math.round(doc.readyMs)} ms`);
         return;
       case 'copied':
         if (msg.ok) void vscode.window.showInformationMessage('Copied the level as PNG.');
@@ -246,23 +162,21 @@ export class TextureEditorProvider implements vscode.CustomReadonlyEditorProvide
    * only re-tone-mapped when the exposure moves) or when the webview asks (`host`: its worker
    * failed or could not start). A level that fails comes back as `levelFailed` with a hex dump.
    */
-  private async levelMessage(doc: TextureDocument, slice: number, chainMip: number, exposure: number, host: boolean): Promise<Record<string, unknown>> {
+  private async levelMessage(doc: TextureDocument, slice: number, chainMip: number, exposure: number, host: boolean): Promise<LevelReply> {
     const where = this.locate(doc, chainMip);
     if (!where) return { type: 'levelFailed', slice, mip: chainMip, message: 'no texture', hex: '' };
     const t = where.texture;
     const mip = where.mip;
     try {
       const decoder = t.dds.format.decoder;
-      const hdr = isHdrDecoder(decoder);
-      if (!host && !hdr && decoder && t.dds.format.decodable) {
+      if (!host && !isHdrDecoder(decoder) && decoder && t.dds.format.decodable) {
         const l = ddsLevel(t.dds, slice, mip);
-        const data = exactCopy(t.bytes, l.offset, l.offset + l.size).buffer;
+        const data = exactCopy(t.bytes, l.offset, l.offset + l.size).buffer as ArrayBuffer;
         return { type: 'levelData', slice, mip: chainMip, width: l.width, height: l.height, decoder, data, file: t.dds.file };
       }
       const level = await this.decode(doc, t, slice, mip, exposure);
-      return { type: 'level', slice, mip: chainMip, width: level.width, height: level.height, rgba: exactCopy(level.rgba).buffer };
+      return { type: 'level', slice, mip: chainMip, width: level.width, height: level.height, rgba: exactCopy(level.rgba).buffer as ArrayBuffer };
     } catch (e) {
-      const message = isArch06Error(e) ? e.message : e instanceof Error ? e.message : String(e);
       const dump = (() => {
         try {
           const l = ddsLevel(t.dds, slice, mip);
@@ -271,14 +185,13 @@ export class TextureEditorProvider implements vscode.CustomReadonlyEditorProvide
           return '';
         }
       })();
-      return { type: 'levelFailed', slice, mip: chainMip, message, hex: dump };
+      return { type: 'levelFailed', slice, mip: chainMip, message: errorText(e), hex: dump };
     }
   }
 
   /** RGBA8 of one level: BC6H tone-mapped at `exposure` (float decode cached), else through the pool. */
   private async decode(doc: TextureDocument, t: TextureFile, slice: number, mip: number, exposure: number): Promise<{ width: number; height: number; rgba: Uint8Array }> {
-    const d = t.dds.format.decoder;
-    if (isHdrDecoder(d)) {
+    if (isHdrDecoder(t.dds.format.decoder)) {
       // The float level is kept for exposure changes, up to HDR_CACHE_FLOATS (a 2048x2048 level);
       // a larger one is decoded again for each exposure rather than held.
       const key = `${t.dds.file}:${slice}:${mip}`;
@@ -294,7 +207,7 @@ export class TextureEditorProvider implements vscode.CustomReadonlyEditorProvide
     if (!where) return;
     const t = where.texture;
     const mip = where.mip;
-    const base = (doc.uri.path.split('/').pop() ?? 'texture').replace(/\.[^.]+$/, '');
+    const base = doc.name.replace(/\.[^.]+$/, '');
     const target = await this.service.exportTarget({ title: 'Export this level as PNG', saveLabel: 'Export PNG', filters: { PNG: ['png'] }, fileName: `${base}_mip${mip}${t.dds.surfaces > 1 ? `_slice${slice}` : ''}.png` });
     if (!target) return;
     try {
@@ -310,7 +223,7 @@ export class TextureEditorProvider implements vscode.CustomReadonlyEditorProvide
   private async exportDds(doc: TextureDocument): Promise<void> {
     const t = doc.texture;
     if (!t) return;
-    const base = nameOf(doc.uri).replace(/\.[^.]+$/, '');
+    const base = doc.name.replace(/\.[^.]+$/, '');
     const target = await this.service.exportTarget({ title: 'Export the texture as a plain DDS file', saveLabel: 'Export DDS', filters: { DDS: ['dds'] }, fileName: `${base}.dds` });
     if (!target) return;
     try {
@@ -321,24 +234,18 @@ export class TextureEditorProvider implements vscode.CustomReadonlyEditorProvide
     }
   }
 
-  /** The webview's script and style, read once and inlined: each separate resource is a round trip through the host before the first pixel. */
-  private inlined: { script: string; style: string; worker: string } | undefined;
-
-  private html(webview: vscode.Webview, media: vscode.Uri): string {
-    const nonce = webviewNonce();
-    this.inlined ??= {
-      script: fs.readFileSync(path.join(media.fsPath, 'textureView.js'), 'utf8'),
-      style: fs.readFileSync(path.join(media.fsPath, 'textureView.css'), 'utf8'),
-      // Started by the page from a blob URL; "</script" cannot end this block early.
-      worker: fs.readFileSync(path.join(this.context.extensionPath, 'dist', 'webview', 'textureDecodeWorker.js'), 'utf8').replace(/<\/script/gi, '<\\/script'),
-    };
-    return `<!DOCTYPE html>
-<html lang="en"><head><meta charset="UTF-8">
-<meta http-equiv="Content-Security-Policy" content="default-src 'none'; img-src ${webview.cspSource} data: blob:; style-src 'nonce-${nonce}'; script-src 'nonce-${nonce}'; worker-src blob:;">
-<meta name="viewport" content="width=device-width, initial-scale=1.0">
-<style nonce="${nonce}">${this.inlined.style}</style><title>Texture</title></head>
-<body>
-<div id="toolbar" role="toolbar" aria-label="Texture view controls">
+  /**
+   * Script, style and decoder inlined: each separate resource is a round trip through the host
+   * before the first pixel. The decoder's source sits in a text block the page starts a Web
+   * Worker from (a blob URL: webview resources cannot be fetched as workers).
+   */
+  protected page(): PageSpec {
+    return {
+      title: 'Texture',
+      style: { inline: this.extensionText('media/texture/textureView.css') },
+      script: { inline: this.extensionText('dist/webview/textureView.js') },
+      blobWorkers: true,
+      body: `<div id="toolbar" role="toolbar" aria-label="Texture view controls">
   <label>Mip <select id="mip" aria-label="Mip level"></select></label>
   <label id="sliceLabel">Slice <select id="slice" aria-label="Array slice"></select></label>
   <span class="group" role="group" aria-label="Channels">
@@ -353,8 +260,8 @@ export class TextureEditorProvider implements vscode.CustomReadonlyEditorProvide
   <span id="zoomText" aria-live="polite"></span>
 </div>
 <div id="main"><div id="stage" tabindex="0" aria-label="Texture"><canvas id="view"></canvas></div><aside id="info"></aside></div>
-<script type="text/plain" id="decoderSource">${this.inlined.worker}</script>
-<script nonce="${nonce}">${this.inlined.script}</script>
-</body></html>`;
+<script type="text/plain" id="decoderSource">${inlineScript(this.extensionText('dist/webview/textureDecodeWorker.js'))}</script>
+`,
+    };
   }
 }

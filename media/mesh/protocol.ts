@@ -1,5 +1,5 @@
 /**
- * The 3D viewer's message protocol, shared by the webview (media/mesh/meshView.ts) and the
+ * The 3D viewer's message protocol, shared by the webview (media/mesh/main.ts) and the
  * extension host that opens it. No DOM, no three.js, no vscode: the host imports this file too.
  *
  * Sequence:
@@ -49,25 +49,17 @@
  * (how many slots of the LOD on screen currently draw a texture: 0 with the Textures toggle off).
  */
 import type { WireModel } from '../../core/model/wire';
+import { type FailedMessage, type ReadyMessage, finite, unchecked } from '../shared/protocol';
 
 export { WIRE_VERSION, fromWireModel, toWireModel, wireTransferables } from '../../core/model/wire';
 export type { WireLod, WireModel, WirePart } from '../../core/model/wire';
+export type { FailedMessage, ReadyMessage } from '../shared/protocol';
 
 export interface ModelMessage {
   type: 'model';
   model: WireModel;
   /** Shown above the picture (usually the file name). */
   title: string;
-}
-
-export interface FailedMessage {
-  type: 'failed';
-  /** The error's message (an Arch06Error's `message` names file, offset and expectation). */
-  message: string;
-  /** A hex dump of the first bytes, shown in a <pre>. */
-  hex: string;
-  /** The file's size in bytes, when known. */
-  size?: number;
 }
 
 /** A decoded texture to show on a material slot (see the header). */
@@ -96,10 +88,6 @@ export interface ClearTextureMessage {
 
 export type HostToView = ModelMessage | FailedMessage | TextureMessage | ClearTextureMessage;
 
-export interface ReadyMessage {
-  type: 'ready';
-}
-
 export interface FirstFrameMessage {
   type: 'firstFrame';
   ms: number;
@@ -127,3 +115,36 @@ export interface PickTextureMessage {
 }
 
 export type ViewToHost = ReadyMessage | FirstFrameMessage | StatsMessage | ErrorMessage | PickTextureMessage | ClearTextureMessage;
+
+/** The longest slot name the host accepts (a material name; the viewer's `slotKey`). */
+const MAX_SLOT = 256;
+const slotOf = (x: unknown): string | undefined => (typeof x === 'string' && x.length > 0 && x.length <= MAX_SLOT ? x : undefined);
+
+/**
+ * A message from the webview as the host may use it, or undefined for one outside the protocol
+ * (a slot that is not a short string, timings that are not numbers). A `stats.lod` that is not an
+ * integer reads as -1 (no LOD).
+ */
+export function checkViewMessage(raw: unknown): ViewToHost | undefined {
+  const m = unchecked(raw);
+  switch (m?.type) {
+    case 'ready':
+      return { type: 'ready' };
+    case 'firstFrame': {
+      const ms = finite(m.ms);
+      const sinceModelMs = finite(m.sinceModelMs);
+      return ms === undefined || sinceModelMs === undefined ? undefined : { type: 'firstFrame', ms, sinceModelMs };
+    }
+    case 'stats':
+      return { type: 'stats', lod: Number.isInteger(m.lod) ? (m.lod as number) : -1, triangles: finite(m.triangles) ?? 0, visibleParts: finite(m.visibleParts) ?? 0 };
+    case 'error':
+      return { type: 'error', message: String(m.message) };
+    case 'pickTexture':
+    case 'clearTexture': {
+      const slot = slotOf(m.slot);
+      return slot === undefined ? undefined : { type: m.type, slot };
+    }
+    default:
+      return undefined;
+  }
+}

@@ -10,8 +10,8 @@ import { spawnSync } from 'node:child_process';
 import * as crypto from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { LtarWriter, WriterEntry } from '../../core/formats/ltar/writer';
-import { NAME_POOL_START } from '../../core/formats/ltar/layout';
+import { LtarWriter, WriterEntry } from '../../core/formats/archive/ltar/writer';
+import { NAME_POOL_START } from '../../core/formats/archive/ltar/layout';
 import { CLI } from './cli';
 import { tempDir } from './fixtures';
 

@@ -27,7 +27,7 @@ export interface RawMmshFacts {
   lodGroupCount: number;
   /**
    * Mesh levels, as stored: the settings read as the levels' connection lists back to back, each
-   * `links[i]` long (the reading mmsh.ts documents, worked out on the real sample).
+   * `links[i]` long (the reading core/formats/mesh/mmsh/layout.ts documents, worked out on the real sample).
    */
   meshLevels: { distance: number; connections: number[] }[];
 }

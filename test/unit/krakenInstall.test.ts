@@ -5,7 +5,7 @@ import * as assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { LtarWriter, WriterChunk } from '../../core/formats/ltar/writer';
+import { LtarWriter, WriterChunk } from '../../core/formats/archive/ltar/writer';
 import { Arch06Error } from '../../core/errors';
 import { Mount } from '../../core/archive/mount';
 import { LtarEntry } from '../../core/archive/ltarSource';

@@ -1,13 +1,13 @@
 // `arch06 mesh-file` on PRFB (.inst) and MESH (.wldmsh) files, as a user runs it: the bundled
 // dist/cli.js (node scripts/build.mjs) against synthetic files written to a temp folder. No sample
-// file of either format exists; the files come from core/formats/prfbWriter.ts.
+// file of either format exists; the files come from core/formats/prefab/writer.ts.
 import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { cliJson, runCli } from '../support/cli';
 import { tempDir, writeTree } from '../support/fixtures';
-import { samplePrefabInput, sampleWorldMeshInput, writePrfb, writeWorldMesh } from '../../core/formats/prfbWriter';
+import { samplePrefabInput, sampleWorldMeshInput, writePrfb, writeWorldMesh } from '../../core/formats/prefab/writer';
 
 
 const run = runCli;

@@ -1,5 +1,5 @@
 /**
- * The write primitive and the read guards of core/io/node.ts in-process (issue 10): names are
+ * The write primitive and the read guards of core/io/node/ in-process (issue 10): names are
  * checked before anything is created, every folder's real path is checked as it is created,
  * temp files are exclusive with unpredictable names and never follow a link, the install is
  * compared by real path, and whole-file reads refuse devices and sizes over the cap. The CLI
@@ -11,9 +11,10 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { Arch06Error } from '../../core/errors';
 import { escapeControls, escapeName, unsafeNameReason } from '../../core/io/safeName';
-import {
-  OutputFolder, checkEntrySize, errnoSummary, isErrnoException, isInside, isInsideReal, readFileBytes, readTextFile, realPathOf, writeFileAtomic,
-} from '../../core/io/node';
+import { checkEntrySize, readFileBytes, readTextFile } from '../../core/io/node/fileSource';
+import { isInside, isInsideReal, realPathOf } from '../../core/io/node/disk';
+import { errnoSummary, isErrnoException } from '../../core/io/node/errno';
+import { OutputFolder, writeFileAtomic } from '../../core/io/node/outputFolder';
 import { expectArch06Error } from '../support/errors';
 import { snapshotTree, treeChanges } from '../support/adversarial';
 import { tempDir } from '../support/fixtures';

@@ -4,7 +4,7 @@ import * as assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { LtarWriter } from '../../core/formats/ltar/writer';
+import { LtarWriter } from '../../core/formats/archive/ltar/writer';
 import { repoRoot, sharedPath } from '../support/shared';
 import { tempDir, writeTree } from '../support/fixtures';
 
@@ -83,4 +83,27 @@ test('texture on the sample install: a TEXA array lists its slices; --slice pick
   const json = JSON.parse(run('texture', root, 'textures\\sample\\sample_banner_d.tex', '--json').stdout);
   assert.equal(json.role.kind, 'diffuse');
   assert.equal(json.role.srgbMeasured, '5,128 of 5,203 _d maps');
+});
+
+test('texture --json on the sample install: the tier chain (each tier file present or missing, its size; the merged levels)', () => {
+  const root = path.join(tempDir('arch06-tiers-'), 'game');
+  assert.equal(run('make-sample', root).code, 0);
+  const j = run('texture', root, 'textures\\sample\\sample_banner_d.tex', '--json');
+  assert.equal(j.code, 0, j.stderr);
+  const { tiers, levels } = JSON.parse(j.stdout).tierChain;
+  assert.deepEqual(tiers.map((t: any) => [t.file, t.own, t.present, t.joined]), [
+    ['sample_banner_d.tex', true, true, true],
+    ['sample_banner_d.tex0', false, true, true],
+    ['sample_banner_d.texuhd', false, false, false],
+  ]);
+  assert.ok(tiers[0].size > 0 && tiers[1].size > tiers[0].size, 'the 512x512 .tex0 is larger than the 256x256 .tex');
+  assert.equal(tiers[2].size, null);
+  // The .tex0's 512 on top, then the .tex's own 256 .. 1: what the editor's mip list shows.
+  assert.deepEqual(levels.map((l: any) => `${l.width}×${l.height} · ${l.from}`).slice(0, 2), ['512×512 · sample_banner_d.tex0', '256×256 · sample_banner_d.tex']);
+  assert.equal(levels.length, 10);
+  // texture-file reads one file on disk: no tier chain.
+  const cat = spawnSync(process.execPath, [cli, 'cat', root, 'textures\\sample\\sample_banner_d.tex'], { maxBuffer: 16 << 20 }).stdout;
+  const file = path.join(tempDir(), 'banner.tex');
+  fs.writeFileSync(file, cat);
+  assert.equal(JSON.parse(run('texture-file', file, '--json').stdout).tierChain, undefined);
 });

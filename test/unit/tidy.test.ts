@@ -33,13 +33,33 @@ test('core/ never imports vscode, LSP, the DOM side or the layers above it', () 
   }
 });
 
-test('only core/io/node.ts (and tests) touch node:fs inside core/', () => {
+test('only the node-specific io files, core/io/node/ (and tests), touch node:fs inside core/', () => {
   const root = repoRoot();
   for (const f of sources(path.join(root, 'core'))) {
     const rel = path.relative(root, f);
-    if (rel === path.join('core', 'io', 'node.ts') || rel.includes(`${path.sep}tests${path.sep}`)) continue;
+    if (rel.startsWith(path.join('core', 'io', 'node') + path.sep) || rel.includes(`${path.sep}tests${path.sep}`)) continue;
     // directorySource needs path manipulation only.
     for (const spec of importsOf(f)) assert.ok(!/^(node:)?fs(\/promises)?$/.test(spec), `${rel} imports ${spec}`);
+  }
+});
+
+test('a format family (core/formats/<family>/) imports no other family: shared primitives live in core/io/', () => {
+  const root = repoRoot();
+  const formats = path.join(root, 'core', 'formats');
+  for (const f of sources(formats)) {
+    const rel = path.relative(formats, f);
+    if (rel.split(path.sep).includes('tests')) continue;
+    const family = rel.split(path.sep)[0];
+    for (const spec of importsOf(f)) {
+      if (!spec.startsWith('.')) continue;
+      const target = path.relative(root, path.resolve(path.dirname(f), spec));
+      const inFormats = path.relative(formats, path.resolve(path.dirname(f), spec));
+      if (!inFormats.startsWith('..')) {
+        assert.equal(inFormats.split(path.sep)[0], family, `${path.relative(root, f)} imports ${spec}, a module of another format family`);
+      } else {
+        assert.ok(/^core[\\/](io|hash|oodle)([\\/]|$)|^core[\\/]errors$/.test(target), `${path.relative(root, f)} imports ${spec} (${target}); formats use core/io, core/errors, core/hash, core/oodle`);
+      }
+    }
   }
 });
 

@@ -1,9 +1,9 @@
 import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { Arch06Error } from '../../errors';
-import { writeBndl } from '../../formats/bndl';
-import { writeEmbb } from '../../formats/embb';
-import { LtarWriter } from '../../formats/ltar/writer';
+import { writeBndl } from '../../formats/bundle/bndlWriter';
+import { writeEmbb } from '../../formats/bundle/embbWriter';
+import { LtarWriter } from '../../formats/archive/ltar/writer';
 import { bundleStem, readBundleMember, readBundleMemberAsync, resolveBundle } from '../bundles';
 import { Mount } from '../mount';
 import { SourceEntry } from '../source';
@@ -129,7 +129,7 @@ test('reading members: loose bytes, container payloads by one ranged read, missi
   const m = Mount.open({ root: install() });
   const b = resolveBundle(m, 'bundles\\orc');
   // A container member: one read of the container entry, exactly the payload's range (not the whole container).
-  // Where writeEmbb puts the weapon (embb.ts layout): header, paths padded to 4, 3 offsets, then size word + payload each.
+  // Where writeEmbb puts the weapon (bundle/embb.ts layout): header, paths padded to 4, 3 offsets, then size word + payload each.
   const pool = orcMembers.reduce((n, x) => n + Math.ceil((x.path.length + 1) / 4) * 4, 0);
   const at = 16 + pool + 4 * 3 + (4 + body.length) + (4 + head.length) + 4;
   assert.equal(b.members.find((x) => x.path.endsWith('weapon.mesh'))!.embedded!.offset, at);
@@ -163,7 +163,7 @@ test('a manifest that mirrors its container: every member from the container, th
   assert.equal(b.manifestAboveContainer, false);
   assert.deepEqual(b.members.map((x) => [x.servedFrom, x.size, x.sizeMatchesDeclared]), [['container', 1, true], ['container', 2, true]]);
   assert.equal(str(readBundleMember(m, b, b.members[1])), 'BB');
-  assert.equal(b.container!.confidence, 'high');
+  assert.equal(b.container!.confidence, 'confirmed');
   m.close();
 });
 

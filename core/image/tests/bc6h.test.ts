@@ -12,7 +12,7 @@ import { test } from 'node:test';
 import { dx10Dds } from './dx10Dds';
 import * as assert from 'node:assert/strict';
 import { Arch06Error } from '../../errors';
-import { parseDds } from '../../formats/dds';
+import { parseDds } from '../../formats/texture/dds';
 import { decodeDdsLevel, decodeDdsLevelFloat, decodeLevel, decodeLevelFloat } from '../bcn';
 import { toneMapRgba8 } from '../bc6h';
 import { prng } from '../../../test/support/fixtures';

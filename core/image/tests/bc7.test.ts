@@ -14,7 +14,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as zlib from 'node:zlib';
 import { Arch06Error } from '../../errors';
-import { parseDds } from '../../formats/dds';
+import { parseDds } from '../../formats/texture/dds';
 import { decodeDdsLevel, decodeLevel } from '../bcn';
 import { encodePng } from '../png';
 import { prng, tempDir } from '../../../test/support/fixtures';

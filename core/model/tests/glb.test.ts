@@ -4,7 +4,8 @@
 import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { Arch06Error } from '../../errors';
-import { reverseTriangles, windingOf, writeGlb } from '../glb';
+import { writeGlb } from '../glb';
+import { reverseTriangles, windingOf } from '../winding';
 import type { MeshModel, ModelBone } from '../meshModel';
 import { cubeModel, skinnedStripModel } from './synthetic';
 

@@ -4,12 +4,12 @@
 import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { Arch06Error } from '../../errors';
-import { writeDds, writeTexr } from '../../formats/texrWriter';
+import { writeDds, writeTexr } from '../../formats/texture/writer';
 import { largestLevelWithin } from '../../image/thumbnail';
-import { parseDds } from '../../formats/dds';
+import { parseDds } from '../../formats/texture/dds';
 import { dx10Dds } from '../../image/tests/dx10Dds';
 import { SAMPLE_TEXTURE_PICTURE, sampleTexture, sampleTextureTier0 } from '../../sample/sampleGame';
-import { bc1QuadrantChain } from '../../formats/texrWriter';
+import { bc1QuadrantChain } from '../../formats/texture/writer';
 import { MATERIAL_TEXTURE_MAX_SIDE, chooseMaterialTexture, decodeMaterialTexture, gameFolderOf, isMaterialTexturePath, textureChoices } from '../materialTexture';
 
 const isError = (code: string, pattern?: RegExp) => (e: unknown): boolean => e instanceof Arch06Error && e.code === code && (!pattern || pattern.test(e.message));

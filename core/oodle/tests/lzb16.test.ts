@@ -22,7 +22,7 @@ import {
   writeLzb16,
   writeLzb16Literals,
 } from '../lzb16/writer';
-import { LtarWriter } from '../../formats/ltar/writer';
+import { LtarWriter } from '../../formats/archive/ltar/writer';
 import { Mount } from '../../archive/mount';
 import { verifyMount } from '../../archive/verify';
 import { prng, randomBytes, tempDir, writeTree } from '../../../test/support/fixtures';

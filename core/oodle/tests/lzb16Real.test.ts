@@ -11,8 +11,8 @@ import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import { decodeOodle, identifyCodec } from '..';
-import { BndlManifest, parseBndl } from '../../formats/bndl';
-import { readEmbb } from '../../formats/embb';
+import { BndlManifest, parseBndl } from '../../formats/bundle/bndl';
+import { readEmbb } from '../../formats/bundle/embb';
 import { LtarEntry, LtarSource } from '../../archive/ltarSource';
 import { EntryByteSource, readBundleMember, resolveBundle } from '../../archive/bundles';
 import { Mount } from '../../archive/mount';
@@ -89,7 +89,7 @@ test('Patch_00.arch06: the decoded manifests are BNDL v6 to their last byte, siz
         assert.equal(m.typeFollowsPaths, true);
         // parseBndl notes any byte after the last string and the path-offset table.
         assert.deepEqual(m.notes, []);
-        assert.equal(m.confidence, 'high');
+        assert.equal(m.confidence, 'confirmed');
         assert.equal(m.poolStart + m.tableOffset + 4 * m.members.length, bytes.length, 'the path-offset table ends at the last byte');
         assert.equal(m.members.length, 10);
 

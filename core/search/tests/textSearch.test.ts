@@ -2,7 +2,7 @@
 import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { Arch06Error } from '../../errors';
-import { LtarWriter } from '../../formats/ltar/writer';
+import { LtarWriter } from '../../formats/archive/ltar/writer';
 import { Mount } from '../../archive/mount';
 import { searchText } from '../textSearch';
 import { tempDir, writeTree } from '../../../test/support/fixtures';

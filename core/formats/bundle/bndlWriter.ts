@@ -1,0 +1,40 @@
+/**
+ * Writes BNDL v6 manifests (./bndl.ts) whose path area is the pool `writeEmbb` writes for the
+ * same paths (./pathPool.ts), so a manifest mirrors its container: for tests and the sample.
+ */
+import { Arch06Error } from '../../errors';
+import { ByteWriter } from '../../io/byteWriter';
+import { BNDL_MAGIC, BNDL_MANIFEST_HEADER_SIZE, BNDL_VERSION } from './bndl';
+import { buildPathPool, checkMemberPath } from './pathPool';
+
+export interface BndlWriterMember {
+  path: string;
+  /** Declared size: the payload's length in the container. */
+  size: number;
+}
+
+/**
+ * A v6 manifest for `members` (in order) of type `typeString`. Its path area is the pool
+ * `writeEmbb` writes for the same paths, with the same offsets, so the manifest mirrors that
+ * container: 16 + path area + 4n + sum(4 + size[i]) equals the container's length.
+ * A bundle with no members has count 0, as the memberless retail manifests do.
+ */
+export function writeBndl(typeString: string, members: BndlWriterMember[]): Uint8Array {
+  if (typeString.length > 0) checkMemberPath(typeString, 'type');
+  const { pool, offsets } = buildPathPool(members.map((m) => m.path));
+  members.forEach((m, i) => {
+    if (!(Number.isInteger(m.size) && m.size >= 0 && m.size <= 0xffffffff)) {
+      throw new Arch06Error('BAD_ARGUMENT', 'declared sizes are u32', { field: `member[${i}].size`, actual: String(m.size) });
+    }
+  });
+  const n = members.length;
+  const typeField = Math.ceil((typeString.length + 1) / 4) * 4; // NUL-terminated, NUL-padded to 4
+  const poolStart = BNDL_MANIFEST_HEADER_SIZE + 4 * n;
+  const typeOffset = pool.length;
+  const tableOffset = typeOffset + typeField;
+  const w = new ByteWriter(poolStart + tableOffset + 4 * n).u32(BNDL_MAGIC).u32(BNDL_VERSION).u32(typeOffset).u32(tableOffset).u32(n);
+  for (const m of members) w.u32(m.size);
+  w.bytes(pool).latin1(typeString).zeros(typeField - typeString.length);
+  for (const o of offsets) w.u32(o);
+  return w.toBytes();
+}

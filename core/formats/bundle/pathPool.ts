@@ -1,0 +1,61 @@
+/**
+ * The path pool EMBB containers and BNDL manifests share: NUL-terminated paths, NUL-padded to a
+ * multiple of 4, offsets following on from 0 (the retail layout, seed 004). A manifest's path area
+ * is byte-identical to its container's pool, so both writers build it here and the EMBB reader
+ * checks it here.
+ */
+import { Arch06Error } from '../../errors';
+
+/** Retail paths are NUL-padded to this multiple (seed 004 header rules). */
+export const EMBB_PATH_ALIGN = 4;
+
+/** Padded length of a path in a retail pool: the string, its NUL, NULs up to a multiple of 4. */
+function paddedLength(byteLength: number): number {
+  return Math.ceil((byteLength + 1) / EMBB_PATH_ALIGN) * EMBB_PATH_ALIGN;
+}
+
+/**
+ * Whether a pool and its offsets have the retail layout: offsets start at 0 and follow on by
+ * padded length, the pool ends with the last padded path, and every padding byte is NUL.
+ */
+export function isRetailPathLayout(pool: Uint8Array, offsets: number[]): boolean {
+  let expect = 0;
+  for (const off of offsets) {
+    if (off !== expect) return false;
+    const end = pool.indexOf(0, off);
+    if (end < 0) return false;
+    expect = off + paddedLength(end - off);
+    if (expect > pool.length) return false;
+    for (let p = end; p < expect; p++) if (pool[p] !== 0) return false;
+  }
+  return expect === pool.length;
+}
+/** Refuse strings a pool cannot hold: empty, with NUL or control characters, or beyond one byte per character. */
+export function checkMemberPath(path: string, field: string): void {
+  if (path.length === 0) throw new Arch06Error('BAD_ARGUMENT', 'pool strings cannot be empty', { field });
+  if (/[\x00-\x1f]/.test(path) || /[^\x00-\xff]/.test(path)) {
+    throw new Arch06Error('BAD_ARGUMENT', 'pool strings are single-byte text without control characters', { field, actual: JSON.stringify(path) });
+  }
+}
+
+/**
+ * The retail path pool for `paths` (in order): each path NUL-terminated and NUL-padded to 4,
+ * offsets following on from 0. Shared by `writeEmbb` and `writeBndl`, so a manifest's path area
+ * is byte-identical to its container's pool. Paths are case-insensitive: duplicates are refused.
+ */
+export function buildPathPool(paths: string[]): { pool: Uint8Array; offsets: number[] } {
+  const seen = new Set<string>();
+  let size = 0;
+  const offsets: number[] = [];
+  paths.forEach((p, i) => {
+    checkMemberPath(p, `member[${i}].path`);
+    const k = p.toLowerCase();
+    if (seen.has(k)) throw new Arch06Error('BAD_ARGUMENT', 'member path given twice (paths are case-insensitive)', { field: `member[${i}].path`, actual: p });
+    seen.add(k);
+    offsets.push(size);
+    size += paddedLength(p.length);
+  });
+  const pool = new Uint8Array(size); // zero-filled: terminators and padding are NUL
+  paths.forEach((p, i) => pool.set(Buffer.from(p, 'latin1'), offsets[i]));
+  return { pool, offsets };
+}

@@ -1,0 +1,172 @@
+/**
+ * The disk as the mount sees it: what a path is, directory listings and walks that skip (and
+ * report) what they cannot read, case-insensitive path resolution as on Windows, and real paths
+ * (symbolic links followed), which every write is checked against.
+ */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { errnoError, errnoSummary, isErrnoException } from './errno';
+
+export type DiskKind = 'file' | 'directory' | 'missing';
+
+export function diskKind(p: string): DiskKind {
+  try {
+    const st = fs.statSync(p);
+    return st.isDirectory() ? 'directory' : st.isFile() ? 'file' : 'missing';
+  } catch {
+    return 'missing';
+  }
+}
+
+export interface DiskDirEntry {
+  name: string;
+  isDirectory: boolean;
+  size: number;
+}
+
+/** List one directory; entries that vanish or cannot be stat'ed are left out. */
+export function listDirectory(p: string): DiskDirEntry[] {
+  const out: DiskDirEntry[] = [];
+  for (const d of fs.readdirSync(p, { withFileTypes: true })) {
+    let isDir = d.isDirectory();
+    let size = 0;
+    try {
+      const st = fs.statSync(path.join(p, d.name));
+      isDir = st.isDirectory();
+      size = st.isFile() ? st.size : 0;
+      if (!isDir && !st.isFile()) continue;
+    } catch {
+      continue;
+    }
+    out.push({ name: d.name, isDirectory: isDir, size });
+  }
+  return out;
+}
+
+/**
+ * Resolve `relative` (separators / or \) under `base` the way Windows would: an exact match
+ * first, else a case-insensitive one per segment. Returns undefined when some segment is missing.
+ * `..` segments step up, as in the engine's config lines (`..\HighMip.arch06`).
+ */
+export function resolveCaseInsensitive(base: string, relative: string, cache?: Map<string, Map<string, string>>): string | undefined {
+  let cur = path.isAbsolute(relative.replace(/\\/g, '/')) ? path.parse(path.resolve(relative.replace(/\\/g, '/'))).root : base;
+  for (const seg of relative.replace(/\\/g, '/').split('/')) {
+    if (seg === '' || seg === '.') continue;
+    if (seg === '..') {
+      cur = path.dirname(cur);
+      continue;
+    }
+    const exact = path.join(cur, seg);
+    if (fs.existsSync(exact)) {
+      cur = exact;
+      continue;
+    }
+    let names = cache?.get(cur);
+    if (!names) {
+      names = new Map();
+      try {
+        for (const n of fs.readdirSync(cur)) if (!names.has(n.toLowerCase())) names.set(n.toLowerCase(), n);
+      } catch {
+        return undefined;
+      }
+      cache?.set(cur, names);
+    }
+    const hit = names.get(seg.toLowerCase());
+    if (hit === undefined) return undefined;
+    cur = path.join(cur, hit);
+  }
+  return cur;
+}
+
+/**
+ * Every file under `dir`, as paths relative to it with backslash separators. Symbolic links to
+ * directories are followed once (a link loop is visited only once); depth is bounded. A
+ * subfolder that cannot be listed (permissions, I/O error) is left out and reported through
+ * `onSkipped` (its relative path and a one-line reason); only `dir` itself failing throws.
+ */
+export function walkFiles(dir: string, maxDepth = 64, onSkipped?: (relPath: string, reason: string) => void): { path: string; size: number }[] {
+  const out: { path: string; size: number }[] = [];
+  const seen = new Set<string>();
+  const visit = (abs: string, rel: string, depth: number): void => {
+    if (depth > maxDepth) return;
+    let real: string;
+    try {
+      real = fs.realpathSync(abs);
+    } catch {
+      return;
+    }
+    if (seen.has(real)) return;
+    seen.add(real);
+    let entries: DiskDirEntry[];
+    try {
+      entries = listDirectory(abs);
+    } catch (e) {
+      if (depth === 0 || !isErrnoException(e)) throw e;
+      onSkipped?.(rel, errnoSummary(e));
+      return;
+    }
+    for (const e of entries) {
+      const r = rel ? `${rel}\\${e.name}` : e.name;
+      if (e.isDirectory) visit(path.join(abs, e.name), r, depth + 1);
+      else out.push({ path: r, size: e.size });
+    }
+  };
+  visit(dir, '', 0);
+  return out;
+}
+
+export function fileSize(p: string): number {
+  return fs.statSync(p).size;
+}
+
+// ---- real paths ----------------------------------------------------------------------------
+
+export const realpath = (p: string): string => fs.realpathSync.native(p);
+
+/**
+ * The real path of `p` (absolute, every symbolic link resolved). For a path that does not exist
+ * yet: the real path of its nearest existing ancestor joined with the rest; a dangling symbolic
+ * link on the way is followed to where it points (as a write through it would be).
+ */
+export function realPathOf(p: string): string {
+  let cur = path.resolve(p);
+  const rest: string[] = [];
+  for (let links = 0; ; ) {
+    try {
+      return path.join(realpath(cur), ...rest);
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code;
+      if (code !== 'ENOENT' && code !== 'ENOTDIR') throw e;
+    }
+    let st: fs.Stats | undefined;
+    try {
+      st = fs.lstatSync(cur);
+    } catch {
+      st = undefined;
+    }
+    if (st?.isSymbolicLink()) {
+      if (++links > 40) throw errnoError('ELOOP', 'realpath', p);
+      cur = path.resolve(path.dirname(cur), fs.readlinkSync(cur));
+      continue;
+    }
+    const parent = path.dirname(cur);
+    if (parent === cur) return path.join(cur, ...rest);
+    rest.unshift(path.basename(cur));
+    cur = parent;
+  }
+}
+
+/** Whether `inner` is `outer` or lies inside it (after resolving both lexically). */
+export function isInside(inner: string, outer: string): boolean {
+  const rel = path.relative(path.resolve(outer), path.resolve(inner));
+  return rel === '' || (!rel.startsWith('..' + path.sep) && rel !== '..' && !path.isAbsolute(rel));
+}
+
+/**
+ * Whether `inner` is `outer` or lies inside it, comparing real paths (symbolic links followed;
+ * for paths that do not exist yet, their nearest existing ancestor). Use this before writing:
+ * an output folder that is a link to the install is inside the install.
+ */
+export function isInsideReal(inner: string, outer: string): boolean {
+  return isInside(realPathOf(inner), realPathOf(outer));
+}
