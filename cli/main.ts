@@ -14,6 +14,7 @@ import { extractCommand } from './commands/extract';
 import { hashCommand, makeSampleCommand, oodleCommand } from './commands/misc';
 import { textureCommand, textureFileCommand } from './commands/texture';
 import { meshCommand, meshFileCommand } from './commands/mesh';
+import { dumpCommand } from './commands/dump';
 
 const USAGE = `arch06 — Shadow of War archives from the command line
 
@@ -22,7 +23,8 @@ usage: arch06 <command> [arguments] [--json]
   mount   <root>                      sources in search order, skipped cfg lines, path count
   which   <root> <path>               the winning copy of a path and every copy it shadows
   cat     <root> <path> [--source S]  the bytes of the winning (or the named) copy
-  ls      <root> [folder]             one folder of the merged view
+  ls      <root> [folder]             one folder of the merged view; "<dir>\\x.bndl [bundle]\\<folder>" one folder
+                                      of a bundle's members, each served from container, loose or missing
   extract <root> <path|folder> <out>  copy files out (merged view, or --source S)
   verify  <root>                      decode every entry of every source; report each failure
   unhash  <root> <0xHASH>             paths whose StringHash is HASH
@@ -34,6 +36,7 @@ usage: arch06 <command> [arguments] [--json]
   mesh    <root> <path> [--skel GAMEPATH] [--glb OUT]   a .mesh (data blocks, meshes, materials, bones) or a .skel;
                                       a .inst (PRFB) or .wldmsh (MESH): its structure, located tables (uncertain) and LODs
   mesh-file <file.mesh|file.skel|file.inst|file.wldmsh> [--skel FILE] [--glb OUT]   the same for a file on disk
+  dump    <root> <path> [--source S]  decoded structure of a .bndl/.embb, .strdb, .objres or .scripts (also x.bndl [bundle]\\member)
 
 options for commands taking <root>:
   --cfg FILE    use this archive config list instead of <root>/x64/default.archcfg
@@ -67,6 +70,7 @@ const COMMANDS: Record<string, Command> = {
   'texture-file': textureFileCommand,
   mesh: meshCommand,
   'mesh-file': meshFileCommand,
+  dump: dumpCommand,
 };
 
 async function main(argv: string[]): Promise<number> {
