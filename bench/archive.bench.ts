@@ -6,8 +6,7 @@
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { Mount } from '../core/archive/mount';
-import { LtarSource } from '../core/archive/ltarSource';
+import { Mount, LtarSource } from '../core/archive';
 import { BIG_ENTRY, WIDE_FOLDER, writeInstall } from './synthInstall';
 
 const repo = path.resolve(__dirname, '..', '..');

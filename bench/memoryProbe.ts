@@ -1,5 +1,5 @@
 /** Child process: memory the mount and its merged index hold (run with --expose-gc). */
-import { Mount } from '../core/archive/mount';
+import { Mount } from '../core/archive';
 
 const gc = (globalThis as { gc?: () => void }).gc;
 if (!gc) throw new Error('run with --expose-gc');

@@ -11,9 +11,7 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { LtarWriter } from '../core/formats/archive/ltar/writer';
-import { writePathIndex } from '../core/formats/archive/pathIndex';
-import { PATH_INDEX_NAME } from '../core/formats/archive/ltar/layout';
+import { LtarWriter, writePathIndex, PATH_INDEX_NAME } from '../core/formats/archive';
 
 export const SEED_FIGURES = {
   archives: 76,

@@ -5,8 +5,8 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { decodeDdsLevel, decodeLevel } from '../core/image/bcn';
-import { parseTexr } from '../core/formats/texture/texr';
+import { decodeDdsLevel, decodeLevel } from '../core/image';
+import { parseTexr } from '../core/formats/texture';
 import { randomBlocks } from './randomBlocks';
 
 function median(f: () => void): number {

@@ -6,8 +6,8 @@
  */
 import * as path from 'node:path';
 import { randomBlocks } from './randomBlocks';
-import { decodeLevel } from '../core/image/bcn';
-import { DEFAULT_INLINE_PIXELS as DEFAULT_INLINE, DecodePool } from '../core/image/decodePool';
+import { decodeLevel } from '../core/image';
+import { DEFAULT_INLINE_PIXELS as DEFAULT_INLINE, DecodePool } from '../core/image/node';
 
 
 async function median(f: () => unknown): Promise<number> {
@@ -22,7 +22,7 @@ async function median(f: () => unknown): Promise<number> {
 }
 
 async function main(): Promise<void> {
-  const pool = new DecodePool({ workerFile: path.join(__dirname, '..', 'core', 'image', 'nodeDecodeWorker.js'), inlinePixels: 0 });
+  const pool = new DecodePool({ workerFile: path.join(__dirname, '..', 'core', 'image', 'node', 'nodeDecodeWorker.js'), inlinePixels: 0 });
   const rows: string[] = [];
   let slowerUpTo = 0;
   for (const size of [64, 128, 256, 512, 1024, 2048]) {

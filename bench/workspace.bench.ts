@@ -6,8 +6,8 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { Mount } from '../core/archive/mount';
-import { FuzzyIndex } from '../core/search/fuzzy';
+import { Mount } from '../core/archive';
+import { FuzzyIndex } from '../core/search';
 import { WIDE_FOLDER } from './synthInstall';
 
 const dataDir = path.resolve(__dirname, '..', '..', 'bench-data', 'full');

@@ -3,11 +3,11 @@
  * header on a bounded prefix before reading (and decoding) the whole entry.
  */
 import { Arch06Error } from '../core/errors';
-import { SourceEntry } from '../core/archive/source';
-import { DEFAULT_MAX_ENTRY_BYTES, MAX_ENTRY_BYTES_LIMIT, checkEntrySize, readFileBytes } from '../core/io/node/fileSource';
+import { SourceEntry } from '../core/archive';
+import { DEFAULT_MAX_ENTRY_BYTES, MAX_ENTRY_BYTES_LIMIT, checkEntrySize, readFileBytes } from '../core/io/node';
 
 /** How a user raises the per-entry memory cap (named in the error when it is hit). */
-export const MAX_ENTRY_BYTES_ENV = 'ARCH06_MAX_ENTRY_BYTES';
+const MAX_ENTRY_BYTES_ENV = 'ARCH06_MAX_ENTRY_BYTES';
 export const RAISE_CAP_HINT = `set ${MAX_ENTRY_BYTES_ENV} to raise it`;
 
 /** How much of an entry is read first, for the header check. */

@@ -5,8 +5,8 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { Arch06Error } from '../core/errors';
-import { escapeControls, escapeName } from '../core/io/safeName';
-import { isInsideReal } from '../core/io/node/disk';
+import { escapeControls, escapeName } from '../core/io';
+import { isInsideReal } from '../core/io/node';
 
 /**
  * A name (or any text holding names from an archive) as one safe line: control characters and

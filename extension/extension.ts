@@ -4,7 +4,7 @@
  */
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { defaultHasher, formatHash } from '../core/hash/stringHash';
+import { defaultHasher, formatHash } from '../core/hash';
 import { MountService } from './mountService';
 import { Arch06FileSystem } from './fs/provider';
 import { SCHEME } from './fs/uris';
@@ -19,7 +19,7 @@ import { findInFilesCommand } from './commands/findInFiles';
 import { extractCommand } from './commands/extract';
 import { compareWithNextCopyCommand, openCopyCommand } from './commands/copies';
 import { TexturePathHover } from './hovers/texturePathHover';
-import { DecodePool } from '../core/image/decodePool';
+import { DecodePool } from '../core/image/node';
 import { MeshEditorProvider } from './editors/meshEditor';
 import { TextureEditorProvider } from './editors/textureEditor';
 

@@ -5,10 +5,9 @@
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { isInsideReal } from '../core/io/node/disk';
-import { writeFileAtomic } from '../core/io/node/outputFolder';
-import { Mount } from '../core/archive/mount';
-import { FuzzyIndex } from '../core/search/fuzzy';
+import { isInsideReal, writeFileAtomic } from '../core/io/node';
+import { Mount } from '../core/archive';
+import { FuzzyIndex } from '../core/search';
 import { isArch06Error } from '../core/errors';
 import { brokenNotice } from './mountSummary';
 

@@ -16,8 +16,8 @@ const bundles = [
   { entryPoints: ['server/server.ts'], outfile: 'dist/server.js' },
   // The command-line tool (package.json "bin").
   { entryPoints: ['cli/main.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' } },
-  // Texture decoding off the extension host's thread (core/image/decodePool.ts): a worker_threads entry.
-  { entryPoints: ['core/image/nodeDecodeWorker.ts'], outfile: 'dist/nodeDecodeWorker.js' },
+  // Texture decoding off the extension host's thread (core/image/node/decodePool.ts): a worker_threads entry.
+  { entryPoints: ['core/image/node/nodeDecodeWorker.ts'], outfile: 'dist/nodeDecodeWorker.js' },
   // The 3D model viewer webview (three.js): a browser script, so it overrides the node settings.
   { entryPoints: ['media/mesh/main.ts'], outfile: 'dist/webview/meshView.js', platform: 'browser', format: 'iife', target: 'es2022' },
   // The texture editor's webview and its decoder, a Web Worker inside it: both inlined into the
@@ -26,7 +26,27 @@ const bundles = [
   { entryPoints: ['media/texture/webviewDecodeWorker.ts'], outfile: 'dist/webview/textureDecodeWorker.js', platform: 'browser', format: 'iife', target: 'es2022', sourcemap: false },
 ];
 
-const common = { absWorkingDir: root, bundle: true, platform: 'node', target: 'node20', format: 'cjs', sourcemap: true, minify, logLevel: 'warning' };
+/**
+ * core/ has no import-time side effects, so a bundle keeps only what it uses of a layer's face
+ * (each layer's index.ts re-exports the whole layer; ARCHITECTURE.md "API boundary"). Without this
+ * esbuild keeps every module behind a face whose top level computes a table, and the mesh webview
+ * would carry the format readers it never calls.
+ */
+const coreDir = path.join(root, 'core') + path.sep;
+/** @type {esbuild.Plugin} */
+const coreHasNoSideEffects = {
+  name: 'core-has-no-side-effects',
+  setup(build) {
+    build.onResolve({ filter: /^\./ }, async (args) => {
+      if (args.pluginData?.resolving || args.kind === 'entry-point') return undefined;
+      const r = await build.resolve(args.path, { kind: args.kind, importer: args.importer, resolveDir: args.resolveDir, pluginData: { resolving: true } });
+      if (r.errors.length > 0 || !r.path.startsWith(coreDir)) return undefined;
+      return { path: r.path, sideEffects: false };
+    });
+  },
+};
+
+const common = { absWorkingDir: root, bundle: true, platform: 'node', target: 'node20', format: 'cjs', sourcemap: true, minify, logLevel: 'warning', plugins: [coreHasNoSideEffects] };
 
 if (watch) {
   for (const b of bundles) await (await esbuild.context({ ...common, ...b })).watch();

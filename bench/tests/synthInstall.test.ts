@@ -2,7 +2,7 @@
 import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { SEED_FIGURES, planInstall, planCfg } from '../synthInstall';
-import { parseArchcfg } from '../../core/archive/archcfg';
+import { parseArchcfg } from '../../core/archive';
 
 test('the synthetic install plan has the seed figures', () => {
   const archives = planInstall();

@@ -6,13 +6,13 @@
  * `--json` lists every one. Exit 2 when any failed.
  */
 import * as path from 'node:path';
-import { collectEntries, extractEntries } from '../../core/archive/extract';
+import { collectEntries, extractEntries } from '../../core/archive';
 import { ParsedArgs, flagString, need } from '../args';
 import { openMount } from './mountCommands';
 import { escapeControls, escapeName, printJson, writeOut } from '../output';
 
 /** Failures listed on stderr before "… and N more". */
-export const MAX_LISTED = 20;
+const MAX_LISTED = 20;
 
 export async function extractCommand(args: ParsedArgs): Promise<number> {
   const m = openMount(args);

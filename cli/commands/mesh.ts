@@ -15,29 +15,15 @@
  */
 import * as path from 'node:path';
 import { Arch06Error, isArch06Error } from '../../core/errors';
-import { defaultHasher, formatHash } from '../../core/hash/stringHash';
-import { parseMmsh } from '../../core/formats/mesh/mmsh/reader';
-import { Mmsh } from '../../core/formats/mesh/mmsh/layout';
-import { parseSkel } from '../../core/formats/mesh/skel/reader';
-import { Skel } from '../../core/formats/mesh/skel/layout';
-import { skelBonesByHash } from '../../core/formats/mesh/skel/hierarchy';
-import { meshModelFromSkel } from '../../core/model/fromMmsh';
-import { SkeletonLookup, findSiblingSkeleton, meshModelWithSkeleton } from '../../core/model/meshWithSkeleton';
-import { MeshModel } from '../../core/model/meshModel';
+import { defaultHasher, formatHash } from '../../core/hash';
+import { parseMmsh, Mmsh, parseSkel, Skel, skelBonesByHash, MMSH_MAGIC, MMSH_VERSION, SKEL_MAGIC, SKEL_VERSION } from '../../core/formats/mesh';
+import { meshModelFromSkel, SkeletonLookup, findSiblingSkeleton, meshModelWithSkeleton, MeshModel, writeGlb, ModelAttempt, prefabKindOf, readPrefabLike } from '../../core/model';
 // --glb OUT: the glTF writer (core/model/glb.ts, `writeGlb(model)`).
-import { writeGlb } from '../../core/model/glb';
-import { writeFileAtomic } from '../../core/io/node/outputFolder';
-import { FieldReader } from '../../core/io/fieldReader';
-import { MMSH_MAGIC, MMSH_VERSION } from '../../core/formats/mesh/mmsh/layout';
-import { SKEL_MAGIC, SKEL_VERSION } from '../../core/formats/mesh/skel/layout';
-import { PRFB_MAGIC, PRFB_VERSION } from '../../core/formats/prefab/prfb';
-import { MESH_MAGIC, WORLD_MESH_VERSION } from '../../core/formats/prefab/worldMesh';
-import { Prfb, parsePrfb, prfbNotes } from '../../core/formats/prefab/prfb';
-import { WorldMesh, parseWorldMesh, worldMeshNotes } from '../../core/formats/prefab/worldMesh';
-import { Tables } from '../../core/formats/prefab/tables/layout';
-import { ModelAttempt, prefabKindOf, readPrefabLike } from '../../core/model/fromPrfb';
-import { Mount } from '../../core/archive/mount';
-import type { SourceEntry } from '../../core/archive/source';
+import { writeFileAtomic } from '../../core/io/node';
+import { FieldReader } from '../../core/io';
+import { PRFB_MAGIC, PRFB_VERSION, MESH_MAGIC, WORLD_MESH_VERSION, Prfb, parsePrfb, prfbNotes, WorldMesh, parseWorldMesh, worldMeshNotes, Tables } from '../../core/formats/prefab';
+import { Mount } from '../../core/archive';
+import type { SourceEntry } from '../../core/archive';
 import { ParsedArgs, flagString, need } from '../args';
 import { escapeControls, escapeName, printJson, refuseInsideInstall, writeOut } from '../output';
 import { readEntryChecked, readFileChecked } from '../limits';
@@ -60,7 +46,7 @@ const HEADERS: Record<MeshKind, { magic: number; version: number; parse: (b: Uin
  * by magic, a PRFB or MESH). On a mismatch the expected parser runs on the prefix and throws the
  * format's own magic or version error.
  */
-export function checkMeshHeader(prefix: Uint8Array, file: string, expect: MeshKind[] = expectedKinds(file)): void {
+function checkMeshHeader(prefix: Uint8Array, file: string, expect: MeshKind[] = expectedKinds(file)): void {
   if (prefix.length < 8) return; // the whole entry is this short: the parser reports it
   const head = new FieldReader(prefix, file);
   const magic = head.u32At(0, 'header.magic');
@@ -149,7 +135,7 @@ function writeGlbOption(model: MeshModel, args: ParsedArgs, forbid: string[]): {
 }
 
 /** The JSON description of a mesh (see the file comment). */
-export function describeMesh(mmsh: Mmsh, lookup: SkeletonLookup, model: MeshModel): Record<string, unknown> {
+function describeMesh(mmsh: Mmsh, lookup: SkeletonLookup, model: MeshModel): Record<string, unknown> {
   const { info } = mmsh;
   const skel = lookup.skel;
   const byHash = skel ? skelBonesByHash(skel) : new Map<number, number>();
@@ -349,7 +335,7 @@ function describeModel(a: ModelAttempt): Record<string, unknown> {
   };
 }
 
-export function describePrfb(p: Prfb, a: ModelAttempt): Record<string, unknown> {
+function describePrfb(p: Prfb, a: ModelAttempt): Record<string, unknown> {
   return {
     file: p.file, size: p.size, format: 'PRFB', version: p.version, confidence: p.confidence, hash: hex(p.hash),
     header: p.header, counts: p.counts,
@@ -367,7 +353,7 @@ export function describePrfb(p: Prfb, a: ModelAttempt): Record<string, unknown> 
   };
 }
 
-export function describeWorldMesh(m: WorldMesh, a: ModelAttempt): Record<string, unknown> {
+function describeWorldMesh(m: WorldMesh, a: ModelAttempt): Record<string, unknown> {
   return {
     file: m.file, size: m.size, format: 'MESH', version: m.version, confidence: m.confidence,
     header: m.header, counts: m.counts,

@@ -2,11 +2,10 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { Arch06Error } from '../../core/errors';
-import { formatHash, stringHash } from '../../core/hash/stringHash';
+import { formatHash, stringHash } from '../../core/hash';
 import { decodeOodle } from '../../core/oodle';
-import { MAX_ENTRY_BYTES_LIMIT, readFileBytes } from '../../core/io/node/fileSource';
-import { OutputFolder, writeFileAtomic } from '../../core/io/node/outputFolder';
-import { sampleGame } from '../../core/sample/sampleGame';
+import { MAX_ENTRY_BYTES_LIMIT, readFileBytes, OutputFolder, writeFileAtomic } from '../../core/io/node';
+import { sampleGame } from '../../core/sample';
 import { ParsedArgs, flagString, need } from '../args';
 import { printJson, writeOut } from '../output';
 import { RAISE_CAP_HINT, maxEntryBytes } from '../limits';

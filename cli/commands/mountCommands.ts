@@ -1,8 +1,8 @@
 /** Commands that read a mounted install: mount, which, cat, ls, unhash, verify. */
 import { Arch06Error } from '../../core/errors';
-import { formatHash, parseHash } from '../../core/hash/stringHash';
-import { Mount } from '../../core/archive/mount';
-import { verifyMount } from '../../core/archive/verify';
+import { formatHash, parseHash } from '../../core/hash';
+import { BundleFolder, Mount, bundleFolderPath, memberName, verifyMount } from '../../core/archive';
+import type { BundleFolderPath } from '../../core/archive';
 import { ParsedArgs, flagList, flagString, need } from '../args';
 import { escapeName, formatSize, printJson, writeOut } from '../output';
 
@@ -69,6 +69,8 @@ export function catCommand(args: ParsedArgs): number {
 export function lsCommand(args: ParsedArgs): number {
   const m = openMount(args);
   const folder = args.positionals[1] ?? '';
+  const inBundle = bundleFolderPath(folder);
+  if (inBundle) return lsBundleFolder(args, m, folder, inBundle);
   const l = m.list(folder);
   if (!l) throw new Arch06Error('NOT_FOUND', 'folder not found in any mounted source', { file: folder || '(root)' });
   if (json(args)) {
@@ -79,6 +81,35 @@ export function lsCommand(args: ParsedArgs): number {
     });
   } else {
     const lines = [...l.folders.map((f) => `${escapeName(f.name)}\\`), ...l.files.map((f) => `${escapeName(f.name).padEnd(48)} ${formatSize(f.winner.size).padStart(10)}  ${escapeName(f.winner.source.name)}${f.copies > 1 ? ` (+${f.copies - 1} shadowed)` : ''}`)];
+    writeOut(lines.join('\n') + (lines.length ? '\n' : ''));
+  }
+  m.close();
+  return 0;
+}
+
+/**
+ * `ls <root> "<dir>\x.bndl [bundle]\<folder>"`: one folder of a bundle's members, as the
+ * extension shows it, each file with where the engine serves it from (container, loose, missing).
+ */
+function lsBundleFolder(args: ParsedArgs, m: Mount, folder: string, at: BundleFolderPath): number {
+  const b = BundleFolder.open(m, at.bundle);
+  const l = b.list(at.member);
+  if (!l) throw new Arch06Error('NOT_FOUND', 'folder not found in the bundle', { file: `${at.bundle}: ${at.member || '(root)'}` });
+  const { manifest, container } = b.bundle;
+  if (json(args)) {
+    printJson({
+      folder,
+      bundle: { manifest: { path: manifest.path, source: manifest.source }, container: container && { path: container.path, source: container.source } },
+      folders: l.folders.map((name) => ({ name })),
+      files: l.files.map((f) => ({ name: memberName(f), path: f.path, servedFrom: f.servedFrom, source: f.source, size: f.size, declaredSize: f.declaredSize, sizeMatchesDeclared: f.sizeMatchesDeclared, note: f.note })),
+    });
+  } else {
+    const served = (f: (typeof l.files)[number]): string => {
+      if (f.servedFrom === 'missing') return 'missing (declared by the manifest, shipped nowhere)';
+      const size = f.sizeMatchesDeclared ? '' : ` (the manifest declares ${formatSize(f.declaredSize)})`;
+      return `${f.servedFrom === 'loose' ? 'loose' : 'container'} ${escapeName(f.source ?? '')}${size}`;
+    };
+    const lines = [...l.folders.map((f) => `${escapeName(f)}\\`), ...l.files.map((f) => `${escapeName(memberName(f)).padEnd(48)} ${(f.size === undefined ? '-' : formatSize(f.size)).padStart(10)}  ${served(f)}`)];
     writeOut(lines.join('\n') + (lines.length ? '\n' : ''));
   }
   m.close();

@@ -7,16 +7,13 @@
  * first, each with the file it comes from); without either, a short summary.
  */
 import { Arch06Error, isArch06Error } from '../../core/errors';
-import { SLVT_MAGIC, SLVT_VERSION, TEXR_MAGIC, TEXR_VERSION, TextureFile, parseTextureFile } from '../../core/formats/texture/texr';
-import { DDS_MAGIC } from '../../core/formats/texture/dds';
-import { TEXA_MAGIC, TEXA_VERSION } from '../../core/formats/texture/texa';
-import { decodeDdsLevel } from '../../core/image/bcn';
-import { textureRole } from '../../core/formats/texture/textureRole';
-import { encodePng } from '../../core/image/png';
-import { writeFileAtomic } from '../../core/io/node/outputFolder';
-import { FieldReader } from '../../core/io/fieldReader';
-import { TierChain, tierChain } from '../../core/texture/tierChain';
-import type { Mount } from '../../core/archive/mount';
+import { SLVT_MAGIC, SLVT_VERSION, TEXR_MAGIC, TEXR_VERSION, TextureFile, parseTextureFile, DDS_MAGIC, TEXA_MAGIC, TEXA_VERSION, textureRole } from '../../core/formats/texture';
+import { decodeDdsLevel } from '../../core/image';
+import { encodePng } from '../../core/image/node';
+import { writeFileAtomic } from '../../core/io/node';
+import { FieldReader } from '../../core/io';
+import { TierChain, tierChain } from '../../core/texture';
+import type { Mount } from '../../core/archive';
 import { ParsedArgs, flagString, need } from '../args';
 import { readEntryChecked, readFileChecked } from '../limits';
 import { escapeControls, escapeName, printJson, refuseInsideInstall, writeOut } from '../output';
@@ -28,7 +25,7 @@ import { openMount } from './mountCommands';
  * parser itself runs on the prefix and throws the format's own error (it checks magic and
  * version before anything else).
  */
-export function checkTextureHeader(prefix: Uint8Array, file: string): void {
+function checkTextureHeader(prefix: Uint8Array, file: string): void {
   if (prefix.length < 8) return; // the whole entry is this short: the parser reports it
   const head = new FieldReader(prefix, file);
   const magic = head.u32At(0, 'magic');

@@ -28,11 +28,6 @@ export function gamePathKey(p: GamePath | string): string {
   return p.toLowerCase();
 }
 
-export function splitGamePath(p: GamePath): { folder: GamePath; leaf: string } {
-  const cut = p.lastIndexOf('\\');
-  return cut < 0 ? { folder: ROOT, leaf: p } : { folder: p.slice(0, cut) as GamePath, leaf: p.slice(cut + 1) };
-}
-
 export function joinGamePath(folder: GamePath | string, leaf: string): GamePath {
   return (folder ? `${folder}\\${leaf}` : leaf) as GamePath;
 }

@@ -76,7 +76,7 @@ export class StringHasher {
   hash(name: string | Uint8Array): number {
     const r = this.tryHash(name);
     if (r.ok) return r.hash;
-    const shown = typeof name === 'string' ? name : Buffer.from(name).toString('latin1');
+    const shown = typeof name === 'string' ? name : Array.from(name, (c) => String.fromCharCode(c)).join(''); // latin1, without Node's Buffer
     throw new Arch06Error('UNKNOWN_HASH_BYTE', `cannot hash "${shown}": the StringHash table value of byte 0x${r.byte.toString(16).padStart(2, '0')} is not known`, {
       offset: r.index,
       expected: 'letters, digits, space, _ - . \\ /',

@@ -125,7 +125,7 @@ function halfLut(): Float32Array {
 }
 
 /** Per-call scratch. */
-export class Bc6hScratch {
+class Bc6hScratch {
   readonly words = new Uint32Array(5);
   readonly ep = new Int32Array(12); // endpoint e (0..3 = w, x, y, z), channel c at e * 3 + c
 }
@@ -139,7 +139,7 @@ function bits(w: Uint32Array, pos: number, n: number): number {
 }
 
 /** Decode the 16-byte block at `o` to 16 RGB floats in `rgb` (48 numbers, row-major). */
-export function decodeBc6hBlock(src: Uint8Array, o: number, signed: boolean, rgb: Float32Array, s: Bc6hScratch): void {
+function decodeBc6hBlock(src: Uint8Array, o: number, signed: boolean, rgb: Float32Array, s: Bc6hScratch): void {
   const lut = halfLut();
   const w = s.words;
   for (let k = 0; k < 4; k++) w[k] = (src[o + 4 * k] | (src[o + 4 * k + 1] << 8) | (src[o + 4 * k + 2] << 16) | (src[o + 4 * k + 3] << 24)) >>> 0;

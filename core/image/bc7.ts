@@ -60,7 +60,7 @@ export const PARTITION2 = Uint16Array.from([
   0x0272, 0x04e4, 0x4e40, 0x2720, 0xc936, 0x936c, 0x39c6, 0x639c, 0x9336, 0x9cc6, 0x817e, 0xe718, 0xccf0, 0x0fcc, 0x7744, 0xee22,
 ]);
 /** Three-subset shapes: bits 2i..2i+1 = subset of pixel i (spec's 64-entry table). */
-export const PARTITION3 = Uint32Array.from([
+const PARTITION3 = Uint32Array.from([
   0xaa685050, 0x6a5a5040, 0x5a5a4200, 0x5450a0a8, 0xa5a50000, 0xa0a05050, 0x5555a0a0, 0x5a5a5050,
   0xaa550000, 0xaa555500, 0xaaaa5500, 0x90909090, 0x94949494, 0xa4a4a4a4, 0xa9a59450, 0x2a0a4250,
   0xa5945040, 0x0a425054, 0xa5a5a500, 0x55a0a0a0, 0xa8a85454, 0x6a6a4040, 0xa4a45000, 0x1a1a0500,
@@ -76,17 +76,17 @@ export const ANCHOR2 = Uint8Array.from([
   15, 15, 6, 8, 2, 8, 15, 15, 2, 8, 2, 2, 2, 15, 15, 6, 6, 2, 6, 8, 15, 15, 2, 2, 15, 15, 15, 15, 15, 2, 2, 15,
 ]);
 /** Anchor pixels of subsets 1 and 2 in three-subset shapes. */
-export const ANCHOR3_1 = Uint8Array.from([
+const ANCHOR3_1 = Uint8Array.from([
   3, 3, 15, 15, 8, 3, 15, 15, 8, 8, 6, 6, 6, 5, 3, 3, 3, 3, 8, 15, 3, 3, 6, 10, 5, 8, 8, 6, 8, 5, 15, 15,
   8, 15, 3, 5, 6, 10, 8, 15, 15, 3, 15, 5, 15, 15, 15, 15, 3, 15, 5, 5, 5, 8, 5, 10, 5, 10, 8, 13, 15, 12, 3, 3,
 ]);
-export const ANCHOR3_2 = Uint8Array.from([
+const ANCHOR3_2 = Uint8Array.from([
   15, 8, 8, 3, 15, 15, 3, 8, 15, 15, 15, 15, 15, 15, 15, 8, 15, 8, 15, 3, 15, 8, 15, 8, 3, 15, 6, 10, 15, 15, 10, 8,
   15, 3, 15, 10, 10, 8, 9, 10, 6, 15, 8, 15, 3, 6, 6, 8, 15, 3, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 3, 15, 15, 8,
 ]);
 
 /** Per-call scratch: the block as five u32 words (the fifth stays 0), endpoints, indices. */
-export class Bc7Scratch {
+class Bc7Scratch {
   readonly words = new Uint32Array(5);
   readonly ep = new Int32Array(24); // endpoint k (subset * 2 + e), channel c at k * 4 + c
   readonly idx = new Uint8Array(16);
@@ -103,7 +103,7 @@ function bits(w: Uint32Array, pos: number, n: number): number {
 }
 
 /** Decode the 16-byte BC7 block at `o` into `blk` (16 RGBA8 pixels, row-major). */
-export function decodeBc7Block(src: Uint8Array, o: number, blk: Uint8Array, s: Bc7Scratch): void {
+function decodeBc7Block(src: Uint8Array, o: number, blk: Uint8Array, s: Bc7Scratch): void {
   const w = s.words;
   for (let k = 0; k < 4; k++) w[k] = (src[o + 4 * k] | (src[o + 4 * k + 1] << 8) | (src[o + 4 * k + 2] << 16) | (src[o + 4 * k + 3] << 24)) >>> 0;
   const first = src[o];

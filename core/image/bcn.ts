@@ -34,7 +34,7 @@ const BLOCK_BYTES: Record<DdsDecoder, number> = { BC1: 8, BC2: 16, BC3: 16, BC4:
 const PIXEL_BYTES: Record<DdsDecoder, number> = { BC1: 0, BC2: 0, BC3: 0, BC4: 0, BC5: 0, BC6H_UF16: 0, BC6H_SF16: 0, BC7: 0, RGBA8: 4, BGRA8: 4, BGRX8: 4, R8: 1, RG8: 2, A8: 1 };
 
 /** Bytes of one width x height level in `decoder`'s format. */
-export function encodedSize(decoder: DdsDecoder, width: number, height: number): number {
+function encodedSize(decoder: DdsDecoder, width: number, height: number): number {
   return levelSize({ name: decoder, srgb: false, decodable: true, blockBytes: BLOCK_BYTES[decoder] || undefined, bytesPerPixel: PIXEL_BYTES[decoder] || undefined }, width, height, 1)!;
 }
 

@@ -35,20 +35,20 @@ type Vec3 = [number, number, number];
 type Quat = [number, number, number, number];
 
 /** One draw of a planned LOD: a data block with the material slot and group that draw it. */
-export interface MmshDraw {
+interface MmshDraw {
   block: number;
   material: number;
   group: number;
   connection: number;
 }
 
-export interface MmshLodPlan {
+interface MmshLodPlan {
   distance?: number;
   draws: MmshDraw[];
 }
 
 /** Which data blocks each MeshModel LOD draws (see the file comment); notes say how it was worked out. */
-export function planMmshLods(mmsh: Mmsh, notes: string[] = []): MmshLodPlan[] {
+function planMmshLods(mmsh: Mmsh, notes: string[] = []): MmshLodPlan[] {
   const C = mmsh.info.connections;
   const draw = (ci: number): MmshDraw | undefined => {
     const c = C[ci]!;

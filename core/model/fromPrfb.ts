@@ -93,7 +93,7 @@ class DrawCache {
 /** Most chain levels turned into LODs (real prefabs have a handful). */
 const MAX_LEVELS = 16;
 /** Most indices a model is built with (shared index ranges could otherwise multiply a file's size). */
-export const MAX_MODEL_INDICES = 24_000_000;
+const MAX_MODEL_INDICES = 24_000_000;
 const fmtDist = (x: number | undefined): string => (x === undefined ? '?' : String(Math.round(x * 1000) / 1000));
 
 /** A MeshModel of a PRFB's first drawing LOD group, or the reason there is none. */

@@ -12,14 +12,8 @@ export type Vec3 = [number, number, number];
 /** A unit quaternion (x, y, z, w). */
 export type Quat = [number, number, number, number];
 
-export function identity(): Mat4 {
-  const m = new Float64Array(16);
-  m[0] = m[5] = m[10] = m[15] = 1;
-  return m;
-}
-
 /** `a · b` (apply `b`, then `a`). */
-export function multiply(a: Mat4, b: Mat4): Mat4 {
+function multiply(a: Mat4, b: Mat4): Mat4 {
   const out = new Float64Array(16);
   for (let c = 0; c < 4; c++) {
     for (let r = 0; r < 4; r++) {
@@ -111,14 +105,6 @@ export function invert(m: Mat4): Mat4 | undefined {
   out[14] = (a31 * b01 - a30 * b03 - a32 * b00) * d;
   out[15] = (a20 * b03 - a21 * b01 + a22 * b00) * d;
   return out;
-}
-
-/** `m` applied to the point `p` (w = 1). */
-export function transformPoint(m: Mat4, p: Vec3): Vec3 {
-  const [x, y, z] = p;
-  const w = m[3]! * x + m[7]! * y + m[11]! * z + m[15]!;
-  const k = w !== 0 ? 1 / w : 1;
-  return [(m[0]! * x + m[4]! * y + m[8]! * z + m[12]!) * k, (m[1]! * x + m[5]! * y + m[9]! * z + m[13]!) * k, (m[2]! * x + m[6]! * y + m[10]! * z + m[14]!) * k];
 }
 
 /**

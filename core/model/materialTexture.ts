@@ -13,13 +13,13 @@ import { Arch06Error } from '../errors';
 import type { DdsLevel } from '../formats/texture/dds';
 import { parseTextureFile, type TextureFile } from '../formats/texture/texr';
 import { decodeDdsLevel } from '../image/bcn';
-import { largestLevelWithin } from '../image/thumbnail';
+import { largestLevelWithin } from '../image/previewLevel';
 
 /** The longest side, in pixels, of the level used as a material map. */
 export const MATERIAL_TEXTURE_MAX_SIDE = 2048;
 
 /** File types offered as a material texture (texture arrays, `.texa*`, are not). */
-export const MATERIAL_TEXTURE_EXTENSIONS: readonly string[] = ['.tex', '.tex0', '.texuhd', '.dds'];
+const MATERIAL_TEXTURE_EXTENSIONS: readonly string[] = ['.tex', '.tex0', '.texuhd', '.dds'];
 
 /** Whether a game path names a file offered as a material texture. */
 export function isMaterialTexturePath(path: string): boolean {

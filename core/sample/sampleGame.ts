@@ -35,7 +35,7 @@ function patterned(size: number, seed: number): Uint8Array {
   return out;
 }
 
-export const SAMPLE_CFG = `; arch06 sample install: archive config list.
+const SAMPLE_CFG = `; arch06 sample install: archive config list.
 ; Same shape as the game's x64/default.archcfg: one path per line, relative to this folder.
 ; file search order is from the bottom up
 

@@ -87,7 +87,7 @@ export class FuzzyIndex {
  * `nameStart` is where its file name begins. `FuzzyIndex.match` computes the same scores in
  * fewer steps; this is the definition.
  */
-export function scorePath(s: string, nameStart: number, q: string): number {
+function scorePath(s: string, nameStart: number, q: string): number {
   const inName = s.indexOf(q, nameStart);
   if (inName >= 0) return scoreWhole(4, s, nameStart, inName, q.length);
   const span = scoreSpan(s, nameStart, q);
@@ -144,7 +144,7 @@ function scoreSpan(s: string, from: number, q: string): number {
 }
 
 /** Positions for highlighting: in the file name when it matches there, else over the path. */
-export function matchPositions(path: string, q: string): number[] {
+function matchPositions(path: string, q: string): number[] {
   const cut = path.lastIndexOf('\\') + 1;
   const tryFrom = (start: number): number[] | undefined => {
     const sub = path.slice(start);

@@ -1,6 +1,6 @@
 /** Opening one copy of a path, and diffing a copy with the next one in search order. */
 import * as vscode from 'vscode';
-import { SourceEntry } from '../../core/archive/source';
+import { SourceEntry } from '../../core/archive';
 import { CopiesView, CopyNode } from '../views/copiesView';
 import { MountService } from '../mountService';
 import { SCHEME, gamePathOf, parseUri, sourceUri } from '../fs/uris';

@@ -1,9 +1,8 @@
 /** "arch06: Extract to Folder…" for a file or folder of the merged view or of one source. */
 import * as vscode from 'vscode';
-import { collectEntries, extractEntries } from '../../core/archive/extract';
+import { BundleFolders, collectEntries, extractEntries } from '../../core/archive';
 import { MountService } from '../mountService';
 import { ROOT_URI, SCHEME, parseUri } from '../fs/uris';
-import { BundleFolders } from '../fs/bundleFolders';
 
 export async function extractCommand(service: MountService, bundles: BundleFolders, target?: vscode.Uri, targetFolder?: vscode.Uri): Promise<void> {
   const m = service.mount;
@@ -20,7 +19,7 @@ export async function extractCommand(service: MountService, bundles: BundleFolde
   }
   let entries;
   try {
-    entries = u.view === 'bundle' ? bundles.entries(m, u.bundle, u.member) : collectEntries(m, u.path, u.view === 'source' ? u.source : undefined);
+    entries = u.view === 'bundle' ? bundles.resolve(m, u.bundle).entries(u.member) : collectEntries(m, u.path, u.view === 'source' ? u.source : undefined);
   } catch (e) {
     service.reportError('Nothing to extract', e);
     return;

@@ -1,6 +1,6 @@
 /** "arch06: Find in Files…": text in the merged view's files matching a glob, with progress and cancel. */
 import * as vscode from 'vscode';
-import { searchText } from '../../core/search/textSearch';
+import { searchText } from '../../core/search';
 import { MountService } from '../mountService';
 import { SearchResultsView } from '../views/searchResultsView';
 

@@ -5,20 +5,20 @@
 import { createHash } from 'node:crypto';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { Mount } from '../../core/archive/mount';
+import { Mount } from '../../core/archive';
 import { MountService } from '../mountService';
 import { ROOT_URI, SCHEME } from '../fs/uris';
 import { readStoredFolders, storedFolder } from './workspaceFile';
 
 const LAST_ROOT = 'arch06.lastInstallRoot';
 
-export interface Settings {
+interface Settings {
   installRoot: string;
   archcfg: string;
   extraArchives: string[];
 }
 
-export function readSettings(): Settings {
+function readSettings(): Settings {
   const c = vscode.workspace.getConfiguration('arch06');
   return { installRoot: c.get('installRoot', ''), archcfg: c.get('archcfg', ''), extraArchives: c.get('extraArchives', []) };
 }
@@ -71,7 +71,7 @@ export async function addWorkspaceFolder(context: vscode.ExtensionContext, root:
   await vscode.commands.executeCommand('vscode.openFolder', file, { forceReuseWindow: true });
 }
 
-export const ARCH_FOLDER_NAME = 'Shadow of War (arch06)';
+const ARCH_FOLDER_NAME = 'Shadow of War (arch06)';
 
 /**
  * A workspace file of ours that opened without its folders (seen in the browser build: the window

@@ -18,21 +18,13 @@
  */
 import * as vscode from 'vscode';
 import { Arch06Error } from '../../core/errors';
-import { DecodePool } from '../../core/image/decodePool';
-import { encodePng } from '../../core/image/png';
-import { FuzzyIndex } from '../../core/search/fuzzy';
-import { chooseMaterialTexture, gameFolderOf, isMaterialTexturePath, textureChoices } from '../../core/model/materialTexture';
-import { parseMmsh } from '../../core/formats/mesh/mmsh/reader';
-import { parseSkel } from '../../core/formats/mesh/skel/reader';
-import { MeshModel } from '../../core/model/meshModel';
-import { meshModelFromSkel } from '../../core/model/fromMmsh';
-import { loadMeshWithSkeleton } from '../../core/model/meshWithSkeleton';
-import { explainNoModel, readPrefabLike } from '../../core/model/fromPrfb';
-import { writeGlb } from '../../core/model/glb';
-import { toWireModel } from '../../core/model/wire';
+import { DecodePool, encodePng } from '../../core/image/node';
+import { FuzzyIndex } from '../../core/search';
+import { chooseMaterialTexture, gameFolderOf, isMaterialTexturePath, textureChoices, MeshModel, meshModelFromSkel, loadMeshWithSkeleton, explainNoModel, readPrefabLike, writeGlb, toWireModel } from '../../core/model';
+import { parseMmsh, parseSkel } from '../../core/formats/mesh';
 import { type HostToView, type ViewToHost, checkViewMessage } from '../../media/mesh/protocol';
 import { MountService } from '../mountService';
-import { textureRole } from '../../core/formats/texture/textureRole';
+import { textureRole } from '../../core/formats/texture';
 import { SCHEME, gamePathOf, parseUri } from '../fs/uris';
 import { EditorDocument, PageSpec, WebviewEditor, errorText } from './webviewEditor';
 

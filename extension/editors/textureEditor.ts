@@ -16,15 +16,11 @@
  * Protocol: media/texture/protocol.ts.
  */
 import * as vscode from 'vscode';
-import { TextureFile, parseTextureFile } from '../../core/formats/texture/texr';
-import { ddsLevel, isHdrDecoder } from '../../core/formats/texture/dds';
-import { decodeDdsLevelFloat } from '../../core/image/bcn';
-import { toneMapRgba8 } from '../../core/image/bc6h';
-import { DecodePool } from '../../core/image/decodePool';
-import { textureRole } from '../../core/formats/texture/textureRole';
-import { encodePng } from '../../core/image/png';
-import { exactCopy } from '../../core/io/byteSource';
-import { ChainLevel, tierChain } from '../../core/texture/tierChain';
+import { TextureFile, parseTextureFile, ddsLevel, isHdrDecoder, textureRole } from '../../core/formats/texture';
+import { decodeDdsLevelFloat, toneMapRgba8 } from '../../core/image';
+import { DecodePool, encodePng } from '../../core/image/node';
+import { exactCopy } from '../../core/io';
+import { ChainLevel, tierChain } from '../../core/texture';
 import { type HostToView, type LevelReply, type TextureInfo, type ViewToHost, checkViewMessage } from '../../media/texture/protocol';
 import { MountService } from '../mountService';
 import { hexDump } from './hexDump';

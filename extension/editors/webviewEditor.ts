@@ -168,7 +168,7 @@ export function inlineScript(text: string): string {
 }
 
 /** The page: CSP with a fresh nonce, the style, the body markup, the script. */
-export function pageHtml(webview: vscode.Webview, spec: PageSpec): string {
+function pageHtml(webview: vscode.Webview, spec: PageSpec): string {
   const nonce = webviewNonce();
   const styleSrc = 'inline' in spec.style ? `'nonce-${nonce}'` : webview.cspSource;
   const style =

@@ -6,12 +6,9 @@
  */
 import * as vscode from 'vscode';
 import { isArch06Error } from '../../core/errors';
-import { ROOT } from '../../core/archive/gamePath';
-import { SourceEntry } from '../../core/archive/source';
+import { BundleFolders, ROOT, SourceEntry, memberName } from '../../core/archive';
 import { MountService } from '../mountService';
 import { BUNDLE_SUFFIX, ROOT_URI, SCHEME, SOURCES_FOLDER, parseUri } from './uris';
-import { BundleFolders } from './bundleFolders';
-import { readBundleMemberAsync } from '../../core/archive/bundles';
 
 export class Arch06FileSystem implements vscode.FileSystemProvider {
   private readonly changes = new vscode.EventEmitter<vscode.FileChangeEvent[]>();
@@ -77,9 +74,9 @@ export class Arch06FileSystem implements vscode.FileSystemProvider {
       if (u.view === 'sources') return this.fileStat(vscode.FileType.Directory, 0);
       if (u.view === 'bundle') {
         const b = this.bundles.resolve(m, u.bundle);
-        const member = u.member ? this.bundles.member(b, u.member) : undefined;
+        const member = b.member(u.member);
         if (member) return this.fileStat(vscode.FileType.File, member.size ?? 0);
-        if (this.bundles.list(b, u.member)) return this.fileStat(vscode.FileType.Directory, 0);
+        if (b.list(u.member)) return this.fileStat(vscode.FileType.Directory, 0);
         throw vscode.FileSystemError.FileNotFound(uri);
       }
       const e = this.entry(uri);
@@ -97,10 +94,10 @@ export class Arch06FileSystem implements vscode.FileSystemProvider {
       if (u.view === 'sources') return m.sources.map((s) => [s.name, vscode.FileType.Directory]);
       const out: [string, vscode.FileType][] = [];
       if (u.view === 'bundle') {
-        const l = this.bundles.list(this.bundles.resolve(m, u.bundle), u.member);
+        const l = this.bundles.resolve(m, u.bundle).list(u.member);
         if (!l) throw vscode.FileSystemError.FileNotFound(uri);
         for (const f of l.folders) out.push([f, vscode.FileType.Directory]);
-        for (const f of l.files) out.push([f.path.slice(f.path.replace(/\//g, '\\').lastIndexOf('\\') + 1), vscode.FileType.File]);
+        for (const f of l.files) out.push([memberName(f), vscode.FileType.File]);
       } else if (u.view === 'merged') {
         const l = m.list(u.path);
         if (!l) throw vscode.FileSystemError.FileNotFound(uri);
@@ -126,14 +123,13 @@ export class Arch06FileSystem implements vscode.FileSystemProvider {
     try {
       const u = parseUri(uri);
       if (u.view === 'bundle') {
-        const m = this.mount(uri);
-        const b = this.bundles.resolve(m, u.bundle);
-        const member = this.bundles.member(b, u.member);
+        const b = this.bundles.resolve(this.mount(uri), u.bundle);
+        const member = b.member(u.member);
         if (!member) throw vscode.FileSystemError.FileNotFound(uri);
         if (member.servedFrom === 'missing') {
-          throw vscode.FileSystemError.Unavailable(`${member.path}: declared by ${b.manifest.path} (${b.manifest.source}) but neither in the container nor shipped loose`);
+          throw vscode.FileSystemError.Unavailable(`${member.path}: declared by ${b.bundle.manifest.path} (${b.bundle.manifest.source}) but neither in the container nor shipped loose`);
         }
-        return await readBundleMemberAsync(m, b, member);
+        return await b.read(member);
       }
       e = this.entry(uri);
     } catch (err) {

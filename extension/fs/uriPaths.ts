@@ -4,15 +4,16 @@
  * `/@sources/<source name>/<game path>`; a bundle's members sit in `/<manifest path> [bundle]/<member path>`.
  * Paths are case-insensitive, like every game path.
  */
-import { GamePath, toGamePath } from '../../core/archive/gamePath';
+import { GamePath, bundleFolderPath, toGamePath } from '../../core/archive';
 
 export const SCHEME = 'arch06';
 export const SOURCES_FOLDER = '@sources';
 /**
  * Beside every `x.bndl` of the merged view sits a folder `x.bndl [bundle]` holding the bundle's
- * members (by their full game paths), each served as the engine would: loose entry, else container.
+ * members (by their full game paths), each served as the engine would: loose entry, else container
+ * (core/archive/bundleFolders.ts, which the CLI's `ls` uses too).
  */
-export const BUNDLE_SUFFIX = ' [bundle]';
+export { BUNDLE_SUFFIX } from '../../core/archive';
 
 export type ArchUri =
   | { view: 'merged'; path: GamePath }
@@ -27,11 +28,8 @@ export function parseUriPath(uriPath: string): ArchUri {
     if (segments.length === 1) return { view: 'sources' };
     return { view: 'source', source: segments[1], path: toGamePath(segments.slice(2).join('\\')) };
   }
-  const b = segments.findIndex((s) => s.toLowerCase().endsWith(BUNDLE_SUFFIX));
-  if (b >= 0) {
-    const manifest = [...segments.slice(0, b), segments[b].slice(0, -BUNDLE_SUFFIX.length)].join('\\');
-    return { view: 'bundle', bundle: toGamePath(manifest), member: toGamePath(segments.slice(b + 1).join('\\')) };
-  }
+  const inBundle = bundleFolderPath(segments.join('\\'));
+  if (inBundle) return { view: 'bundle', bundle: inBundle.bundle, member: inBundle.member };
   return { view: 'merged', path: toGamePath(segments.join('\\')) };
 }
 

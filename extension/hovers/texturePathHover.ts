@@ -5,12 +5,12 @@
  * install is mounted or the path is not in it.
  */
 import * as vscode from 'vscode';
-import { textureThumbnail } from '../../core/image/thumbnail';
+import { textureThumbnail } from '../../core/image/node';
 import { isArch06Error } from '../../core/errors';
 import { MountService } from '../mountService';
 
 /** A game path ending in a texture extension, as one token. */
-export const TEXTURE_PATH = /[A-Za-z0-9_\\/.:-]+\.(?:texuhd|texauhd|texa0|texa|tex0|tex|dds)\b/i;
+const TEXTURE_PATH = /[A-Za-z0-9_\\/.:-]+\.(?:texuhd|texauhd|texa0|texa|tex0|tex|dds)\b/i;
 
 export class TexturePathHover implements vscode.HoverProvider, vscode.Disposable {
   /** Thumbnails by game path, for the mount they were made from. */

@@ -3,7 +3,7 @@
  * first, with sizes. Items open that copy; "Compare with Next Copy" diffs it with the one below.
  */
 import * as vscode from 'vscode';
-import { SourceEntry } from '../../core/archive/source';
+import { SourceEntry } from '../../core/archive';
 import { MountService } from '../mountService';
 import { SCHEME, gamePathOf, parseUri, sourceUri } from '../fs/uris';
 

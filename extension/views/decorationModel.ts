@@ -4,9 +4,7 @@
  * sources; in a source's own view, W on the copy that wins and S on a shadowed one; in a bundle
  * folder, where a member's bytes come from (L loose, C container, ! missing).
  */
-import { GamePath } from '../../core/archive/gamePath';
-import { Mount } from '../../core/archive/mount';
-import { BundleFolders } from '../fs/bundleFolders';
+import { BundleFolders, GamePath, Mount } from '../../core/archive';
 import { ArchUri } from '../fs/uriPaths';
 
 /** Theme colours by role (decorations.ts maps them to VS Code's theme colour ids). */
@@ -41,10 +39,10 @@ export function decorationFor(mount: Mount, bundles: BundleFolders, u: ArchUri):
 /** A bundle member: where its bytes come from (L loose, C container, ! missing). */
 function memberDecoration(mount: Mount, bundles: BundleFolders, bundle: GamePath, member: GamePath): Decoration | undefined {
   const b = bundles.resolve(mount, bundle);
-  const x = member ? bundles.member(b, member) : undefined;
+  const x = b.member(member);
   if (!x) return undefined;
   const sizeNote = x.sizeMatchesDeclared ? '' : ` (the manifest declares ${x.declaredSize} bytes${x.size !== undefined ? `, the copy has ${x.size}` : ''})`;
   if (x.servedFrom === 'missing') return { badge: '!', tooltip: 'Declared by the manifest, but neither in the container nor shipped loose', colour: 'error' };
   if (x.servedFrom === 'loose') return { badge: 'L', tooltip: `Served from a loose entry in ${x.source}${sizeNote}${x.note ? `\n${x.note}` : ''}`, colour: 'warning' };
-  return { badge: 'C', tooltip: `Served from the container ${b.container?.path} in ${x.source}${sizeNote}` };
+  return { badge: 'C', tooltip: `Served from the container ${b.bundle.container?.path} in ${x.source}${sizeNote}` };
 }

@@ -5,7 +5,7 @@
 import * as vscode from 'vscode';
 import { MountService } from '../mountService';
 import { SCHEME, parseUri } from '../fs/uris';
-import { BundleFolders } from '../fs/bundleFolders';
+import { BundleFolders } from '../../core/archive';
 import { DecorationColour, decorationFor } from './decorationModel';
 
 const THEME_COLOUR: Record<DecorationColour, string> = {

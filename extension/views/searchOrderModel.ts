@@ -59,7 +59,7 @@ export interface SearchOrderNode {
   children?: SearchOrderNode[];
 }
 
-export const ERROR_ICON: NodeIcon = { id: 'error', color: 'errorForeground' };
+const ERROR_ICON: NodeIcon = { id: 'error', color: 'errorForeground' };
 
 /** The view's top-level nodes for a mount (groups carry their children). */
 export function searchOrderNodes(m: SearchOrderMount): SearchOrderNode[] {

@@ -1,6 +1,6 @@
 /** "Search Results" for "arch06: Find in Files…": files, then their matching lines; a click opens the line. */
 import * as vscode from 'vscode';
-import { TextMatch, TextSearchResult } from '../../core/search/textSearch';
+import { TextMatch, TextSearchResult } from '../../core/search';
 import { mergedUri } from '../fs/uris';
 
 type Node = { kind: 'file'; path: string; matches: TextMatch[] } | { kind: 'match'; match: TextMatch } | { kind: 'info'; text: string };

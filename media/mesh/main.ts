@@ -17,7 +17,7 @@
  * through element.style, which a CSP without 'unsafe-inline' allows).
  */
 import { Color } from 'three';
-import type { MeshModel } from '../../core/model/meshModel';
+import type { MeshModel } from '../../core/model';
 import { el, esc, failurePage, fmt } from '../shared/html';
 import { hostChannel } from '../shared/webviewApi';
 import { ModelView, PartView, defaultBox, slotKey } from './model';

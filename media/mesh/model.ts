@@ -22,8 +22,8 @@ import {
 import type { VertexNormalsHelper } from 'three/examples/jsm/helpers/VertexNormalsHelper.js';
 import type { VertexTangentsHelper } from 'three/examples/jsm/helpers/VertexTangentsHelper.js';
 import { CSS2DObject } from 'three/examples/jsm/renderers/CSS2DRenderer.js';
-import type { MeshModel, ModelPart } from '../../core/model/meshModel';
-import { reverseTriangles, windingOf } from '../../core/model/winding';
+import type { MeshModel, ModelPart } from '../../core/model';
+import { reverseTriangles, windingOf } from '../../core/model';
 
 /** A drawn part: its mesh, its own material (for selection highlight), helpers made on demand. */
 export interface PartView {
@@ -80,7 +80,7 @@ export function boneWorlds(m: MeshModel): Matrix4[] {
 }
 
 /** Bone and socket positions (centimetres), for framing a model that has no mesh. */
-export function skeletonBox(m: MeshModel): Box3 {
+function skeletonBox(m: MeshModel): Box3 {
   const box = new Box3();
   const worlds = boneWorlds(m);
   for (const w of worlds) box.expandByPoint(new Vector3().setFromMatrixPosition(w));

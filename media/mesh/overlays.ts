@@ -23,7 +23,7 @@ import {
 import { VertexNormalsHelper } from 'three/examples/jsm/helpers/VertexNormalsHelper.js';
 import { VertexTangentsHelper } from 'three/examples/jsm/helpers/VertexTangentsHelper.js';
 import { CSS2DObject } from 'three/examples/jsm/renderers/CSS2DRenderer.js';
-import type { MeshModel } from '../../core/model/meshModel';
+import type { MeshModel } from '../../core/model';
 import { el } from '../shared/html';
 import { LodView, ModelView, PartView, boneWorlds } from './model';
 import { isDark, themeBackground } from './scene';

@@ -4,7 +4,7 @@
  * and its notes.
  */
 import { Vector3 } from 'three';
-import type { MeshModel } from '../../core/model/meshModel';
+import type { MeshModel } from '../../core/model';
 import { el, esc, fmt } from '../shared/html';
 import { LodView, PartView, cm, slotKey } from './model';
 

@@ -48,11 +48,11 @@
  * ('waiting' | 'model' | 'failed' | 'error'), `lod`, `triangles`, `visibleParts`, and `textures`
  * (how many slots of the LOD on screen currently draw a texture: 0 with the Textures toggle off).
  */
-import type { WireModel } from '../../core/model/wire';
+import type { WireModel } from '../../core/model';
 import { type FailedMessage, type ReadyMessage, finite, unchecked } from '../shared/protocol';
 
-export { WIRE_VERSION, fromWireModel, toWireModel, wireTransferables } from '../../core/model/wire';
-export type { WireLod, WireModel, WirePart } from '../../core/model/wire';
+export { WIRE_VERSION, fromWireModel, toWireModel, wireTransferables } from '../../core/model';
+export type { WireLod, WireModel, WirePart } from '../../core/model';
 export type { FailedMessage, ReadyMessage } from '../shared/protocol';
 
 export interface ModelMessage {

@@ -3,7 +3,7 @@
  * line) and the keyboard (F frames, W toggles the wireframe, Esc clears the selection). The view
  * state they edit is saved with the webview (`setState`), so a reopened tab keeps its toggles.
  */
-import type { MeshModel } from '../../core/model/meshModel';
+import type { MeshModel } from '../../core/model';
 import { el, fmt } from '../shared/html';
 
 export type Toggle = 'wireframe' | 'textures' | 'normals' | 'tangents' | 'colors' | 'bounds' | 'bones' | 'uv';

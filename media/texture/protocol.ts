@@ -23,10 +23,7 @@
  *
  * Page → worker (webviewDecodeWorker.ts): a DecodeRequest; the worker answers a DecodeReply.
  */
-import type { DdsDecoder } from '../../core/formats/texture/dds';
-import type { TexrField, TexrTier } from '../../core/formats/texture/texr';
-import type { TexaPath } from '../../core/formats/texture/texa';
-import type { TextureRole } from '../../core/formats/texture/textureRole';
+import type { DdsDecoder, TexrField, TexrTier, TexaPath, TextureRole } from '../../core/formats/texture';
 import { type FailedMessage, type ReadyMessage, finite, indexOr0, unchecked } from '../shared/protocol';
 
 export type { FailedMessage, ReadyMessage } from '../shared/protocol';

@@ -15,7 +15,7 @@ import type { Frame } from 'playwright-core';
 import { tempDir } from '../support/fixtures';
 import { repoRoot, sharedPath } from '../support/shared';
 import { rawMmshFacts, rawTrianglesAt } from '../support/rawMmsh';
-import { sampleSwordMesh } from '../../core/sample/sampleGame';
+import { sampleSwordMesh } from '../../core/sample';
 import { e2eSkipReason, Harness } from './harness';
 
 const vsix = path.join(repoRoot(), 'dist', 'arch06.vsix');

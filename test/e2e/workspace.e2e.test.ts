@@ -12,7 +12,7 @@ import * as path from 'node:path';
 import { tempDir, treeDigest } from '../support/fixtures';
 import { repoRoot } from '../support/shared';
 import { e2eSkipReason, Harness } from './harness';
-import { parseEmbb } from '../../core/formats/bundle/embb';
+import { parseEmbb } from '../../core/formats/bundle';
 
 const vsix = path.join(repoRoot(), 'dist', 'arch06.vsix');
 const cli = path.join(repoRoot(), 'dist', 'cli.js');

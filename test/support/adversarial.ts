@@ -10,8 +10,7 @@ import { spawnSync } from 'node:child_process';
 import * as crypto from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { LtarWriter, WriterEntry } from '../../core/formats/archive/ltar/writer';
-import { NAME_POOL_START } from '../../core/formats/archive/ltar/layout';
+import { LtarWriter, WriterEntry, NAME_POOL_START } from '../../core/formats/archive';
 import { CLI } from './cli';
 import { tempDir } from './fixtures';
 
@@ -230,7 +229,7 @@ export function placeholder(name: string, tag: string): string {
 }
 
 /** A Kraken memset stream (one byte of fill for any raw size): a tiny payload that decodes to a full chunk. */
-export const KRAKEN_MEMSET_ZERO = Uint8Array.from([0x8c, 0x06, 0x07, 0xff, 0xff, 0x00]);
+const KRAKEN_MEMSET_ZERO = Uint8Array.from([0x8c, 0x06, 0x07, 0xff, 0xff, 0x00]);
 
 /** A chunk-stream entry of `chunks` memset chunks of 64 KiB each, after optional leading stored bytes. */
 export function memsetEntry(chunks: number, lead?: Uint8Array): WriterEntry {

@@ -6,7 +6,7 @@ import * as path from 'node:path';
  * developers' machines and in CI), or wherever ARCH06_SHARED points. Tests that need it skip
  * with a message naming what is missing; they never pass silently.
  */
-export function sharedDir(): string | undefined {
+function sharedDir(): string | undefined {
   const candidates = [process.env.ARCH06_SHARED, path.resolve(repoRoot(), '..', 'shared')];
   for (const c of candidates) if (c && fs.existsSync(c)) return c;
   return undefined;

@@ -6,8 +6,8 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { repoRoot } from '../support/shared';
 import { tempDir, treeDigest } from '../support/fixtures';
-import { stringHash } from '../../core/hash/stringHash';
-import { sampleGame } from '../../core/sample/sampleGame';
+import { stringHash } from '../../core/hash';
+import { sampleGame } from '../../core/sample';
 import { RawLtarRecord, rawLtarRecords, rawU32 } from '../support/rawLtar';
 
 const cli = path.join(repoRoot(), 'dist', 'cli.js');
@@ -156,6 +156,44 @@ test('exit codes: 1 not found, 2 bad input, one line on stderr', () => {
   assert.equal(v.code, 2);
   assert.match(v.stdout.toString(), /FAIL .*Bad\.arch06: broken source \(cfg line 1\)/);
   assert.deepEqual(v.stderr.toString().trim().split('\n'), ['arch06: verify: 1 failure in 0 entries of 0 sources']);
+});
+
+test('ls of a bundle folder: the members as the extension shows them, each served from container, loose or missing', () => {
+  // core/sample/sampleGame.ts: the orc bundle's manifest is patched in Patch_02 above its container in
+  // Base; body, head and weapon come from the container, banner ships loose in Patch_02, voice nowhere.
+  const bundle = 'bundles\\characters\\orc_sample.bndl [bundle]';
+  const top = json('ls', root, bundle);
+  assert.deepEqual([top.folders, top.files], [[{ name: 'characters' }], []]);
+  assert.deepEqual(top.bundle, { manifest: { path: 'bundles\\characters\\orc_sample.bndl', source: 'Patch_02.arch06' }, container: { path: 'bundles\\characters\\orc_sample.embb', source: 'Base.arch06' } });
+  // Any case, either separator, deeper folders inside the bundle folder.
+  const leaf = json('ls', root, 'Bundles/Characters/ORC_SAMPLE.BNDL [bundle]/characters/orcs/orc_sample');
+  const served = leaf.files.map((f: any) => [f.name, f.servedFrom, f.source ?? null]);
+  assert.deepEqual(served, [
+    ['body.txt', 'container', 'Base.arch06'],
+    ['head.txt', 'container', 'Base.arch06'],
+    ['weapon.txt', 'container', 'Base.arch06'],
+    ['banner.txt', 'loose', 'Patch_02.arch06'],
+    ['voice.txt', 'missing', null],
+  ]);
+  const by = new Map(leaf.files.map((f: any) => [f.name, f]));
+  // Sizes are the bytes served: the loose copy as `which` reports it, the container's payload as its text.
+  assert.equal((by.get('banner.txt') as any).size, json('which', root, 'characters\\orcs\\orc_sample\\banner.txt').size);
+  assert.equal((by.get('body.txt') as any).size, Buffer.byteLength('orc_sample body: served from the container in Base\n'));
+  assert.equal((by.get('voice.txt') as any).size, undefined);
+  // The text form: one line per folder and member, with where it is served from.
+  const text = run('ls', root, `${bundle}\\characters\\orcs\\orc_sample`);
+  assert.equal(text.code, 0, text.stderr);
+  const lines = text.stdout.toString().trim().split('\n');
+  assert.equal(lines.length, 5);
+  assert.match(lines[0], /^body\.txt\s+\d+ B {2}container Base\.arch06$/);
+  assert.match(lines[3], /^banner\.txt\s+\d+ B {2}loose Patch_02\.arch06/);
+  assert.match(lines[4], /^voice\.txt\s+- {2}missing/);
+  assert.deepEqual(run('ls', root, bundle).stdout.toString(), 'characters\\\n');
+  // Not a folder of the bundle: not found; a bundle that does not exist: not found; `..`: bad input.
+  assert.equal(run('ls', root, `${bundle}\\characters\\nothing`).code, 1);
+  assert.equal(run('ls', root, `${bundle}\\characters\\orcs\\orc_sample\\body.txt`).code, 1);
+  assert.equal(run('ls', root, 'bundles\\nothing.bndl [bundle]').code, 1);
+  assert.equal(run('ls', root, `${bundle}\\..\\x`).code, 2);
 });
 
 test('the sample install is byte-identical after every command above', () => {

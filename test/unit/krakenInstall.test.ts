@@ -5,10 +5,9 @@ import * as assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { LtarWriter, WriterChunk } from '../../core/formats/archive/ltar/writer';
+import { LtarWriter, WriterChunk } from '../../core/formats/archive';
 import { Arch06Error } from '../../core/errors';
-import { Mount } from '../../core/archive/mount';
-import { LtarEntry } from '../../core/archive/ltarSource';
+import { Mount, LtarEntry } from '../../core/archive';
 import { sharedPath, repoRoot } from '../support/shared';
 import { prng, randomBytes, tempDir, writeTree } from '../support/fixtures';
 

@@ -9,8 +9,8 @@ import { sharedPath } from '../support/shared';
 import { rawMmshFacts, rawTrianglesAt } from '../support/rawMmsh';
 import { CLI, cliJson, runCli } from '../support/cli';
 import { tempDir, treeDigest, writeTree } from '../support/fixtures';
-import { formatHash, stringHash } from '../../core/hash/stringHash';
-import { SAMPLE_MESH, SAMPLE_SKELETON, SAMPLE_SWORD_BONES, SAMPLE_SWORD_GROUPS } from '../../core/sample/sampleGame';
+import { formatHash, stringHash } from '../../core/hash';
+import { SAMPLE_MESH, SAMPLE_SKELETON, SAMPLE_SWORD_BONES, SAMPLE_SWORD_GROUPS } from '../../core/sample';
 
 const MESH = sharedPath('samples/real/player_eltariel_head.mesh');
 const SKEL = sharedPath('samples/real/player_eltariel_head.skel');

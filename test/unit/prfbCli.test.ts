@@ -7,7 +7,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { cliJson, runCli } from '../support/cli';
 import { tempDir, writeTree } from '../support/fixtures';
-import { samplePrefabInput, sampleWorldMeshInput, writePrfb, writeWorldMesh } from '../../core/formats/prefab/writer';
+import { samplePrefabInput, sampleWorldMeshInput, writePrfb, writeWorldMesh } from '../../core/formats/prefab';
 
 
 const run = runCli;

@@ -16,7 +16,7 @@ import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { Arena, assertContract, craftArchive, memsetEntry, placeholder, runBounded, stderrLines } from '../support/adversarial';
-import { SAMPLE_MESH, SAMPLE_TEXTURE } from '../../core/sample/sampleGame';
+import { SAMPLE_MESH, SAMPLE_TEXTURE } from '../../core/sample';
 import { CLI } from '../support/cli';
 
 /** Write `bytes` as arena/mods/Mod.arch06 and return the `--arch` arguments that mount it. */

@@ -4,7 +4,7 @@ import * as assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { LtarWriter } from '../../core/formats/archive/ltar/writer';
+import { LtarWriter } from '../../core/formats/archive';
 import { repoRoot, sharedPath } from '../support/shared';
 import { tempDir, writeTree } from '../support/fixtures';
 

@@ -69,3 +69,75 @@ test('cli/ and server/ never import vscode', () => {
     for (const f of sources(path.join(root, dir))) for (const spec of importsOf(f)) assert.ok(spec !== 'vscode', `${path.relative(root, f)} imports vscode`);
   }
 });
+
+/**
+ * The API boundary (ARCHITECTURE.md "API boundary"): code outside core/ reaches the engine only
+ * through these faces, each a layer's index (core/errors.ts is its own). The tests/ folders inside
+ * core/ may import internals; cli/, extension/, server/, media/, bench/ and test/ may not.
+ */
+function coreFaces(root: string): string[] {
+  const families = fs
+    .readdirSync(path.join(root, 'core', 'formats'), { withFileTypes: true })
+    .filter((e) => e.isDirectory() && e.name !== 'tests')
+    .map((e) => `core/formats/${e.name}`);
+  return ['core/errors', 'core/io', 'core/io/node', 'core/hash', 'core/oodle', 'core/archive', ...families, 'core/image', 'core/image/node', 'core/model', 'core/search', 'core/texture', 'core/sample'];
+}
+
+test('every core/ face exists: core/errors.ts and an index.ts per layer, per format family and per node-only part', () => {
+  const root = repoRoot();
+  for (const face of coreFaces(root)) {
+    const file = face === 'core/errors' ? `${face}.ts` : `${face}/index.ts`;
+    assert.ok(fs.existsSync(path.join(root, file)), `${file} is missing`);
+  }
+  assert.ok(!fs.existsSync(path.join(root, 'core', 'index.ts')), 'core/index.ts is gone: each layer\'s index is its face');
+});
+
+test('code outside core/ imports core/ only through the faces (layer indexes), never a module behind them', () => {
+  const root = repoRoot();
+  const faces = new Set(coreFaces(root));
+  for (const dir of ['cli', 'extension', 'server', 'media', 'bench', 'test']) {
+    for (const f of sources(path.join(root, dir))) {
+      for (const spec of importsOf(f)) {
+        if (!spec.startsWith('.')) continue;
+        const target = path.relative(root, path.resolve(path.dirname(f), spec)).split(path.sep).join('/').replace(/\.ts$/, '').replace(/\/index$/, '');
+        if (!target.startsWith('core/')) continue;
+        assert.ok(faces.has(target), `${path.relative(root, f)} imports ${spec} (${target}); outside core/, import a face: ${[...faces].join(', ')}`);
+      }
+    }
+  }
+});
+
+/** Value imports of a file (type-only imports and re-exports are erased, so they pull in nothing at run time). */
+const valueImportsOf = (file: string): string[] =>
+  [...fs.readFileSync(file, 'utf8').matchAll(/^\s*(?:import|export)\s+(type\s+)?[^;'"]*?from\s+['"]([^'"]+)['"]|(?:import\s*\(\s*|require\s*\(\s*)['"]([^'"]+)['"]/gm)]
+    .filter((m) => !m[1])
+    .map((m) => m[2] ?? m[3]);
+
+const resolveTs = (from: string, spec: string): string | undefined => {
+  const base = path.resolve(path.dirname(from), spec);
+  return [`${base}.ts`, path.join(base, 'index.ts')].find((p) => fs.existsSync(p));
+};
+
+test('webviews (media/) never pull in node-only code: nothing they reach imports a Node module or a core/**/node/ part', () => {
+  const root = repoRoot();
+  const seen = new Set<string>();
+  const stack = sources(path.join(root, 'media'));
+  while (stack.length) {
+    const f = stack.pop()!;
+    if (seen.has(f)) continue;
+    seen.add(f);
+    const rel = path.relative(root, f).split(path.sep).join('/');
+    assert.ok(!/^core\/(.+\/)?node\//.test(rel), `a webview reaches ${rel}, a node-only part`);
+    for (const spec of valueImportsOf(f)) {
+      if (spec.startsWith('.')) {
+        const t = resolveTs(f, spec);
+        if (t) stack.push(t);
+        continue;
+      }
+      const builtin = spec.startsWith('node:') || ['fs', 'path', 'os', 'zlib', 'worker_threads', 'child_process', 'crypto', 'util', 'buffer'].includes(spec);
+      assert.ok(!builtin, `${rel} imports ${spec}, and a webview reaches it`);
+    }
+  }
+  // The walk did reach the engine: the texture webview's decoders and the mesh webview's model helpers.
+  for (const reached of ['core/image/bcn.ts', 'core/model/wire.ts']) assert.ok(seen.has(path.join(root, reached)), `${reached} reached from media/`);
+});

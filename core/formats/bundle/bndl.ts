@@ -40,12 +40,11 @@ import { expectMagicVersion } from '../../io/magic';
 import { EMBB_HEADER_SIZE, EmbbContainer } from './embb';
 
 export const BNDL_MAGIC = 0x4c444e42; // "BNDL" read as a little-endian u32
-export const BNDL_MAGIC_BIG_ENDIAN = 0x424e444c; // "LDNB": a byte-swapped console bundle (S3)
 export const BNDL_VERSION = 6;
 /** Shadow of Mordor's version, known only in the data-carrying shape (S5). */
-export const BNDL_MORDOR_VERSION = 4;
+const BNDL_MORDOR_VERSION = 4;
 export const BNDL_MANIFEST_HEADER_SIZE = 0x14;
-export const BNDL_DATA_HEADER_SIZE = 0x1c;
+const BNDL_DATA_HEADER_SIZE = 0x1c;
 /** The EMBB header a mirrored container adds to the manifest's figures. */
 
 export interface BndlManifestMember {

@@ -31,11 +31,10 @@ import { expectMagicVersion } from '../../io/magic';
 import { isRetailPathLayout } from './pathPool';
 
 export const EMBB_MAGIC = 0x42424d45; // "EMBB" read as a little-endian u32
-export const EMBB_MAGIC_BIG_ENDIAN = 0x454d4242; // "BBME": a byte-swapped console container (S3)
 export const EMBB_VERSION = 5;
 export const EMBB_HEADER_SIZE = 16;
 /** Path offsets are relative to the pool, which starts right after the header. */
-export const EMBB_POOL_START = EMBB_HEADER_SIZE;
+const EMBB_POOL_START = EMBB_HEADER_SIZE;
 
 const BNDL_MAGIC_LE = 0x4c444e42; // "BNDL": a Mordor-era data-carrying bundle wears the .embb extension
 

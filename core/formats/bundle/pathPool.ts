@@ -7,7 +7,7 @@
 import { Arch06Error } from '../../errors';
 
 /** Retail paths are NUL-padded to this multiple (seed 004 header rules). */
-export const EMBB_PATH_ALIGN = 4;
+const EMBB_PATH_ALIGN = 4;
 
 /** Padded length of a path in a retail pool: the string, its NUL, NULs up to a multiple of 4. */
 function paddedLength(byteLength: number): number {

@@ -14,15 +14,13 @@
 import { FieldReader, ParseOptions } from '../../io/fieldReader';
 import { expectMagicVersion } from '../../io/magic';
 
-export const LTFX_MAGIC = 0x5846544c; // "LTFX" read as a little-endian u32
-export const LTFX_VERSION = 8;
-export const GADB_MAGIC = 0x42444147; // "GADB"
+const LTFX_VERSION = 8;
 /** The GADB database starts right after the LTFX magic and version (S2). */
 export const LTFX_GADB_OFFSET = 8;
 /** S2 `gamedb.hexpat`: a 44-byte GADB header. */
 export const GADB_HEADER_SIZE = 44;
 /** S2's names for the GADB header words after magic and version (UNCERTAIN). */
-export const GADB_WORD_LABELS = [
+const GADB_WORD_LABELS = [
   'stringTableSize', 'recordCount', 'unknown', 'unknown', 'unknown', 'blockCount', 'unknown', 'unknown', 'stringTableOffset',
 ] as const;
 

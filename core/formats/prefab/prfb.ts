@@ -49,14 +49,14 @@ export const PRFB_MAGIC = 0x42465250; // "PRFB"
 export const PRFB_VERSION = 8;
 /** LOD records start here (seed 001), so the header is 14 words. */
 export const PRFB_LOD_OFFSET = 0x38;
-export const PRFB_HEADER_WORDS = PRFB_LOD_OFFSET / 4;
+const PRFB_HEADER_WORDS = PRFB_LOD_OFFSET / 4;
 export const PRFB_LOD_RECORD_SIZE = 44;
 /** -1.0 as f32: the word at +28 of every LOD record (seed 001). */
 export const PRFB_LOD_MARKER = 0xbf800000;
 export const PRFB_NONE = 0xffffffff;
 
 /** The seed's names for header words (index = word number from the start of the file). */
-export const PRFB_HEADER_LABELS: Readonly<Record<number, string>> = {
+const PRFB_HEADER_LABELS: Readonly<Record<number, string>> = {
   0: 'magic "PRFB"',
   1: 'version (8)',
   2: 'hash (seed: "u32 hash"; of what is not stated)',
@@ -66,7 +66,7 @@ export const PRFB_HEADER_LABELS: Readonly<Record<number, string>> = {
   9: 'vertex formats',
 };
 /** Word [7]: the seed says only what it is not. */
-export const PRFB_HEADER7_NOTE = 'unknown (seed: not the unit count; 88 of 431 chained prefabs disagree)';
+const PRFB_HEADER7_NOTE = 'unknown (seed: not the unit count; 88 of 431 chained prefabs disagree)';
 
 export interface PrfbLodRecord {
   index: number;

@@ -27,11 +27,11 @@ export const MESH_MAGIC = 0x4853454d; // "MESH"
 export const WORLD_MESH_VERSION = 5;
 /** The vertex buffer starts here (seed 001), so the header is 11 words. */
 export const WORLD_MESH_VERTEX_OFFSET = 0x2c;
-export const WORLD_MESH_HEADER_WORDS = WORLD_MESH_VERTEX_OFFSET / 4;
+const WORLD_MESH_HEADER_WORDS = WORLD_MESH_VERTEX_OFFSET / 4;
 /** Seed 001: draws wider than 20 km are sky domes and vista cards (in centimetres, taking positions as cm). */
 export const SKY_DRAW_WIDTH = 20_000 * 100;
 
-export const WORLD_MESH_HEADER_LABELS: Readonly<Record<number, string>> = {
+const WORLD_MESH_HEADER_LABELS: Readonly<Record<number, string>> = {
   0: 'magic "MESH"',
   1: 'version (5)',
   3: 'draws',

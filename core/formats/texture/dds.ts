@@ -26,7 +26,7 @@ import { expectMagicVersion } from '../../io/magic';
 export const DDS_MAGIC = 0x20534444; // "DDS " as a little-endian u32
 export const DDS_HEADER_SIZE = 124;
 export const DDS_PIXELFORMAT_SIZE = 32;
-export const DDS_DX10_HEADER_SIZE = 20;
+const DDS_DX10_HEADER_SIZE = 20;
 /** Bytes before the surface data: magic + header (+ DX10 header). */
 export const DDS_BASE_DATA_OFFSET = 4 + DDS_HEADER_SIZE;
 
@@ -34,19 +34,18 @@ export const DDS_BASE_DATA_OFFSET = 4 + DDS_HEADER_SIZE;
 export const DDSD_MIPMAPCOUNT = 0x20000;
 // DDS_PIXELFORMAT.flags
 export const DDPF_ALPHAPIXELS = 0x1;
-export const DDPF_ALPHA = 0x2;
+const DDPF_ALPHA = 0x2;
 export const DDPF_FOURCC = 0x4;
 export const DDPF_RGB = 0x40;
-export const DDPF_LUMINANCE = 0x20000;
+const DDPF_LUMINANCE = 0x20000;
 // caps2
 export const DDSCAPS2_CUBEMAP = 0x200;
 export const DDSCAPS2_CUBEMAP_FACES = 0xfc00;
-export const DDSCAPS2_VOLUME = 0x200000;
+const DDSCAPS2_VOLUME = 0x200000;
 // DX10 resourceDimension / miscFlag
-export const DDS_DIMENSION_TEXTURE1D = 2;
-export const DDS_DIMENSION_TEXTURE2D = 3;
-export const DDS_DIMENSION_TEXTURE3D = 4;
-export const DDS_RESOURCE_MISC_TEXTURECUBE = 0x4;
+const DDS_DIMENSION_TEXTURE1D = 2;
+const DDS_DIMENSION_TEXTURE3D = 4;
+const DDS_RESOURCE_MISC_TEXTURECUBE = 0x4;
 
 /** Largest width/height/depth accepted (D3D11's 16384, doubled for headroom). */
 export const DDS_MAX_DIMENSION = 32768;

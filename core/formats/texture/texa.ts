@@ -24,7 +24,7 @@ import { expectMagicVersion } from '../../io/magic';
 export const TEXA_MAGIC = 0x41584554; // "TEXA" little-endian
 export const TEXA_VERSION = 1;
 /** How far into the file the "DDS " search looks: room for a few hundred slice paths. */
-export const TEXA_DDS_SEARCH_LIMIT = 64 * 1024;
+const TEXA_DDS_SEARCH_LIMIT = 64 * 1024;
 /** Shortest printable run taken for a path. */
 const MIN_PATH_CHARS = 4;
 

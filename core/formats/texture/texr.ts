@@ -34,23 +34,19 @@ import { FieldReader, ParseOptions } from '../../io/fieldReader';
 import { expectMagicVersion, startsWithTag } from '../../io/magic';
 
 export const TEXR_MAGIC = 0x52584554; // "TEXR" little-endian
-export const TEXR_MAGIC_BIG_ENDIAN = 0x54455852; // "RXET"
 export const TEXR_VERSION = 8;
 export const SLVT_MAGIC = 0x54564c53; // "SLVT"
 export const SLVT_VERSION = 4;
 /** Offset of pathLen in a TEXR header. */
 export const TEXR_PATH_LENGTH_OFFSET = 0x10;
 /** The DDS follows P + 23 in the one sample (formats-public §4). */
-export const TEXR_DDS_DOCUMENTED_DELTA = 23;
+const TEXR_DDS_DOCUMENTED_DELTA = 23;
 /** The first byte searched for "DDS ": after the dimension pair, P + 5. */
-export const TEXR_DDS_SEARCH_DELTA = 5;
+const TEXR_DDS_SEARCH_DELTA = 5;
 /** How far past P + 5 the "DDS " search looks. */
-export const TEXR_DDS_SEARCH_LIMIT = 256;
+const TEXR_DDS_SEARCH_LIMIT = 256;
 /** How far into an SLVT the "TEXR" search looks. */
-export const SLVT_TEXR_SEARCH_LIMIT = 4096;
-
-/** @deprecated the one vocabulary is `Confidence` (core/io/confidence.ts); kept as a name for it. */
-export type Certainty = Confidence;
+const SLVT_TEXR_SEARCH_LIMIT = 4096;
 
 /** One header field with its raw value and how sure its meaning is. */
 export interface TexrField {

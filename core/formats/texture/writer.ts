@@ -119,11 +119,11 @@ export function writeDds(spec: DdsWriteSpec): Uint8Array {
 // The fields of the one TEXR v8 sample (formats-public §4, fellbeast_body_d.tex), copied verbatim
 // because their meaning is unknown; the reader keeps them raw and does not depend on them.
 /** unk1 at +0x08: sample bytes 0C 0B 00 0D. */
-export const TEXR_SAMPLE_UNK1 = 0x0d000b0c;
+const TEXR_SAMPLE_UNK1 = 0x0d000b0c;
 /** unk2 at +0x0C: sample bytes 01 02 00 00. */
-export const TEXR_SAMPLE_UNK2 = 0x00000201;
+const TEXR_SAMPLE_UNK2 = 0x00000201;
 /** unk3 at P: sample value 3. */
-export const TEXR_SAMPLE_UNK3 = 3;
+const TEXR_SAMPLE_UNK3 = 3;
 /** The 18 bytes between the dimension pair and the DDS (P+5 .. P+23). */
 export const TEXR_SAMPLE_UNK4: readonly number[] = [0x01, 0x00, 0x0d, 0x01, 0x4d, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x02, 0x00, 0x01, 0x02, 0x00, 0x00];
 
@@ -182,7 +182,7 @@ export function writeTexa(spec: TexaWriteSpec): Uint8Array {
 export type Rgb = readonly [number, number, number];
 
 /** RGB888 to RGB565 (rounded). */
-export function rgb565(c: Rgb): number {
+function rgb565(c: Rgb): number {
   const q = (x: number, bits: number): number => Math.round((Math.min(255, Math.max(0, x)) * ((1 << bits) - 1)) / 255);
   return (q(c[0], 5) << 11) | (q(c[1], 6) << 5) | q(c[2], 5);
 }
@@ -193,7 +193,7 @@ export function rgb565(c: Rgb): number {
  * when c0 < c1 after quantising, the endpoints are swapped and the indices remapped; when they
  * quantise equal, every pixel takes c0 (index 3 would otherwise be transparent black).
  */
-export function encodeBc1Block(c0: Rgb, c1: Rgb, indices: ArrayLike<number>): Uint8Array {
+function encodeBc1Block(c0: Rgb, c1: Rgb, indices: ArrayLike<number>): Uint8Array {
   let a = rgb565(c0);
   let b = rgb565(c1);
   const idx = Array.from({ length: 16 }, (_, i) => indices[i] & 3);
@@ -217,7 +217,7 @@ export function encodeBc1Solid(r: number, g: number, b: number): Uint8Array {
  * The index pattern of every picture block: a small diagonal ramp from c0 (top-left pixel, so a
  * block's corner shows its quadrant colour exactly) to c1 (bottom-right), by column + row.
  */
-export const BANNER_BLOCK_INDICES: readonly number[] = Array.from({ length: 16 }, (_, i) => [0, 0, 2, 2, 3, 3, 1][(i >> 2) + (i & 3)]);
+const BANNER_BLOCK_INDICES: readonly number[] = Array.from({ length: 16 }, (_, i) => [0, 0, 2, 2, 3, 3, 1][(i >> 2) + (i & 3)]);
 
 export interface QuadrantPicture {
   /** Top-left, top-right, bottom-left, bottom-right colours (exact in RGB565 for exact decodes). */
@@ -229,7 +229,7 @@ export interface QuadrantPicture {
  * c1 a grey that brightens along the main diagonal, so the image shows four coloured quadrants
  * with a diagonal gradient. Levels of one block (size <= 4) are the quadrants' average, solid.
  */
-export function bc1QuadrantLevel(size: number, pic: QuadrantPicture): Uint8Array {
+function bc1QuadrantLevel(size: number, pic: QuadrantPicture): Uint8Array {
   const nb = Math.max(1, Math.ceil(size / 4));
   if (nb === 1) {
     const avg = [0, 1, 2].map((k) => pic.quadrants.reduce((s, q) => s + q[k], 0) / 4);

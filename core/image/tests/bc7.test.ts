@@ -16,7 +16,7 @@ import * as zlib from 'node:zlib';
 import { Arch06Error } from '../../errors';
 import { parseDds } from '../../formats/texture/dds';
 import { decodeDdsLevel, decodeLevel } from '../bcn';
-import { encodePng } from '../png';
+import { encodePng } from '../node/png';
 import { prng, tempDir } from '../../../test/support/fixtures';
 
 // ---- the spec, written out for the test ------------------------------------------------------

@@ -12,7 +12,7 @@ import { Arch06Error } from '../../errors';
 import { parseDds, DdsDecoder } from '../../formats/texture/dds';
 import { parseTexr } from '../../formats/texture/texr';
 import { decodeDdsLevel, decodeLevel } from '../bcn';
-import { encodePng } from '../png';
+import { encodePng } from '../node/png';
 import { prng, tempDir } from '../../../test/support/fixtures';
 import { sharedPath } from '../../../test/support/shared';
 

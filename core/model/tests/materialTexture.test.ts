@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { Arch06Error } from '../../errors';
 import { writeDds, writeTexr } from '../../formats/texture/writer';
-import { largestLevelWithin } from '../../image/thumbnail';
+import { largestLevelWithin } from '../../image/previewLevel';
 import { parseDds } from '../../formats/texture/dds';
 import { dx10Dds } from '../../image/tests/dx10Dds';
 import { SAMPLE_TEXTURE_PICTURE, sampleTexture, sampleTextureTier0 } from '../../sample/sampleGame';

@@ -62,7 +62,7 @@ export function cubeModel(): MeshModel {
 
 const deg = Math.PI / 180;
 /** A unit quaternion (x, y, z, w) for `angle` radians about a unit `axis`. */
-export function axisAngle(axis: [number, number, number], angle: number): [number, number, number, number] {
+function axisAngle(axis: [number, number, number], angle: number): [number, number, number, number] {
   const s = Math.sin(angle / 2);
   return [axis[0] * s, axis[1] * s, axis[2] * s, Math.cos(angle / 2)];
 }

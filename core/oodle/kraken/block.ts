@@ -19,7 +19,7 @@ import { corrupt, truncated, unsupported } from './fail';
 import { LzDecoder } from './lz';
 
 export const BLOCK_SIZE = 0x40000;
-export const PIECE_SIZE = 0x20000;
+const PIECE_SIZE = 0x20000;
 const KRAKEN_TYPE = 6;
 
 export class KrakenDecoder {

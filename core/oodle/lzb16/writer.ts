@@ -31,9 +31,9 @@ export const MAX_LITERAL_RUN = LITERAL_EXTENDED + LITERAL_EXTENSION_UNSEEN - 1;
 /** Longest match: E = 0x7F. */
 export const MAX_MATCH = SHORT_FORM_FLAG - 1 + LONG_MATCH_BIAS;
 /** Longest short-form match (offset 1 only). */
-export const MAX_SHORT_MATCH = 15 + MIN_MATCH;
+const MAX_SHORT_MATCH = 15 + MIN_MATCH;
 /** Largest compressed payload the length word can frame without touching its top bits. */
-export const MAX_STREAM_BYTES = 0x3fff + 1;
+const MAX_STREAM_BYTES = 0x3fff + 1;
 
 export interface Lzb16Sequence {
   literals: Uint8Array | number[];

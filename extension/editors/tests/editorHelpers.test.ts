@@ -5,7 +5,7 @@ import { hexDump } from '../hexDump';
 import { webviewNonce } from '../webviewNonce';
 import * as protocol from '../../../media/mesh/protocol';
 import * as textureProtocol from '../../../media/texture/protocol';
-import * as wire from '../../../core/model/wire';
+import * as wire from '../../../core/model';
 
 test('hexDump: offset, 16 bytes in hex, printable ASCII; stops at max', () => {
   const bytes = Uint8Array.from([...Buffer.from('LTFX'), 8, 0, 0, 0, 0x47, 0x41, 0x44, 0x42, 0x11, 0, 0, 0, 0x7f, 0x20]);

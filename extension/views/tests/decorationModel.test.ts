@@ -5,13 +5,11 @@
 import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
-import { Mount } from '../../../core/archive/mount';
-import { LtarWriter } from '../../../core/formats/archive/ltar/writer';
-import { writeBndl } from '../../../core/formats/bundle/bndlWriter';
-import { writeEmbb } from '../../../core/formats/bundle/embbWriter';
-import { SAMPLE_BUNDLE, sampleGame } from '../../../core/sample/sampleGame';
+import { BundleFolders, Mount } from '../../../core/archive';
+import { LtarWriter } from '../../../core/formats/archive';
+import { writeBndl, writeEmbb } from '../../../core/formats/bundle';
+import { SAMPLE_BUNDLE, sampleGame } from '../../../core/sample';
 import { tempDir, writeTree } from '../../../test/support/fixtures';
-import { BundleFolders } from '../../fs/bundleFolders';
 import { parseUriPath } from '../../fs/uriPaths';
 import { decorationFor } from '../decorationModel';
 

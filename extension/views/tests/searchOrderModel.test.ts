@@ -3,8 +3,8 @@
 import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import * as path from 'node:path';
-import { Mount } from '../../../core/archive/mount';
-import { sampleGame } from '../../../core/sample/sampleGame';
+import { Mount } from '../../../core/archive';
+import { sampleGame } from '../../../core/sample';
 import { prng, randomBytes, tempDir, writeTree } from '../../../test/support/fixtures';
 import { baseName, ordinal, SearchOrderMount, SearchOrderNode, searchOrderNodes } from '../searchOrderModel';
 import { brokenNotice, describeBroken, mountStatus } from '../../mountSummary';

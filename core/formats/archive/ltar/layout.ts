@@ -12,7 +12,6 @@
  */
 
 export const LTAR_MAGIC = 0x5241544c; // "LTAR" read as a little-endian u32
-export const LTAR_MAGIC_BIG_ENDIAN = 0x4c544152; // "RATL": a byte-swapped console archive
 export const LTAR_VERSION = 4;
 export const HEADER_SIZE = 0x30;
 /** Name offsets are relative to the start of the pool, which is the end of the header. */

@@ -38,7 +38,7 @@ interface PendingFile {
 const PADDING_BYTE = 0x58; // 'X', as the public writer pads; readers must ignore it
 
 /** Split a path into folder and leaf; separators may be / or \, no leading/trailing ones kept. */
-export function splitArchivePath(path: string): { folder: string; leaf: string } {
+function splitArchivePath(path: string): { folder: string; leaf: string } {
   const parts = path.split(/[\\/]+/).filter((p) => p.length > 0);
   if (parts.length === 0) throw new Arch06Error('BAD_ARGUMENT', 'empty archive path', { actual: JSON.stringify(path) });
   for (const p of parts) {
@@ -50,7 +50,7 @@ export function splitArchivePath(path: string): { folder: string; leaf: string }
 }
 
 /** Split `bytes` into stored chunks of `chunkSize`. */
-export function storedChunks(bytes: Uint8Array, chunkSize = MAX_CHUNK_LEN): WriterChunk[] {
+function storedChunks(bytes: Uint8Array, chunkSize = MAX_CHUNK_LEN): WriterChunk[] {
   if (!(chunkSize > 0 && chunkSize <= MAX_CHUNK_LEN)) throw new Arch06Error('BAD_ARGUMENT', 'chunk size must be 1..0x10000', { actual: String(chunkSize) });
   const out: WriterChunk[] = [];
   for (let at = 0; at < bytes.length; at += chunkSize) {

@@ -50,7 +50,7 @@ export interface MmshMeshData {
 }
 
 /** SNORM16 reading of s16 texcoords (formats-public: UNCERTAIN, S4 passes the integers through). */
-export const MMSH_S16_UV_SCALE = 1 / 32767;
+const MMSH_S16_UV_SCALE = 1 / 32767;
 
 /**
  * Decode mesh `meshIndex` (over all blocks) of a parsed MMSH. Index and palette ranges are

@@ -1,8 +1,8 @@
 import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { textureThumbnail } from '../thumbnail';
-import { sampleTexture, sampleTextureArray, sampleTextureTier0 } from '../../sample/sampleGame';
-import { Arch06Error } from '../../errors';
+import { sampleTexture, sampleTextureArray, sampleTextureTier0 } from '../../../sample/sampleGame';
+import { Arch06Error } from '../../../errors';
 
 const pngSize = (png: Uint8Array): [number, number] => {
   const v = new DataView(png.buffer, png.byteOffset);

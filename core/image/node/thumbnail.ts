@@ -2,14 +2,14 @@
  * A small PNG of a texture for previews (hovers, lists): the largest mip that fits in
  * `maxSide` × `maxSide`, so no resampling is needed and the decode stays small.
  */
-import type { DdsFile, DdsLevel } from '../formats/texture/dds';
-import { parseTextureFile } from '../formats/texture/texr';
-import { decodeDdsLevel } from './bcn';
+import { parseTextureFile } from '../../formats/texture/texr';
+import { decodeDdsLevel } from '../bcn';
+import { largestLevelWithin } from '../previewLevel';
 import { encodePng } from './png';
-import { Arch06Error } from '../errors';
+import { Arch06Error } from '../../errors';
 
 /** How much larger than asked a preview level may be when no level fits. */
-export const THUMBNAIL_SLACK = 4;
+const THUMBNAIL_SLACK = 4;
 
 export interface Thumbnail {
   png: Uint8Array;
@@ -41,18 +41,4 @@ export function textureThumbnail(bytes: Uint8Array, file: string, maxSide = 128)
     png: encodePng(d.rgba, d.width, d.height), width: d.width, height: d.height, mip: level.mip,
     fullWidth: t.dds.width, fullHeight: t.dds.height, format: t.dds.format.name, slices: t.dds.surfaces,
   };
-}
-
-/**
- * The largest level of `slice` whose longer side is at most `maxSide` pixels, so a preview or a
- * material map needs no resampling; undefined when even the smallest is larger (a .tex0 or
- * .texuhd tier can hold only its top mips) or the slice has no levels.
- */
-export function largestLevelWithin(dds: DdsFile, maxSide: number, slice = 0): DdsLevel | undefined {
-  let best: DdsLevel | undefined;
-  for (const l of dds.levels) {
-    if (l.slice !== slice || Math.max(l.width, l.height) > maxSide) continue;
-    if (!best || l.width * l.height > best.width * best.height) best = l;
-  }
-  return best;
 }

@@ -5,11 +5,11 @@
  * (`npm run bench` measures both side by side; see bench/textureWorkers.bench.ts).
  */
 import { Worker } from 'node:worker_threads';
-import { Arch06Error, ErrorCode, ErrorDetails } from '../errors';
-import type { DdsDecoder, DdsFile } from '../formats/texture/dds';
-import { ddsLevel } from '../formats/texture/dds';
-import { decodeLevel } from './bcn';
-import { exactCopy } from '../io/byteSource';
+import { Arch06Error, ErrorCode, ErrorDetails } from '../../errors';
+import type { DdsDecoder, DdsFile } from '../../formats/texture/dds';
+import { ddsLevel } from '../../formats/texture/dds';
+import { decodeLevel } from '../bcn';
+import { exactCopy } from '../../io/byteSource';
 
 export interface DecodeRequest {
   id: number;

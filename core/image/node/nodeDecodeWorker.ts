@@ -5,8 +5,8 @@
  * the calling side, so a bad level is the same typed error wherever it was decoded.
  */
 import { parentPort } from 'node:worker_threads';
-import { isArch06Error } from '../errors';
-import { decodeLevel } from './bcn';
+import { isArch06Error } from '../../errors';
+import { decodeLevel } from '../bcn';
 import type { DecodeRequest, DecodeReply } from './decodePool';
 
 parentPort?.on('message', (req: DecodeRequest) => {

@@ -4,9 +4,9 @@ import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { inflateSync } from 'node:zlib';
-import { Arch06Error } from '../../errors';
+import { Arch06Error } from '../../../errors';
 import { crc32, encodePng } from '../png';
-import { prng, randomBytes, tempDir } from '../../../test/support/fixtures';
+import { prng, randomBytes, tempDir } from '../../../../test/support/fixtures';
 
 /** A tiny PNG reader written for this test: chunks, CRCs, IHDR, inflate, filter-0 scanlines. */
 function readPng(png: Uint8Array): { width: number; height: number; rgba: Uint8Array; chunks: string[] } {

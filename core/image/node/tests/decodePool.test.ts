@@ -1,12 +1,12 @@
 import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import * as path from 'node:path';
-import { Arch06Error } from '../../errors';
-import { parseDds } from '../../formats/texture/dds';
-import { QuadrantPicture, bc1QuadrantChain, writeDds } from '../../formats/texture/writer';
-import { decodeDdsLevel } from '../bcn';
+import { Arch06Error } from '../../../errors';
+import { parseDds } from '../../../formats/texture/dds';
+import { QuadrantPicture, bc1QuadrantChain, writeDds } from '../../../formats/texture/writer';
+import { decodeDdsLevel } from '../../bcn';
 import { DecodePool } from '../decodePool';
-import { exactCopy } from '../../io/byteSource';
+import { exactCopy } from '../../../io/byteSource';
 
 const workerFile = path.join(__dirname, '..', 'nodeDecodeWorker.js');
 const pic: QuadrantPicture = { quadrants: [[255, 0, 0], [0, 255, 0], [0, 0, 255], [255, 255, 0]] };

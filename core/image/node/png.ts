@@ -6,11 +6,11 @@
  * polynomial 0xEDB88320) over type and data. zlib comes from node:zlib; no dependency.
  */
 import { deflateSync } from 'node:zlib';
-import { Arch06Error } from '../errors';
+import { Arch06Error } from '../../errors';
 
-export const PNG_SIGNATURE = Uint8Array.of(0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a);
+const PNG_SIGNATURE = Uint8Array.of(0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a);
 /** The PNG limit for width and height (2^31 - 1). */
-export const PNG_MAX_DIMENSION = 0x7fffffff;
+const PNG_MAX_DIMENSION = 0x7fffffff;
 
 const CRC_TABLE = ((): Uint32Array => {
   const t = new Uint32Array(256);

@@ -1,0 +1,23 @@
+/**
+ * core/archive, the public face: the file-system layer. One `Source` interface (an LTAR archive,
+ * a directory), the mount (the engine's search order, `which`, merged listings, the hash → path
+ * table, what no write may touch), verification, bundles resolved as the engine does and shown as
+ * folders, and extraction. Node-only (it opens files through core/io/node).
+ */
+export { ROOT, toGamePath } from './gamePath';
+export type { GamePath } from './gamePath';
+export type { Source, SourceEntry, SourceKind, SourceListing, StorageKind } from './source';
+export { LtarEntry, LtarSource } from './ltarSource';
+export { parseArchcfg } from './archcfg';
+export type { CfgLine } from './archcfg';
+export { Mount } from './mount';
+export type { BrokenSource, MergedListing, MountOptions, PathTable, SkippedLine, WhichResult } from './mount';
+export type { MergedIndex } from './mergedIndex';
+export { verifyMount } from './verify';
+export type { VerifyFailure, VerifyOptions, VerifyReport } from './verify';
+export { EntryByteSource, bundleStem, locateBundleMember, resolveBundle } from './bundles';
+export type { BundleFile, BundleMember, MemberOrigin, ResolvedBundle } from './bundles';
+export { BUNDLE_SUFFIX, BundleFolder, BundleFolders, bundleFolderPath, memberName } from './bundleFolders';
+export type { BundleFolderPath, BundleListing } from './bundleFolders';
+export { collectEntries, extractEntries } from './extract';
+export type { ExtractFailure, ExtractOptions, ExtractResult } from './extract';
