@@ -3,6 +3,7 @@
  * figure is measured in this run, and each is printed beside its baseline measured the same way
  * (cold process against cold process, in-process against in-process), never as a bare time.
  */
+import * as os from 'node:os';
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -138,7 +139,7 @@ function main(): void {
   const out = [
     `### Archive engine on the full-scale synthetic install`,
     ``,
-    `${archives.length} mounted archives, ${entries.toLocaleString('en')} mounted entries, ${ix.size.toLocaleString('en')} distinct paths, up to ${ix.maxCopies()} copies (node ${process.version}, ${require('node:os').cpus().length} cores)`,
+    `${archives.length} mounted archives, ${entries.toLocaleString('en')} mounted entries, ${ix.size.toLocaleString('en')} distinct paths, up to ${ix.maxCopies()} copies (node ${process.version}, ${os.cpus().length} cores)`,
     ``,
     `| measure | arch06 | baseline (same run) | ratio |`,
     `|---|---|---|---|`,

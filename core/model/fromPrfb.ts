@@ -62,7 +62,11 @@ function partOf(d: DecodedDraw, label: string, tables: Tables): ModelPart | unde
     const n = d.normals;
     for (let i = 0; i + 2 < n.length; i += 3) {
       const l = Math.hypot(n[i]!, n[i + 1]!, n[i + 2]!);
-      if (l > 0 && Number.isFinite(l)) (n[i] = n[i]! / l), (n[i + 1] = n[i + 1]! / l), (n[i + 2] = n[i + 2]! / l);
+      if (l > 0 && Number.isFinite(l)) {
+        n[i] = n[i]! / l;
+        n[i + 1] = n[i + 1]! / l;
+        n[i + 2] = n[i + 2]! / l;
+      }
     }
     part.normals = n;
   }

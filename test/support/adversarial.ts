@@ -108,7 +108,7 @@ export function assertContract(r: BoundedRun, expect: { code: number | number[];
   if (expect.lines !== undefined) assert.equal(stderrLines(r).length, expect.lines, `stderr lines: ${ctx}`);
   assert.doesNotMatch(r.stderr, /^\s+at .+\(.*:\d+:\d+\)$/m, `a stack trace: ${ctx}`);
   assert.doesNotMatch(r.stderr, /^arch06: internal error/m, ctx);
-  // eslint-disable-next-line no-control-regex
+   
   assert.doesNotMatch(r.stderr.replace(/\n/g, ''), /[\x00-\x1f\x7f-\x9f]/, `a raw control character on stderr: ${ctx}`);
 }
 

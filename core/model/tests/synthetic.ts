@@ -79,9 +79,9 @@ export function skinnedStripModel(): MeshModel {
     for (const x of [-5, 5]) {
       positions.push(x, row * 25, 0);
       normals.push(0, 0, 1);
-      if (row < 2) joints.push(0, 0, 0, 0), weights.push(1, 0, 0, 0);
-      else if (row === 2) joints.push(0, 1, 0, 0), weights.push(0.5, 0.5, 0, 0);
-      else joints.push(1, 0, 0, 0), weights.push(1, 0, 0, 0);
+      const [j, w] = row < 2 ? [[0, 0, 0, 0], [1, 0, 0, 0]] : row === 2 ? [[0, 1, 0, 0], [0.5, 0.5, 0, 0]] : [[1, 0, 0, 0], [1, 0, 0, 0]];
+      joints.push(...j);
+      weights.push(...w);
     }
     if (row > 0) {
       const a = (row - 1) * 2;

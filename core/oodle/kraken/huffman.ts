@@ -290,6 +290,7 @@ export function decodeHuffman(src: Uint8Array, s: number, e: number, out: Uint8A
   const br = reader.forward(src, s, e);
   let count: number;
   if (br.bit() === 0) count = br.bit() === 1 ? readOldRuns(br, s) : readOldSparse(br, s);
+  // eslint-disable-next-line no-dupe-else-if -- each bit() reads the next bit: not the same condition
   else if (br.bit() === 0) count = readNew(br, src, e, s);
   else corrupt(s, 'huffman.table', 'reserved code-length table format');
   let p = br.forwardEnd();

@@ -24,6 +24,7 @@ const mount = (over: Partial<SearchOrderMount> = {}): SearchOrderMount & { root:
 
 test('the modules used by the tree and the status bar load in plain node; one importing vscode would not', () => {
   // This test file imported searchOrderModel and mountSummary, so they loaded without vscode.
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- the point: a plain require must fail
   assert.throws(() => require('../searchOrderView'), /Cannot find module 'vscode'/);
 });
 

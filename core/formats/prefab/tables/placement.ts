@@ -44,7 +44,10 @@ export function placeDraws(r: FieldReader, tables: Tables, buffers: Buffers): Ge
     let m = 0;
     let i = from;
     while (i < to && i % INDEX_BLOCK) m = Math.max(m, v.getUint16(buffers.indexOffset + 2 * i++, true));
-    while (i + INDEX_BLOCK <= to) (m = Math.max(m, blockMax[i / INDEX_BLOCK]!)), (i += INDEX_BLOCK);
+    while (i + INDEX_BLOCK <= to) {
+      m = Math.max(m, blockMax[i / INDEX_BLOCK]!);
+      i += INDEX_BLOCK;
+    }
     while (i < to) m = Math.max(m, v.getUint16(buffers.indexOffset + 2 * i++, true));
     return m;
   };
