@@ -64,8 +64,18 @@ function main(): void {
   const floorCold = timeProcess([path.join(__dirname, 'ioFloor.js'), ...archives], 7);
   const mountCold = timeProcess([cli, 'mount', dataDir, '--json'], 7);
   const nodeStart = timeProcess(['-e', '0'], 7);
-  rows.push(['mount, cold process (`arch06 mount --json`, incl. distinct-path index)', ms(mountCold), `I/O floor process ${ms(floorCold)}`, (mountCold / floorCold).toFixed(2) + '×']);
-  rows.push(['  same, less node start-up (' + ms(nodeStart) + ')', ms(mountCold - nodeStart), `floor ${ms(floorCold - nodeStart)}`, ((mountCold - nodeStart) / Math.max(0.01, floorCold - nodeStart)).toFixed(2) + '×']);
+  rows.push([
+    'mount, cold process (`arch06 mount --json`, incl. distinct-path index)',
+    ms(mountCold),
+    `I/O floor process ${ms(floorCold)}`,
+    (mountCold / floorCold).toFixed(2) + '×',
+  ]);
+  rows.push([
+    '  same, less node start-up (' + ms(nodeStart) + ')',
+    ms(mountCold - nodeStart),
+    `floor ${ms(floorCold - nodeStart)}`,
+    ((mountCold - nodeStart) / Math.max(0.01, floorCold - nodeStart)).toFixed(2) + '×',
+  ]);
 
   const floorIn = timeIt(7, () => {
     for (const file of archives) {
@@ -93,7 +103,7 @@ function main(): void {
   const m = Mount.open({ root: dataDir });
   const idx = m.index();
   let seed = 12345;
-  const rnd = (): number => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 4294967296);
+  const rnd = (): number => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 4294967296;
   const queries: string[] = [];
   for (let i = 0; i < 5000; i++) queries.push(m.indexPath((rnd() * idx.size) | 0));
   for (let i = 0; i < 500; i++) queries.push(`worlds\\retail\\nowhere\\missing_${i}.tex`);
@@ -106,7 +116,12 @@ function main(): void {
   }
   lat.sort((a, b) => a - b);
   const mean = lat.reduce((a, b) => a + b, 0) / lat.length;
-  rows.push([`which (all ${m.sources.length} sources searched), mean / p99 over ${lat.length}`, `${(mean * 1000).toFixed(0)} µs`, `p99 ${(lat[Math.floor(lat.length * 0.99)] * 1000).toFixed(0)} µs`, '']);
+  rows.push([
+    `which (all ${m.sources.length} sources searched), mean / p99 over ${lat.length}`,
+    `${(mean * 1000).toFixed(0)} µs`,
+    `p99 ${(lat[Math.floor(lat.length * 0.99)] * 1000).toFixed(0)} µs`,
+    '',
+  ]);
 
   const rootList = timeIt(5, () => m.list(''));
   const wide = timeIt(5, () => m.list(WIDE_FOLDER.path));

@@ -19,10 +19,14 @@ const RUNS = 5;
 
 /** A webview frame for which `probe` answers true. */
 async function frameWhere(h: Harness, probe: string, what: string): Promise<Frame> {
-  return h.waitFor(async () => {
-    for (const f of h.page.frames()) if (await f.evaluate(probe).catch(() => false)) return f;
-    return undefined;
-  }, 30_000, what);
+  return h.waitFor(
+    async () => {
+      for (const f of h.page.frames()) if (await f.evaluate(probe).catch(() => false)) return f;
+      return undefined;
+    },
+    30_000,
+    what,
+  );
 }
 
 // Evaluated inside the webview frames (strings: the bench is compiled without DOM types).
@@ -61,7 +65,11 @@ function channelLines(dir: string): string[] {
   return out;
 }
 
-const numbers = (lines: string[], re: RegExp): number[][] => lines.map((l) => re.exec(l)).filter((m): m is RegExpExecArray => !!m).map((m) => m.slice(1).map(Number));
+const numbers = (lines: string[], re: RegExp): number[][] =>
+  lines
+    .map((l) => re.exec(l))
+    .filter((m): m is RegExpExecArray => !!m)
+    .map((m) => m.slice(1).map(Number));
 
 const stats = (xs: number[]): string => {
   const s = [...xs].sort((a, b) => a - b);
@@ -107,18 +115,35 @@ async function main(): Promise<void> {
   const lines = channelLines(h.artifacts);
   const texTimes = numbers(lines, /texture sample_banner_d\.tex: first pixels (\d+) ms .*webview ready at (\d+) ms/);
   if (texTimes.length) {
-    rows.splice(texRow + 1, 0,
+    rows.splice(
+      texRow + 1,
+      0,
       `|   of which: editor opening → webview ready (VS Code) | ${stats(texTimes.map((x) => x[1]))} | |`,
-      `|   of which: webview ready → first pixels (ours: the init message carries the level decoded meanwhile; draw) | ${stats(texTimes.map((x) => x[0] - x[1]))} | |`);
+      `|   of which: webview ready → first pixels (ours: the init message carries the level decoded meanwhile; draw) | ${stats(texTimes.map((x) => x[0] - x[1]))} | |`,
+    );
   }
-  const meshTimes = numbers(lines, /player_eltariel_head\.mesh: first frame (\d+) ms .*parse done at (\d+) ms, webview ready at (\d+) ms, model message to first frame (\d+) ms/);
+  const meshTimes = numbers(
+    lines,
+    /player_eltariel_head\.mesh: first frame (\d+) ms .*parse done at (\d+) ms, webview ready at (\d+) ms, model message to first frame (\d+) ms/,
+  );
   if (meshTimes.length) {
     rows.push(`|   of which: read + parse + convert (extension host, overlaps the webview start) | ${stats(meshTimes.map((x) => x[1]))} | |`);
     rows.push(`|   of which: editor opening → webview ready (VS Code, incl. loading the 590 KB three.js bundle) | ${stats(meshTimes.map((x) => x[2]))} | |`);
     rows.push(`|   of which: model message → first frame (webview) | ${stats(meshTimes.map((x) => x[3]))} | |`);
     rows.push(`| **parse + first frame** (read/parse/convert + model message → first frame) | ${stats(meshTimes.map((x) => x[1] + x[3]))} | ≤ 500 ms |`);
   }
-  process.stdout.write(['### Editor tabs in VS Code (code-server + headless Chromium, software WebGL)', '', `From Enter in Go to File to the picture on screen, ${RUNS} opens each. The "of which" rows come from the extension's log, on the host's clock, which starts a little before the browser-side total: they need not add up.`, '', '| what | median | min | max | target |', '|---|---|---|---|---|', ...rows, ''].join('\n') + '\n');
+  process.stdout.write(
+    [
+      '### Editor tabs in VS Code (code-server + headless Chromium, software WebGL)',
+      '',
+      `From Enter in Go to File to the picture on screen, ${RUNS} opens each. The "of which" rows come from the extension's log, on the host's clock, which starts a little before the browser-side total: they need not add up.`,
+      '',
+      '| what | median | min | max | target |',
+      '|---|---|---|---|---|',
+      ...rows,
+      '',
+    ].join('\n') + '\n',
+  );
 }
 
 void main().catch((e) => {

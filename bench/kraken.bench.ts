@@ -112,7 +112,7 @@ async function main(): Promise<void> {
     rounds++;
   }
 
-  const mbps = (b: number, ns: number): string => (ns > 0 ? ((b / 1e6) / (ns / 1e9)).toFixed(1) : '–');
+  const mbps = (b: number, ns: number): string => (ns > 0 ? (b / 1e6 / (ns / 1e9)).toFixed(1) : '–');
   const ratio = (a: number, b: number): string => (a > 0 && b > 0 ? (b / a).toFixed(2) : '–');
   console.log(`Kraken decode, ${vectors.length} vectors, ${rounds} rounds, output MB/s (node ${process.version})\n`);
   console.log('| group | ours MB/s | ooz-wasm MB/s | ours/ooz |');

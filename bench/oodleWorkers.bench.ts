@@ -30,7 +30,10 @@ function loadJobs(): Job[] | undefined {
   if (!dir) return undefined;
   const v = path.join(dir, 'kraken-vectors');
   const manifest: { compressedFile: string; rawSize: number }[] = JSON.parse(fs.readFileSync(path.join(v, 'manifest.json'), 'utf8'));
-  const chunks = manifest.filter((m) => m.rawSize === 0x10000).map((m) => ({ payload: fs.readFileSync(path.join(v, m.compressedFile)), rawSize: m.rawSize })).filter((c) => c.payload.length < c.rawSize);
+  const chunks = manifest
+    .filter((m) => m.rawSize === 0x10000)
+    .map((m) => ({ payload: fs.readFileSync(path.join(v, m.compressedFile)), rawSize: m.rawSize }))
+    .filter((c) => c.payload.length < c.rawSize);
   // About 64 MiB of output: what extracting a large texture archive entry decodes.
   const jobs: Job[] = [];
   for (let i = 0; i < 1024; i++) jobs.push({ id: i, payload: chunks[i % chunks.length].payload, rawSize: 0x10000 });
@@ -94,6 +97,13 @@ async function main(): Promise<void> {
     rows.push(`| ${n} worker${n > 1 ? 's' : ''} | ${t.toFixed(0)} ms | ${(mb / (t / 1000)).toFixed(0)} MB/s | ${(base / t).toFixed(2)}× |`);
   }
   process.stdout.write(
-    [`### Kraken decoding off the main thread (${jobs.length} chunks, ${mb.toFixed(0)} MB out, ${os.cpus().length} cores)`, '', '| where | time | output | speed-up |', '|---|---|---|---|', ...rows, ''].join('\n') + '\n',
+    [
+      `### Kraken decoding off the main thread (${jobs.length} chunks, ${mb.toFixed(0)} MB out, ${os.cpus().length} cores)`,
+      '',
+      '| where | time | output | speed-up |',
+      '|---|---|---|---|',
+      ...rows,
+      '',
+    ].join('\n') + '\n',
   );
 }

@@ -53,12 +53,24 @@ const pad = (n: number, w: number): string => String(n).padStart(w, '0');
 const INDEXED = [
   ...[1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 13].flatMap((n) => [`Patch_${pad(n, 2)}`, `Patch_${pad(n, 2)}_LC`]),
   ...[1, 2, 3, 4, 5].flatMap((n) => [`Patch_DLC${n}`, `Patch_DLC${n}_LC`]),
-  'Global', 'HotChunk', 'soundbundles',
+  'Global',
+  'HotChunk',
+  'soundbundles',
 ];
 const EMPTY = ['Patch_00_LC', 'Patch_12', 'Patch_12_LC'];
 const UNLISTED = ['Blade', 'Lithlad'];
-const BASE = ['Base', 'Anim', 'Characters', 'Presentations', 'UI', 'Sound', 'Benchmark', 'HighMip', 'uhdmip',
-  ...Array.from({ length: 25 }, (_, i) => `Region_${pad(i + 1, 2)}`)];
+const BASE = [
+  'Base',
+  'Anim',
+  'Characters',
+  'Presentations',
+  'UI',
+  'Sound',
+  'Benchmark',
+  'HighMip',
+  'uhdmip',
+  ...Array.from({ length: 25 }, (_, i) => `Region_${pad(i + 1, 2)}`),
+];
 
 const EXTS = ['.tex', '.tex0', '.texuhd', '.mesh', '.mat', '.anix', '.bnk', '.fxp', '.objres', '.scripts', '.bndl', '.embb', '.inst', '.skel'];
 const REGIONS = ['lithlad', 'minasithil', 'cirithungol', 'gorgoroth', 'nurnen', 'seregost', 'desert', 'barad_dur'];
@@ -70,8 +82,15 @@ function baseFolder(archive: string, i: number): string {
     return `worlds\\retail\\${r}\\${archive.toLowerCase()}\\layer_${pad(i, 4)}`;
   }
   const top: Record<string, string> = {
-    Base: 'props', Anim: 'anims\\characters', Characters: 'characters\\orcs', Presentations: 'presentations\\cinematics',
-    UI: 'ui\\flash', Sound: 'sound\\banks', Benchmark: 'benchmark\\scenes', HighMip: 'textures\\highmip', uhdmip: 'textures\\uhdmip',
+    Base: 'props',
+    Anim: 'anims\\characters',
+    Characters: 'characters\\orcs',
+    Presentations: 'presentations\\cinematics',
+    UI: 'ui\\flash',
+    Sound: 'sound\\banks',
+    Benchmark: 'benchmark\\scenes',
+    HighMip: 'textures\\highmip',
+    uhdmip: 'textures\\uhdmip',
   };
   return `${top[archive]}\\group_${pad(i >> 6, 3)}\\set_${pad(i, 4)}`;
 }
@@ -201,7 +220,11 @@ export function planCfg(archives: PlannedArchive[]): string {
   const order = [
     ...listed.filter((n) => BASE.includes(n) && n !== 'HighMip' && n !== 'uhdmip'),
     ...listed.filter((n) => EMPTY.includes(n) || (INDEXED.includes(n) && n.startsWith('Patch_'))),
-    'Global', 'HotChunk', 'soundbundles', 'HighMip', 'uhdmip',
+    'Global',
+    'HotChunk',
+    'soundbundles',
+    'HighMip',
+    'uhdmip',
   ];
   const dead = ['Great_Hall', 'Great_Hall_Lighting', 'TextureArrayPatch', 'HighMipA', 'uhdmipA'];
   return [

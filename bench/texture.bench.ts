@@ -28,7 +28,9 @@ rows.push(`| BC7 2048×2048 (random blocks) | ${t7.toFixed(0)} ms | ${mp(2048, 2
 const bc3 = randomBlocks((4096 / 4) * (2048 / 4) * 16, 3);
 const t3 = median(() => decodeLevel('BC3', bc3, 0, 4096, 2048));
 rows.push(`| BC3 4096×2048 (random blocks) | ${t3.toFixed(0)} ms | ${mp(4096, 2048, t3)} | ≤ 150 ms |`);
-const shared = [process.env.ARCH06_SHARED, path.resolve(__dirname, '..', '..', '..', 'shared')].find((d) => d && fs.existsSync(path.join(d, 'samples/real/fellbeast_body_d.tex')));
+const shared = [process.env.ARCH06_SHARED, path.resolve(__dirname, '..', '..', '..', 'shared')].find(
+  (d) => d && fs.existsSync(path.join(d, 'samples/real/fellbeast_body_d.tex')),
+);
 if (shared) {
   const bytes = fs.readFileSync(path.join(shared, 'samples/real/fellbeast_body_d.tex'));
   const t = median(() => {

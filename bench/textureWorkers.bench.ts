@@ -9,7 +9,6 @@ import { randomBlocks } from './randomBlocks';
 import { decodeLevel } from '../core/image';
 import { DEFAULT_INLINE_PIXELS as DEFAULT_INLINE, DecodePool } from '../core/image/node';
 
-
 async function median(f: () => unknown): Promise<number> {
   await f();
   const t: number[] = [];
@@ -42,16 +41,18 @@ async function main(): Promise<void> {
     rows.push(`| BC7 ${size}×${size} | ${inline.toFixed(2)} ms | ${worker.toFixed(2)} ms | ${(worker / inline).toFixed(2)}× | ${blocked.toFixed(2)} ms |`);
   }
   await pool.dispose();
-  process.stdout.write([
-    '### Texture decoding: inline vs worker thread (BC7, random blocks)',
-    '',
-    '| level | inline (caller blocked) | on a worker (round trip) | worker / inline | caller blocked on the worker path |',
-    '|---|---|---|---|---|',
-    ...rows,
-    '',
-    `In this run the round trip cost more than the decode up to ${slowerUpTo ? `${slowerUpTo}×${slowerUpTo}` : 'no size measured'}. The editor decodes inline up to ${Math.sqrt(DEFAULT_INLINE)}×${Math.sqrt(DEFAULT_INLINE)} (DecodePool's default) and on a worker above it, where the extension host stays free for the whole decode.`,
-    '',
-  ].join('\n') + '\n');
+  process.stdout.write(
+    [
+      '### Texture decoding: inline vs worker thread (BC7, random blocks)',
+      '',
+      '| level | inline (caller blocked) | on a worker (round trip) | worker / inline | caller blocked on the worker path |',
+      '|---|---|---|---|---|',
+      ...rows,
+      '',
+      `In this run the round trip cost more than the decode up to ${slowerUpTo ? `${slowerUpTo}×${slowerUpTo}` : 'no size measured'}. The editor decodes inline up to ${Math.sqrt(DEFAULT_INLINE)}×${Math.sqrt(DEFAULT_INLINE)} (DecodePool's default) and on a worker above it, where the extension host stays free for the whole decode.`,
+      '',
+    ].join('\n') + '\n',
+  );
 }
 
 void main();

@@ -22,7 +22,10 @@ export function maxEntryBytes(): number {
   if (t === undefined || t === '') return DEFAULT_MAX_ENTRY_BYTES;
   const n = Number(t);
   if (!/^\d+$/.test(t.trim()) || !Number.isSafeInteger(n) || n > MAX_ENTRY_BYTES_LIMIT) {
-    throw new Arch06Error('BAD_ARGUMENT', `${MAX_ENTRY_BYTES_ENV} must be a byte count from 0 to ${MAX_ENTRY_BYTES_LIMIT}`, { field: MAX_ENTRY_BYTES_ENV, actual: JSON.stringify(t) });
+    throw new Arch06Error('BAD_ARGUMENT', `${MAX_ENTRY_BYTES_ENV} must be a byte count from 0 to ${MAX_ENTRY_BYTES_LIMIT}`, {
+      field: MAX_ENTRY_BYTES_ENV,
+      actual: JSON.stringify(t),
+    });
   }
   return n;
 }

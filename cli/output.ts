@@ -61,6 +61,10 @@ export function formatSize(n: number): string {
  */
 export function refuseInsideInstall(out: string | undefined, root: string, flag: string): void {
   if (out && isInsideReal(path.dirname(path.resolve(out)), root)) {
-    throw new Arch06Error('BAD_ARGUMENT', `--${flag} ${out} is inside the install; arch06 does not write into the game folder`, { field: flag, expected: `a file outside ${root}`, actual: out });
+    throw new Arch06Error('BAD_ARGUMENT', `--${flag} ${out} is inside the install; arch06 does not write into the game folder`, {
+      field: flag,
+      expected: `a file outside ${root}`,
+      actual: out,
+    });
   }
 }

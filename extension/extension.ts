@@ -87,7 +87,12 @@ function offerToMount(context: vscode.ExtensionContext, service: MountService): 
   const key = `arch06.declined:${root}`;
   if (context.globalState.get(key)) return;
   void vscode.window
-    .showInformationMessage('This folder is a Shadow of War install. Browse its archives as one folder, in the game\'s search order?', 'Mount Archives', 'Not Now', "Don't Ask Again")
+    .showInformationMessage(
+      "This folder is a Shadow of War install. Browse its archives as one folder, in the game's search order?",
+      'Mount Archives',
+      'Not Now',
+      "Don't Ask Again",
+    )
     .then(async (pick) => {
       if (pick === 'Mount Archives') {
         if (await mountInstall(context, service, root)) await addWorkspaceFolder(context, root);
@@ -104,7 +109,9 @@ async function hashStringCommand(): Promise<void> {
     await vscode.env.clipboard.writeText(text);
     void vscode.window.showInformationMessage(`StringHash("${name}") = ${text} (copied)`);
   } else {
-    void vscode.window.showWarningMessage(`Cannot hash "${name}": the value of byte 0x${r.byte.toString(16)} (position ${r.index}) in the engine's table is not known.`);
+    void vscode.window.showWarningMessage(
+      `Cannot hash "${name}": the value of byte 0x${r.byte.toString(16)} (position ${r.index}) in the engine's table is not known.`,
+    );
   }
 }
 

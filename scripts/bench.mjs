@@ -13,5 +13,8 @@ const run = (args) => {
 run([path.join(root, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.json']);
 run([path.join(root, 'scripts/build.mjs')]);
 const filter = process.argv.slice(2);
-const benches = fs.readdirSync(path.join(root, 'out/bench')).filter((f) => f.endsWith('.bench.js') && (filter.length === 0 || filter.some((x) => f.includes(x)))).sort();
+const benches = fs
+  .readdirSync(path.join(root, 'out/bench'))
+  .filter((f) => f.endsWith('.bench.js') && (filter.length === 0 || filter.some((x) => f.includes(x))))
+  .sort();
 for (const b of benches) run(['--max-old-space-size=4096', path.join(root, 'out/bench', b)]);

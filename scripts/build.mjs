@@ -22,8 +22,22 @@ const bundles = [
   { entryPoints: ['media/mesh/main.ts'], outfile: 'dist/webview/meshView.js', platform: 'browser', format: 'iife', target: 'es2022' },
   // The texture editor's webview and its decoder, a Web Worker inside it: both inlined into the
   // page by the host (extension/editors/textureEditor.ts), so no source maps.
-  { entryPoints: ['media/texture/textureView.ts'], outfile: 'dist/webview/textureView.js', platform: 'browser', format: 'iife', target: 'es2022', sourcemap: false },
-  { entryPoints: ['media/texture/webviewDecodeWorker.ts'], outfile: 'dist/webview/textureDecodeWorker.js', platform: 'browser', format: 'iife', target: 'es2022', sourcemap: false },
+  {
+    entryPoints: ['media/texture/textureView.ts'],
+    outfile: 'dist/webview/textureView.js',
+    platform: 'browser',
+    format: 'iife',
+    target: 'es2022',
+    sourcemap: false,
+  },
+  {
+    entryPoints: ['media/texture/webviewDecodeWorker.ts'],
+    outfile: 'dist/webview/textureDecodeWorker.js',
+    platform: 'browser',
+    format: 'iife',
+    target: 'es2022',
+    sourcemap: false,
+  },
 ];
 
 /**
@@ -46,7 +60,17 @@ const coreHasNoSideEffects = {
   },
 };
 
-const common = { absWorkingDir: root, bundle: true, platform: 'node', target: 'node20', format: 'cjs', sourcemap: true, minify, logLevel: 'warning', plugins: [coreHasNoSideEffects] };
+const common = {
+  absWorkingDir: root,
+  bundle: true,
+  platform: 'node',
+  target: 'node20',
+  format: 'cjs',
+  sourcemap: true,
+  minify,
+  logLevel: 'warning',
+  plugins: [coreHasNoSideEffects],
+};
 
 if (watch) {
   for (const b of bundles) await (await esbuild.context({ ...common, ...b })).watch();

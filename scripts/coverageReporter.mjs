@@ -98,7 +98,8 @@ function* report(summary) {
   /** Production module (posix path from the root) → TS lines with code, TS lines run, how reached. */
   const modules = new Map();
   for (const top of PRODUCTION) {
-    for (const f of walk(path.join(root, top), isModule)) modules.set(toPosix(path.relative(root, f)), { lines: new Set(), run: new Set(), via: new Set(), compiled: false });
+    for (const f of walk(path.join(root, top), isModule))
+      modules.set(toPosix(path.relative(root, f)), { lines: new Set(), run: new Set(), via: new Set(), compiled: false });
   }
   // media/**/*.js: webview scripts shipped as they are (no TypeScript, no map).
   for (const f of walk(path.join(root, 'media'), (p) => p.endsWith('.js'))) {
@@ -133,7 +134,10 @@ function* report(summary) {
   // Type-only modules compile to no code: nothing to run. Modules in no map are not built for the
   // tests at all (the webview scripts: tsconfig.webview.json emits nothing, esbuild bundles them).
   const rows = [...modules].filter(([, m]) => m.lines.size > 0).sort(([a], [b]) => a.localeCompare(b));
-  const notBuilt = [...modules].filter(([, m]) => !m.compiled).map(([p]) => p).sort();
+  const notBuilt = [...modules]
+    .filter(([, m]) => !m.compiled)
+    .map(([p]) => p)
+    .sort();
   const width = Math.max(...rows.map(([p]) => p.length));
   const pct = (a, b) => (b ? ((100 * a) / b).toFixed(1) : '-').padStart(5);
   let lines = 0;

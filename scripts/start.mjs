@@ -42,7 +42,12 @@ const settings = path.join(userDir, 'User', 'settings.json');
 if (!fs.existsSync(settings)) {
   fs.mkdirSync(path.dirname(settings), { recursive: true });
   // sample-game sits inside this repository: no "open the parent git repository?" prompt.
-  const defaults = { 'workbench.startupEditor': 'none', 'telemetry.telemetryLevel': 'off', 'extensions.autoCheckUpdates': false, 'git.openRepositoryInParentFolders': 'never' };
+  const defaults = {
+    'workbench.startupEditor': 'none',
+    'telemetry.telemetryLevel': 'off',
+    'extensions.autoCheckUpdates': false,
+    'git.openRepositoryInParentFolders': 'never',
+  };
   fs.writeFileSync(settings, JSON.stringify(defaults, null, 2));
 }
 run(process.execPath, [codeServerEntry, ...common, '--force', '--install-extension', path.join(repoRoot, 'dist', 'arch06.vsix')]);
@@ -61,7 +66,18 @@ async function freePortFrom(first) {
 }
 
 const port = await freePortFrom(8080);
-const args = [codeServerEntry, ...common, '--auth', 'none', '--bind-addr', `127.0.0.1:${port}`, '--disable-telemetry', '--disable-update-check', '--disable-workspace-trust', sample];
+const args = [
+  codeServerEntry,
+  ...common,
+  '--auth',
+  'none',
+  '--bind-addr',
+  `127.0.0.1:${port}`,
+  '--disable-telemetry',
+  '--disable-update-check',
+  '--disable-workspace-trust',
+  sample,
+];
 // Its own process group, so Ctrl-C here ends it and its extension hosts, by this PID.
 const child = spawn(process.execPath, args, { cwd: repoRoot, stdio: 'inherit', detached: true });
 const stop = () => {
@@ -79,7 +95,10 @@ child.on('exit', (code, signal) => process.exit(signal ? 0 : (code ?? 0)));
 // Print the address once the server answers, so it is not lost in code-server's own lines.
 const url = `http://127.0.0.1:${port}/?folder=${encodeURIComponent(sample).replace(/%2F/g, '/')}`;
 for (let i = 0; i < 240; i++) {
-  const ok = await fetch(`http://127.0.0.1:${port}/healthz`).then((r) => r.ok, () => false);
+  const ok = await fetch(`http://127.0.0.1:${port}/healthz`).then(
+    (r) => r.ok,
+    () => false,
+  );
   if (ok) {
     console.log(`\n  arch06 on the sample game, in VS Code (code-server):\n\n    ${url}\n\n  Ctrl-C to stop.\n`);
     break;

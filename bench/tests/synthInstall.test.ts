@@ -23,8 +23,14 @@ test('the synthetic install plan has the seed figures', () => {
   assert.equal(entries, SEED_FIGURES.entries);
   assert.equal(copies.size, SEED_FIGURES.distinctPaths);
   assert.equal([...copies.values()].filter((c) => c > 1).length, SEED_FIGURES.shadowedPaths);
-  assert.equal([...copies.values()].reduce((m, c) => Math.max(m, c), 0), SEED_FIGURES.maxCopies);
-  assert.equal(archives.reduce((n, a) => n + folders(a), 0), SEED_FIGURES.folderRecords);
+  assert.equal(
+    [...copies.values()].reduce((m, c) => Math.max(m, c), 0),
+    SEED_FIGURES.maxCopies,
+  );
+  assert.equal(
+    archives.reduce((n, a) => n + folders(a), 0),
+    SEED_FIGURES.folderRecords,
+  );
   for (const a of archives) assert.equal(new Set(a.files.map((p) => p.toLowerCase())).size, a.files.length, `${a.name} has a duplicate path`);
   const cfg = parseArchcfg(planCfg(archives));
   assert.equal(cfg.length, 1 + 74 + 5);

@@ -17,11 +17,33 @@ import * as path from 'node:path';
 import { Arch06Error, isArch06Error } from '../../core/errors';
 import { defaultHasher, formatHash } from '../../core/hash';
 import { parseMmsh, Mmsh, parseSkel, Skel, skelBonesByHash, MMSH_MAGIC, MMSH_VERSION, SKEL_MAGIC, SKEL_VERSION } from '../../core/formats/mesh';
-import { meshModelFromSkel, SkeletonLookup, findSiblingSkeleton, meshModelWithSkeleton, MeshModel, writeGlb, ModelAttempt, prefabKindOf, readPrefabLike } from '../../core/model';
+import {
+  meshModelFromSkel,
+  SkeletonLookup,
+  findSiblingSkeleton,
+  meshModelWithSkeleton,
+  MeshModel,
+  writeGlb,
+  ModelAttempt,
+  prefabKindOf,
+  readPrefabLike,
+} from '../../core/model';
 // --glb OUT: the glTF writer (core/model/glb.ts, `writeGlb(model)`).
 import { writeFileAtomic } from '../../core/io/node';
 import { FieldReader } from '../../core/io';
-import { PRFB_MAGIC, PRFB_VERSION, MESH_MAGIC, WORLD_MESH_VERSION, Prfb, parsePrfb, prfbNotes, WorldMesh, parseWorldMesh, worldMeshNotes, Tables } from '../../core/formats/prefab';
+import {
+  PRFB_MAGIC,
+  PRFB_VERSION,
+  MESH_MAGIC,
+  WORLD_MESH_VERSION,
+  Prfb,
+  parsePrfb,
+  prfbNotes,
+  WorldMesh,
+  parseWorldMesh,
+  worldMeshNotes,
+  Tables,
+} from '../../core/formats/prefab';
 import { Mount } from '../../core/archive';
 import type { SourceEntry } from '../../core/archive';
 import { ParsedArgs, flagString, need } from '../args';
@@ -208,13 +230,30 @@ function describeMesh(mmsh: Mmsh, lookup: SkeletonLookup, model: MeshModel): Rec
         return { connection: ci, block: c.lod, material: c.material, flags: c.flags };
       }),
     })),
-    levels: mmsh.levels.map((l) => ({ kind: l.kind, distance: l.distance, connections: l.connections, blocks: l.connections.map((c) => info.connections[c]!.lod) })),
-    lods: model.lods.map((l) => ({ index: l.index, distance: l.distance ?? null, vertices: l.vertices, triangles: l.triangles, parts: l.parts.map((p) => p.name) })),
+    levels: mmsh.levels.map((l) => ({
+      kind: l.kind,
+      distance: l.distance,
+      connections: l.connections,
+      blocks: l.connections.map((c) => info.connections[c]!.lod),
+    })),
+    lods: model.lods.map((l) => ({
+      index: l.index,
+      distance: l.distance ?? null,
+      vertices: l.vertices,
+      triangles: l.triangles,
+      parts: l.parts.map((p) => p.name),
+    })),
     layouts: info.layouts.map((l) => ({
       index: l.index,
       stride: l.stride ?? null,
       strides: l.strides,
-      attributes: l.attributes.map((a) => ({ stream: a.stream, type: a.typeName ?? `unknown ${a.type}`, semantic: a.semanticName, channel: a.channel, size: a.size ?? null })),
+      attributes: l.attributes.map((a) => ({
+        stream: a.stream,
+        type: a.typeName ?? `unknown ${a.type}`,
+        semantic: a.semanticName,
+        channel: a.channel,
+        size: a.size ?? null,
+      })),
     })),
     boneCount: info.boneCount,
     bones,
@@ -233,15 +272,31 @@ function showMesh(mmsh: Mmsh, lookup: SkeletonLookup, args: ParsedArgs, forbid: 
     return 0;
   }
   const { info } = mmsh;
-  const blocks = d.blocks as { index: number; vertices: number; triangles: number; material: number; groups: string[]; meshes: { vertices: number; indices: number; triangles: number; paletteSize: number; layout: number; stride: number | null }[] }[];
+  const blocks = d.blocks as {
+    index: number;
+    vertices: number;
+    triangles: number;
+    material: number;
+    groups: string[];
+    meshes: { vertices: number; indices: number; triangles: number; paletteSize: number; layout: number; stride: number | null }[];
+  }[];
   const lines = [
     `MMSH v${mmsh.header.version}  ${info.lodCount} data blocks, ${info.meshCount} meshes, ${info.lodGroupCount} LOD groups, ${info.boneCount} bones${lookup.from ? ` (names from ${escapeName(lookup.from)})` : ''}  cull distance ${info.cullDistance} cm  confidence ${mmsh.confidence}`,
   ];
   for (const b of blocks) {
-    lines.push(`block ${b.index}: ${b.vertices} vertices, ${b.triangles} triangles, material ${b.material}${b.groups.length ? ` (${b.groups.map(escapeName).join(', ')})` : ''}`);
-    b.meshes.forEach((x, i) => lines.push(`  mesh ${i}: ${x.vertices} vertices, ${x.indices} indices (${x.triangles} triangles), palette ${x.paletteSize}, layout ${x.layout} (stride ${x.stride ?? '?'})`));
+    lines.push(
+      `block ${b.index}: ${b.vertices} vertices, ${b.triangles} triangles, material ${b.material}${b.groups.length ? ` (${b.groups.map(escapeName).join(', ')})` : ''}`,
+    );
+    b.meshes.forEach((x, i) =>
+      lines.push(
+        `  mesh ${i}: ${x.vertices} vertices, ${x.indices} indices (${x.triangles} triangles), palette ${x.paletteSize}, layout ${x.layout} (stride ${x.stride ?? '?'})`,
+      ),
+    );
   }
-  for (const l of model.lods) lines.push(`LOD ${l.index}${l.distance !== undefined ? ` (from ${l.distance} cm)` : ''}: ${l.vertices} vertices, ${l.triangles} triangles, ${l.parts.length} parts`);
+  for (const l of model.lods)
+    lines.push(
+      `LOD ${l.index}${l.distance !== undefined ? ` (from ${l.distance} cm)` : ''}: ${l.vertices} vertices, ${l.triangles} triangles, ${l.parts.length} parts`,
+    );
   const bones = d.bones as { name: string }[];
   if (bones.length) lines.push(`bones: ${bones.map((b) => escapeName(b.name)).join(', ')}`);
   for (const n of d.notes as string[]) lines.push(`note: ${n}`);
@@ -263,7 +318,15 @@ function showSkel(skel: Skel, args: ParsedArgs, forbid: string[]): number {
       header: skel.header,
       parts: skel.parts,
       boneCount: skel.bones.length,
-      bones: skel.bones.map((b) => ({ index: b.index, name: b.name, parent: b.parent, deform: b.deform, childCount: b.childCount, translation: b.translation, rotation: b.rotation })),
+      bones: skel.bones.map((b) => ({
+        index: b.index,
+        name: b.name,
+        parent: b.parent,
+        deform: b.deform,
+        childCount: b.childCount,
+        translation: b.translation,
+        rotation: b.rotation,
+      })),
       nameTableOrder: skel.nameTableOrder,
       nameTableIsBreadthFirst: skel.nameTableIsBreadthFirst,
       sockets: skel.sockets,
@@ -313,16 +376,45 @@ function describeTables(t: Tables | undefined): Record<string, unknown> | null {
     confidence: t.confidence,
     drawsOffset: t.drawsOffset,
     draws: t.draws.map((d) => ({
-      index: d.index, offset: d.offset, vertexCount: d.vertexCount, indexStart: d.indexStart, base: d.base, triangles: d.triangles, material: d.material,
-      format: d.format, vend: d.vend, unknown44: d.unknown44.asFloat, unknown48: d.unknown48.asFloat, words: [d.word0, d.vertexCount2, d.word7, d.word8],
+      index: d.index,
+      offset: d.offset,
+      vertexCount: d.vertexCount,
+      indexStart: d.indexStart,
+      base: d.base,
+      triangles: d.triangles,
+      material: d.material,
+      format: d.format,
+      vend: d.vend,
+      unknown44: d.unknown44.asFloat,
+      unknown48: d.unknown48.asFloat,
+      words: [d.word0, d.vertexCount2, d.word7, d.word8],
     })),
     formats: t.formats
       ? {
-          offset: t.formats.offset, size: t.formats.size, framing: t.formats.framing, count: t.formats.count,
-          formats: t.formats.formats.map((f) => ({ index: f.index, offset: f.offset, strides: f.strides, entries: f.entries.map((e) => ({ stream: e.stream, type: e.type, typeName: e.typeName, usage: e.usage, usageName: e.usageName, index: e.index, size: e.size, streamOffset: e.streamOffset })) })),
+          offset: t.formats.offset,
+          size: t.formats.size,
+          framing: t.formats.framing,
+          count: t.formats.count,
+          formats: t.formats.formats.map((f) => ({
+            index: f.index,
+            offset: f.offset,
+            strides: f.strides,
+            entries: f.entries.map((e) => ({
+              stream: e.stream,
+              type: e.type,
+              typeName: e.typeName,
+              usage: e.usage,
+              usageName: e.usageName,
+              index: e.index,
+              size: e.size,
+              streamOffset: e.streamOffset,
+            })),
+          })),
         }
       : null,
-    materials: t.materials ? { offset: t.materials.offset, size: t.materials.size, encoding: t.materials.encoding, paths: t.materials.paths.map((m) => m.path) } : null,
+    materials: t.materials
+      ? { offset: t.materials.offset, size: t.materials.size, encoding: t.materials.encoding, paths: t.materials.paths.map((m) => m.path) }
+      : null,
     end: t.end,
     notes: t.notes,
   };
@@ -330,17 +422,32 @@ function describeTables(t: Tables | undefined): Record<string, unknown> | null {
 
 function describeModel(a: ModelAttempt): Record<string, unknown> {
   return {
-    model: a.model ? { lods: a.model.lods.map((l) => ({ index: l.index, vertices: l.vertices, triangles: l.triangles, parts: l.parts.map((p) => p.name) })), bounds: a.model.bounds } : null,
+    model: a.model
+      ? {
+          lods: a.model.lods.map((l) => ({ index: l.index, vertices: l.vertices, triangles: l.triangles, parts: l.parts.map((p) => p.name) })),
+          bounds: a.model.bounds,
+        }
+      : null,
     modelReason: a.reason ?? null,
   };
 }
 
 function describePrfb(p: Prfb, a: ModelAttempt): Record<string, unknown> {
   return {
-    file: p.file, size: p.size, format: 'PRFB', version: p.version, confidence: p.confidence, hash: hex(p.hash),
-    header: p.header, counts: p.counts,
+    file: p.file,
+    size: p.size,
+    format: 'PRFB',
+    version: p.version,
+    confidence: p.confidence,
+    hash: hex(p.hash),
+    header: p.header,
+    counts: p.counts,
     lods: {
-      offset: p.lods.offset, end: p.lods.end, count: p.lods.records.length, stop: p.lods.stop, nextReading: p.lods.nextReading,
+      offset: p.lods.offset,
+      end: p.lods.end,
+      count: p.lods.records.length,
+      stop: p.lods.stop,
+      nextReading: p.lods.nextReading,
       records: p.lods.records.map((r) => ({ ...r, tag: hex(r.tag), nameHash: r.nameHash === undefined ? undefined : hex(r.nameHash), raw: r.raw.map(hex) })),
       groups: p.lods.groups.map((g) => ({ tag: hex(g.tag), roots: g.roots, units: g.units, chains: g.chains })),
     },
@@ -355,8 +462,13 @@ function describePrfb(p: Prfb, a: ModelAttempt): Record<string, unknown> {
 
 function describeWorldMesh(m: WorldMesh, a: ModelAttempt): Record<string, unknown> {
   return {
-    file: m.file, size: m.size, format: 'MESH', version: m.version, confidence: m.confidence,
-    header: m.header, counts: m.counts,
+    file: m.file,
+    size: m.size,
+    format: 'MESH',
+    version: m.version,
+    confidence: m.confidence,
+    header: m.header,
+    counts: m.counts,
     buffers: m.buffers,
     tables: describeTables(m.tables),
     geometry: m.geometry ? { checkable: m.geometry.checkable, confidence: m.geometry.confidence, notes: m.geometry.notes } : null,
@@ -382,7 +494,10 @@ function showPrefabLike(bytes: Uint8Array, file: string, kind: 'PRFB' | 'MESH', 
   }
   const lines = [...summary];
   if (a.model) {
-    for (const l of a.model.lods) lines.push(`LOD ${l.index}: ${l.vertices} vertices, ${l.triangles} triangles, ${l.parts.length} parts (${l.parts.map((p) => escapeName(p.name)).join(', ')})`);
+    for (const l of a.model.lods)
+      lines.push(
+        `LOD ${l.index}: ${l.vertices} vertices, ${l.triangles} triangles, ${l.parts.length} parts (${l.parts.map((p) => escapeName(p.name)).join(', ')})`,
+      );
   } else lines.push(`no model: ${a.reason}`);
   for (const n of d.notes as string[]) lines.push(`note: ${n}`);
   if (glb) lines.push(`wrote ${glb.file} (${glb.bytes} bytes, LOD 0)`);

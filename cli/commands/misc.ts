@@ -28,7 +28,11 @@ export function oodleCommand(args: ParsedArgs): number {
   // The decoded bytes are held in memory: the same cap as for one entry.
   const cap = Math.min(maxEntryBytes(), MAX_ENTRY_BYTES_LIMIT);
   if (rawSize > cap) {
-    throw new Arch06Error('OUT_OF_RANGE', `--raw-size is over the cap for one decoded stream${cap === maxEntryBytes() ? ` (${RAISE_CAP_HINT})` : ''}`, { field: 'raw-size', expected: `at most ${cap} bytes`, actual: rawText });
+    throw new Arch06Error('OUT_OF_RANGE', `--raw-size is over the cap for one decoded stream${cap === maxEntryBytes() ? ` (${RAISE_CAP_HINT})` : ''}`, {
+      field: 'raw-size',
+      expected: `at most ${cap} bytes`,
+      actual: rawText,
+    });
   }
   const src = readFileBytes(input, maxEntryBytes(), RAISE_CAP_HINT);
   const out = decodeOodle(src, rawSize, { file: input, offset: 0 });

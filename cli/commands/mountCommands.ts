@@ -30,7 +30,9 @@ export function mountCommand(args: ParsedArgs): number {
   if (json(args)) printJson(result);
   else {
     const lines = [`${m.cfgPath}`, `search order (consulted first = first):`];
-    result.sources.forEach((s, i) => lines.push(`  ${String(i + 1).padStart(3)}. ${s.name.padEnd(28)} ${s.kind.padEnd(9)} ${String(s.files).padStart(8)} files`));
+    result.sources.forEach((s, i) =>
+      lines.push(`  ${String(i + 1).padStart(3)}. ${s.name.padEnd(28)} ${s.kind.padEnd(9)} ${String(s.files).padStart(8)} files`),
+    );
     for (const s of m.skipped) lines.push(`skipped line ${s.line}: ${escapeName(s.text)} (${s.reason})`);
     if (m.unlisted.length) lines.push(`not in the cfg, not mounted: ${m.unlisted.map(escapeName).join(', ')}`);
     lines.push(`${result.paths} distinct paths, ${result.shadowed} with more than one copy (up to ${result.maxCopies})`);
@@ -48,9 +50,18 @@ export function whichCommand(args: ParsedArgs): number {
   const w = m.which(p);
   if (!w) throw new Arch06Error('NOT_FOUND', 'path not found in any mounted source', { file: p });
   const result = { path: w.path, winner: w.winner.source.name, size: w.winner.size, copies: w.copies.map((c) => c.source.name) };
-  if (json(args)) printJson({ ...result, details: w.copies.map((c) => ({ source: c.source.name, kind: c.source.kind, size: c.size, storedSize: c.storedSize, storage: c.storage })) });
+  if (json(args))
+    printJson({
+      ...result,
+      details: w.copies.map((c) => ({ source: c.source.name, kind: c.source.kind, size: c.size, storedSize: c.storedSize, storage: c.storage })),
+    });
   else {
-    const lines = [`${escapeName(w.path)}`, ...w.copies.map((c, i) => `  ${i === 0 ? 'wins   ' : 'shadowed'} ${escapeName(c.source.name).padEnd(28)} ${formatSize(c.size).padStart(10)}  ${c.storage}`)];
+    const lines = [
+      `${escapeName(w.path)}`,
+      ...w.copies.map(
+        (c, i) => `  ${i === 0 ? 'wins   ' : 'shadowed'} ${escapeName(c.source.name).padEnd(28)} ${formatSize(c.size).padStart(10)}  ${c.storage}`,
+      ),
+    ];
     writeOut(lines.join('\n') + '\n');
   }
   m.close();
@@ -80,7 +91,13 @@ export function lsCommand(args: ParsedArgs): number {
       files: l.files.map((f) => ({ name: f.name, size: f.winner.size, winner: f.winner.source.name, copies: f.copies })),
     });
   } else {
-    const lines = [...l.folders.map((f) => `${escapeName(f.name)}\\`), ...l.files.map((f) => `${escapeName(f.name).padEnd(48)} ${formatSize(f.winner.size).padStart(10)}  ${escapeName(f.winner.source.name)}${f.copies > 1 ? ` (+${f.copies - 1} shadowed)` : ''}`)];
+    const lines = [
+      ...l.folders.map((f) => `${escapeName(f.name)}\\`),
+      ...l.files.map(
+        (f) =>
+          `${escapeName(f.name).padEnd(48)} ${formatSize(f.winner.size).padStart(10)}  ${escapeName(f.winner.source.name)}${f.copies > 1 ? ` (+${f.copies - 1} shadowed)` : ''}`,
+      ),
+    ];
     writeOut(lines.join('\n') + (lines.length ? '\n' : ''));
   }
   m.close();
@@ -101,7 +118,16 @@ function lsBundleFolder(args: ParsedArgs, m: Mount, folder: string, at: BundleFo
       folder,
       bundle: { manifest: { path: manifest.path, source: manifest.source }, container: container && { path: container.path, source: container.source } },
       folders: l.folders.map((name) => ({ name })),
-      files: l.files.map((f) => ({ name: memberName(f), path: f.path, servedFrom: f.servedFrom, source: f.source, size: f.size, declaredSize: f.declaredSize, sizeMatchesDeclared: f.sizeMatchesDeclared, note: f.note })),
+      files: l.files.map((f) => ({
+        name: memberName(f),
+        path: f.path,
+        servedFrom: f.servedFrom,
+        source: f.source,
+        size: f.size,
+        declaredSize: f.declaredSize,
+        sizeMatchesDeclared: f.sizeMatchesDeclared,
+        note: f.note,
+      })),
     });
   } else {
     const served = (f: (typeof l.files)[number]): string => {
@@ -109,7 +135,10 @@ function lsBundleFolder(args: ParsedArgs, m: Mount, folder: string, at: BundleFo
       const size = f.sizeMatchesDeclared ? '' : ` (the manifest declares ${formatSize(f.declaredSize)})`;
       return `${f.servedFrom === 'loose' ? 'loose' : 'container'} ${escapeName(f.source ?? '')}${size}`;
     };
-    const lines = [...l.folders.map((f) => `${escapeName(f)}\\`), ...l.files.map((f) => `${escapeName(memberName(f)).padEnd(48)} ${(f.size === undefined ? '-' : formatSize(f.size)).padStart(10)}  ${served(f)}`)];
+    const lines = [
+      ...l.folders.map((f) => `${escapeName(f)}\\`),
+      ...l.files.map((f) => `${escapeName(memberName(f)).padEnd(48)} ${(f.size === undefined ? '-' : formatSize(f.size)).padStart(10)}  ${served(f)}`),
+    ];
     writeOut(lines.join('\n') + (lines.length ? '\n' : ''));
   }
   m.close();
@@ -148,11 +177,15 @@ export function verifyCommand(args: ParsedArgs): number {
   else {
     const lines = [`${report.sources} sources, ${report.entries} entries, ${formatSize(report.bytes)} decoded, ${report.failures.length} failures`];
     // Every failure in --json; here the first ones, so a crafted archive cannot flood the terminal.
-    for (const f of report.failures.slice(0, MAX_FAILURE_LINES)) lines.push(`FAIL ${escapeName(f.source)}${f.path ? ':' + escapeName(f.path) : ''}: ${escapeName(f.message)}`);
+    for (const f of report.failures.slice(0, MAX_FAILURE_LINES))
+      lines.push(`FAIL ${escapeName(f.source)}${f.path ? ':' + escapeName(f.path) : ''}: ${escapeName(f.message)}`);
     if (report.failures.length > MAX_FAILURE_LINES) lines.push(`… and ${report.failures.length - MAX_FAILURE_LINES} more failures (--json lists all)`);
     const { stored = 0, ...decoded } = report.chunksByCodec;
     const codecs = Object.entries(decoded);
-    if (codecs.length || stored) lines.push(`${codecs.reduce((t, [, n]) => t + n, 0)} chunks decoded (${codecs.map(([codec, n]) => `${codec} ${n}`).join(', ') || 'none'}), ${stored} stored`);
+    if (codecs.length || stored)
+      lines.push(
+        `${codecs.reduce((t, [, n]) => t + n, 0)} chunks decoded (${codecs.map(([codec, n]) => `${codec} ${n}`).join(', ') || 'none'}), ${stored} stored`,
+      );
     for (const [codec, n] of Object.entries(report.unsupportedChunks)) lines.push(`unsupported codec ${codec}: ${n} chunks`);
     for (const [codec, n] of Object.entries(report.unsupportedForms)) lines.push(`unsupported ${codec} form: ${n} chunks`);
     for (const w of report.warnings.slice(0, MAX_FAILURE_LINES)) lines.push(`warning ${escapeName(w.source)}: ${escapeName(w.message)}`);

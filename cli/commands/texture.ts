@@ -7,7 +7,18 @@
  * first, each with the file it comes from); without either, a short summary.
  */
 import { Arch06Error, isArch06Error } from '../../core/errors';
-import { SLVT_MAGIC, SLVT_VERSION, TEXR_MAGIC, TEXR_VERSION, TextureFile, parseTextureFile, DDS_MAGIC, TEXA_MAGIC, TEXA_VERSION, textureRole } from '../../core/formats/texture';
+import {
+  SLVT_MAGIC,
+  SLVT_VERSION,
+  TEXR_MAGIC,
+  TEXR_VERSION,
+  TextureFile,
+  parseTextureFile,
+  DDS_MAGIC,
+  TEXA_MAGIC,
+  TEXA_VERSION,
+  textureRole,
+} from '../../core/formats/texture';
 import { decodeDdsLevel } from '../../core/image';
 import { encodePng } from '../../core/image/node';
 import { writeFileAtomic } from '../../core/io/node';
@@ -30,7 +41,11 @@ function checkTextureHeader(prefix: Uint8Array, file: string): void {
   const head = new FieldReader(prefix, file);
   const magic = head.u32At(0, 'magic');
   const version = head.u32At(4, 'version');
-  const ok = magic === DDS_MAGIC || (magic === TEXA_MAGIC && version === TEXA_VERSION) || (magic === TEXR_MAGIC && version === TEXR_VERSION) || (magic === SLVT_MAGIC && version === SLVT_VERSION);
+  const ok =
+    magic === DDS_MAGIC ||
+    (magic === TEXA_MAGIC && version === TEXA_VERSION) ||
+    (magic === TEXR_MAGIC && version === TEXR_VERSION) ||
+    (magic === SLVT_MAGIC && version === SLVT_VERSION);
   if (ok) return;
   parseTextureFile(prefix, file);
   throw new Arch06Error('BAD_MAGIC', 'not a texture', { file, offset: 0, field: 'magic', expected: '"TEXR", "SLVT", "TEXA" or "DDS "' });
@@ -44,7 +59,8 @@ function textureOptions(args: ParsedArgs, ownPositionals: number): { png?: strin
     const t = flagString(args, name);
     if (t === undefined) return 0;
     const n = Number(t);
-    if (!/^\d+$/.test(t) || !Number.isSafeInteger(n)) throw new Arch06Error('BAD_ARGUMENT', `--${name} takes a level index (0, 1, …)`, { field: name, actual: t });
+    if (!/^\d+$/.test(t) || !Number.isSafeInteger(n))
+      throw new Arch06Error('BAD_ARGUMENT', `--${name} takes a level index (0, 1, …)`, { field: name, actual: t });
     return n;
   };
   return { png: flagString(args, 'png'), mip: int('mip'), slice: int('slice') };
@@ -69,7 +85,15 @@ export async function textureCommand(args: ParsedArgs): Promise<number> {
 export function textureFileCommand(args: ParsedArgs): number {
   const opts = textureOptions(args, 1);
   const file = need(args, 0, '<file.tex|file.dds>');
-  return show(parseTextureFile(readFileChecked(file, (prefix) => checkTextureHeader(prefix, file)), file), args, opts, []);
+  return show(
+    parseTextureFile(
+      readFileChecked(file, (prefix) => checkTextureHeader(prefix, file)),
+      file,
+    ),
+    args,
+    opts,
+    [],
+  );
 }
 
 /** The tier chain over the mount: each sibling as the texture was read (the winning copy, or --source's). */
@@ -89,7 +113,15 @@ function mountTierChain(m: Mount, p: string, tex: TextureFile, source: string | 
 /** The tier chain as JSON: the tier files, then the merged levels (the editor's mip list). */
 function describeTierChain(chain: TierChain): Record<string, unknown> {
   return {
-    tiers: chain.tiers.map((t) => ({ file: t.file, path: t.path, own: t.own, present: t.present, size: t.size ?? null, joined: t.joined, reason: t.reason ?? null })),
+    tiers: chain.tiers.map((t) => ({
+      file: t.file,
+      path: t.path,
+      own: t.own,
+      present: t.present,
+      size: t.size ?? null,
+      joined: t.joined,
+      reason: t.reason ?? null,
+    })),
     levels: chain.levels.map((l, i) => ({ index: i, width: l.width, height: l.height, size: l.size, from: l.from, mip: l.mip })),
   };
 }
@@ -117,14 +149,18 @@ function show(tex: TextureFile, args: ParsedArgs, opts: { png?: string; mip: num
   }
   const lines: string[] = [];
   if (texr) {
-    lines.push(`${texr.container} v${texr.version}  name field "${escapeName(texr.path)}" (${texr.tierName.tier})  dimension pair ${texr.width}x${texr.height}  DDS at 0x${texr.ddsOffset.toString(16)}  confidence ${texr.confidence}`);
+    lines.push(
+      `${texr.container} v${texr.version}  name field "${escapeName(texr.path)}" (${texr.tierName.tier})  dimension pair ${texr.width}x${texr.height}  DDS at 0x${texr.ddsOffset.toString(16)}  confidence ${texr.confidence}`,
+    );
   }
   if (texa) {
     lines.push(`TEXA v${texa.version}  ${texa.headerBytes}-byte header (layout UNCERTAIN)  DDS at 0x${texa.ddsOffset.toString(16)}`);
     if (texa.ownPath) lines.push(`own path ${escapeName(texa.ownPath)}`);
     (texa.slicePaths ?? []).forEach((p, i) => lines.push(`slice ${i}: ${escapeName(p)}`));
   }
-  lines.push(`DDS ${dds.format.name}${dds.format.decodable ? '' : ' (not decodable: ' + dds.format.reason + ')'}  ${dds.width}x${dds.height}${dds.depth > 1 ? 'x' + dds.depth : ''} ${dds.dimension}  ${dds.mipCount} mips  ${dds.surfaces} surface(s)`);
+  lines.push(
+    `DDS ${dds.format.name}${dds.format.decodable ? '' : ' (not decodable: ' + dds.format.reason + ')'}  ${dds.width}x${dds.height}${dds.depth > 1 ? 'x' + dds.depth : ''} ${dds.dimension}  ${dds.mipCount} mips  ${dds.surfaces} surface(s)`,
+  );
   const role = textureRole(dds.file);
   if (role.srgbMeasured) lines.push(`sRGB flag: not located in the header; seed 004 found it set on ${role.srgbMeasured}`);
   for (const n of [...(texr?.notes ?? []), ...(texa?.notes ?? []), ...dds.notes]) lines.push(`note: ${n}`);

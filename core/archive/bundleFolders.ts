@@ -127,7 +127,8 @@ export class BundleFolder {
       if (m.servedFrom === 'missing' || !source) return;
       out.push(this.memberEntry(m, p));
     });
-    if (out.length === 0) throw new Arch06Error('NOT_FOUND', 'no readable bundle member at this path', { file: `${this.bundle.stem}.bndl: ${path || '(all members)'}` });
+    if (out.length === 0)
+      throw new Arch06Error('NOT_FOUND', 'no readable bundle member at this path', { file: `${this.bundle.stem}.bndl: ${path || '(all members)'}` });
     return out;
   }
 
@@ -141,7 +142,8 @@ export class BundleFolder {
     const { entry, start: base, end: limit } = locateBundleMember(this.mount, this.bundle, m);
     const size = limit - base;
     const range = (start: number, end: number): [number, number] => {
-      if (!(0 <= start && start <= end && end <= size)) throw new Arch06Error('OUT_OF_RANGE', 'read range outside the member', { file: m.path, expected: `within [0, ${size}]`, actual: `[${start}, ${end})` });
+      if (!(0 <= start && start <= end && end <= size))
+        throw new Arch06Error('OUT_OF_RANGE', 'read range outside the member', { file: m.path, expected: `within [0, ${size}]`, actual: `[${start}, ${end})` });
       return [base + start, base + end];
     };
     return {

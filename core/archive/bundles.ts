@@ -112,7 +112,12 @@ export class EntryByteSource implements ByteSource {
   }
 }
 
-const fileOf = (w: WhichResult): BundleFile => ({ path: w.winner.path, source: w.winner.source.name, size: w.winner.size, copies: w.copies.map((c) => c.source.name) });
+const fileOf = (w: WhichResult): BundleFile => ({
+  path: w.winner.path,
+  source: w.winner.source.name,
+  size: w.winner.size,
+  copies: w.copies.map((c) => c.source.name),
+});
 
 /**
  * Resolve the bundle at `input` (`x.bndl`, `x.embb` or the stem) in `mount`. Throws NOT_FOUND
@@ -131,7 +136,13 @@ export function resolveBundle(mount: Mount, input: string): ResolvedBundle {
   const manifestName = `${manifestEntry.source.name}:${manifestEntry.path}`;
   const parsed = parseBndl(manifestEntry.readSync(), manifestName);
   if (parsed.variant !== 'manifest') {
-    throw new Arch06Error('INVALID', 'a data-carrying BNDL (Shadow of Mordor era) is not a manifest; read it with parseBndl', { file: manifestName, offset: 0x10, field: 'header.count', expected: 'a v6 manifest', actual: `version ${parsed.version}, data-carrying` });
+    throw new Arch06Error('INVALID', 'a data-carrying BNDL (Shadow of Mordor era) is not a manifest; read it with parseBndl', {
+      file: manifestName,
+      offset: 0x10,
+      field: 'header.count',
+      expected: 'a v6 manifest',
+      actual: `version ${parsed.version}, data-carrying`,
+    });
   }
   const notes: string[] = [...parsed.notes.map((n) => `manifest: ${n}`)];
 
@@ -148,7 +159,7 @@ export function resolveBundle(mount: Mount, input: string): ResolvedBundle {
       notes.push(`the container's archive (${container.source}) holds no manifest of its own; every retail container has one`);
     }
   } else {
-    notes.push('no container anywhere: members resolve as loose entries or are missing (members inside other bundles\' containers are not searched)');
+    notes.push("no container anywhere: members resolve as loose entries or are missing (members inside other bundles' containers are not searched)");
   }
 
   const rank = (name: string): number => mount.sources.findIndex((s) => s.name === name);
@@ -173,9 +184,24 @@ export function resolveBundle(mount: Mount, input: string): ResolvedBundle {
       if (e && rank(loose.source.name) > containerRank) {
         note = `the loose copy (${loose.source.name}) ranks below the container (${container!.source}); whether the engine still prefers it is an open question (seed 004)`;
       }
-      out = { path: m.path, declaredSize: m.declaredSize, servedFrom: 'loose', source: loose.source.name, size: loose.size, sizeMatchesDeclared: loose.size === m.declaredSize, loosePath: loose.path };
+      out = {
+        path: m.path,
+        declaredSize: m.declaredSize,
+        servedFrom: 'loose',
+        source: loose.source.name,
+        size: loose.size,
+        sizeMatchesDeclared: loose.size === m.declaredSize,
+        loosePath: loose.path,
+      };
     } else if (e) {
-      out = { path: m.path, declaredSize: m.declaredSize, servedFrom: 'container', source: container!.source, size: e.size, sizeMatchesDeclared: e.size === m.declaredSize };
+      out = {
+        path: m.path,
+        declaredSize: m.declaredSize,
+        servedFrom: 'container',
+        source: container!.source,
+        size: e.size,
+        sizeMatchesDeclared: e.size === m.declaredSize,
+      };
     } else {
       out = { path: m.path, declaredSize: m.declaredSize, servedFrom: 'missing', sizeMatchesDeclared: false };
     }
@@ -208,7 +234,11 @@ function memberOf(bundle: ResolvedBundle, member: BundleMember | string): Bundle
   if (typeof member !== 'string') return member;
   const k = member.toLowerCase().replace(/\//g, '\\');
   const m = bundle.members.find((x) => x.path.toLowerCase() === k);
-  if (!m) throw new Arch06Error('NOT_FOUND', 'the manifest does not declare this member', { file: `${bundle.manifest.source}:${bundle.manifest.path}`, actual: member });
+  if (!m)
+    throw new Arch06Error('NOT_FOUND', 'the manifest does not declare this member', {
+      file: `${bundle.manifest.source}:${bundle.manifest.path}`,
+      actual: member,
+    });
   return m;
 }
 
@@ -223,7 +253,10 @@ export function locateBundleMember(mount: Mount, bundle: ResolvedBundle, member:
     const entry = mount.entry(bundle.container.path, bundle.container.source);
     return { entry, start: m.embedded.offset, end: m.embedded.offset + m.embedded.size };
   }
-  throw new Arch06Error('NOT_FOUND', 'member declared by the manifest but neither in the container nor a loose entry', { file: `${bundle.stem}.bndl`, actual: m.path });
+  throw new Arch06Error('NOT_FOUND', 'member declared by the manifest but neither in the container nor a loose entry', {
+    file: `${bundle.stem}.bndl`,
+    actual: m.path,
+  });
 }
 
 /** A member's bytes: the loose entry, or one ranged read of the container entry (only the chunks holding the payload are decoded). */

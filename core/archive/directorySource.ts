@@ -14,12 +14,21 @@ import { GamePath } from './gamePath';
 class LooseEntry implements SourceEntry {
   readonly storage = 'loose' as const;
   readonly storedSize: number;
-  constructor(readonly source: DirectorySource, readonly path: string, readonly diskPath: string, readonly size: number) {
+  constructor(
+    readonly source: DirectorySource,
+    readonly path: string,
+    readonly diskPath: string,
+    readonly size: number,
+  ) {
     this.storedSize = size;
   }
   private open(start: number, end: number): FileByteSource {
     if (!(Number.isSafeInteger(start) && Number.isSafeInteger(end) && 0 <= start && start <= end && end <= this.size)) {
-      throw new Arch06Error('OUT_OF_RANGE', 'read range outside the file', { file: this.diskPath, expected: `within [0, ${this.size}]`, actual: `[${start}, ${end})` });
+      throw new Arch06Error('OUT_OF_RANGE', 'read range outside the file', {
+        file: this.diskPath,
+        expected: `within [0, ${this.size}]`,
+        actual: `[${start}, ${end})`,
+      });
     }
     return FileByteSource.open(this.diskPath, `${this.source.name}\\${this.path}`);
   }
@@ -46,7 +55,10 @@ export class DirectorySource implements Source {
   private files: { path: string; size: number }[] | undefined;
   private readonly dirCache = new Map<string, Map<string, string>>();
 
-  constructor(readonly name: string, readonly diskPath: string) {}
+  constructor(
+    readonly name: string,
+    readonly diskPath: string,
+  ) {}
 
   /** Subfolders that could not be listed (permissions, a vanished folder): skipped, reported by `verify`. */
   readonly unreadable: { path: string; reason: string }[] = [];

@@ -101,8 +101,8 @@ export async function extractEntries(mount: Mount, entries: SourceEntry[], outDi
         const own = err.file === undefined || err.file === escapeName(e.path) || err.file === e.path;
         const message = own ? new Arch06Error(err.code, err.description, { ...err.details(), file: undefined }).message : err.message;
         result.failures.push({ path: e.path, source: e.source.name, message: escapeControls(message), code: err.code });
-      }
-      else if (isErrnoException(err)) result.failures.push({ path: e.path, source: e.source.name, message: escapeControls(errnoSummary(err)), code: err.code ?? 'E?' });
+      } else if (isErrnoException(err))
+        result.failures.push({ path: e.path, source: e.source.name, message: escapeControls(errnoSummary(err)), code: err.code ?? 'E?' });
       else throw err;
     }
     options.onProgress?.(i + 1, entries.length, result.bytes, e.path);

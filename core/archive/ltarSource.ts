@@ -21,7 +21,11 @@ export class LtarEntry implements SourceEntry {
   private readonly dataOffset: number;
   private chunks: ChunkStream | undefined;
 
-  constructor(readonly source: LtarSource, readonly index: number, readonly path: string) {
+  constructor(
+    readonly source: LtarSource,
+    readonly index: number,
+    readonly path: string,
+  ) {
     const r = source.archive.fileRecord(index);
     this.storage = r.storage;
     this.size = r.storage === 'empty' ? 0 : r.size;
@@ -38,7 +42,11 @@ export class LtarEntry implements SourceEntry {
     const problem = this.source.archive.problemOf(this.index);
     if (problem) throw new Arch06Error('OUT_OF_RANGE', problem, { file: `${this.source.name}:${this.path}`, field: `file[${this.index}]` });
     if (!(Number.isSafeInteger(start) && Number.isSafeInteger(end) && 0 <= start && start <= end && end <= this.size)) {
-      throw new Arch06Error('OUT_OF_RANGE', 'read range outside the entry', { file: `${this.source.name}:${this.path}`, expected: `within [0, ${this.size}]`, actual: `[${start}, ${end})` });
+      throw new Arch06Error('OUT_OF_RANGE', 'read range outside the entry', {
+        file: `${this.source.name}:${this.path}`,
+        expected: `within [0, ${this.size}]`,
+        actual: `[${start}, ${end})`,
+      });
     }
   }
 
@@ -68,7 +76,11 @@ export class LtarSource implements Source {
   readonly kind = 'archive' as const;
   readonly archive: LtarArchive;
 
-  constructor(readonly name: string, readonly diskPath: string, readonly bytes: ByteSource) {
+  constructor(
+    readonly name: string,
+    readonly diskPath: string,
+    readonly bytes: ByteSource,
+  ) {
     try {
       this.archive = LtarArchive.open(bytes);
     } catch (e) {

@@ -22,7 +22,14 @@ export class MergedIndex {
    */
   readonly duplicates: { source: number; path: string; files: number[]; served: number }[];
 
-  private constructor(n: number, winnerSource: Uint16Array, winnerFile: Int32Array, copies: Uint16Array, keys: Uint32Array, duplicates: MergedIndex['duplicates']) {
+  private constructor(
+    n: number,
+    winnerSource: Uint16Array,
+    winnerFile: Int32Array,
+    copies: Uint16Array,
+    keys: Uint32Array,
+    duplicates: MergedIndex['duplicates'],
+  ) {
     this.size = n;
     this.winnerSource = winnerSource;
     this.winnerFile = winnerFile;

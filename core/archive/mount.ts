@@ -107,7 +107,9 @@ export class Mount {
     if (diskKind(root) !== 'directory') throw new Arch06Error('NOT_FOUND', 'install root is not a folder', { file: root });
     const cfgPath = options.cfg ? path.resolve(options.cfg) : Mount.findCfg(root);
     if (!cfgPath || diskKind(cfgPath) !== 'file') {
-      const what = options.cfg ? 'the archive config list given (--cfg / arch06.archcfg) is not a file' : 'no archive config list: expected x64/default.archcfg under the install root';
+      const what = options.cfg
+        ? 'the archive config list given (--cfg / arch06.archcfg) is not a file'
+        : 'no archive config list: expected x64/default.archcfg under the install root';
       throw new Arch06Error('NOT_FOUND', what, { file: cfgPath ?? path.join(root, 'x64', 'default.archcfg') });
     }
     const cfgDir = path.dirname(cfgPath);
@@ -249,8 +251,12 @@ export class Mount {
       }
     }
     if (!found) return undefined;
-    const byName = (a: { name: string }, b: { name: string }): number => (a.name.toLowerCase() < b.name.toLowerCase() ? -1 : a.name.toLowerCase() > b.name.toLowerCase() ? 1 : 0);
-    return { folders: [...folders.values()].sort(byName), files: [...files.values()].map(({ name, winner, copies }) => ({ name, winner, copies })).sort(byName) };
+    const byName = (a: { name: string }, b: { name: string }): number =>
+      a.name.toLowerCase() < b.name.toLowerCase() ? -1 : a.name.toLowerCase() > b.name.toLowerCase() ? 1 : 0;
+    return {
+      folders: [...folders.values()].sort(byName),
+      files: [...files.values()].map(({ name, winner, copies }) => ({ name, winner, copies })).sort(byName),
+    };
   }
 
   /**
@@ -365,4 +371,3 @@ export class Mount {
     for (const s of this.sources) s.close();
   }
 }
-

@@ -43,7 +43,16 @@ export interface VerifyOptions {
 }
 
 export function verifyMount(mount: Mount, options: VerifyOptions = {}): VerifyReport {
-  const report: VerifyReport = { sources: mount.sources.length, entries: 0, bytes: 0, failures: [], unsupportedChunks: {}, unsupportedForms: {}, chunksByCodec: {}, warnings: [] };
+  const report: VerifyReport = {
+    sources: mount.sources.length,
+    entries: 0,
+    bytes: 0,
+    failures: [],
+    unsupportedChunks: {},
+    unsupportedForms: {},
+    chunksByCodec: {},
+    warnings: [],
+  };
   const total = mount.sources.reduce((n, s) => n + s.fileCount, 0);
   const block = options.blockSize ?? 16 << 20;
   let done = 0;
@@ -52,7 +61,10 @@ export function verifyMount(mount: Mount, options: VerifyOptions = {}): VerifyRe
   const duplicates = mount.index().duplicates;
   for (const d of duplicates) {
     const src = mount.sources[d.source];
-    report.warnings.push({ source: src.name, message: `${d.path} is held ${d.files.length} times (records ${d.files.join(', ')}); lookups get record ${d.served}, the others are never served` });
+    report.warnings.push({
+      source: src.name,
+      message: `${d.path} is held ${d.files.length} times (records ${d.files.join(', ')}); lookups get record ${d.served}, the others are never served`,
+    });
   }
   for (const s of mount.sources) {
     if (s instanceof LtarSource) {
@@ -88,11 +100,14 @@ export function verifyMount(mount: Mount, options: VerifyOptions = {}): VerifyRe
       options.onProgress?.(++done, total, `${s.name}:${path}`);
     }
     // After its files were listed: the subfolders a loose folder could not read.
-    if (s instanceof DirectorySource) for (const u of s.unreadable) report.warnings.push({ source: s.name, message: `folder ${u.path || '(top)'} could not be read and is skipped: ${u.reason}` });
+    if (s instanceof DirectorySource)
+      for (const u of s.unreadable)
+        report.warnings.push({ source: s.name, message: `folder ${u.path || '(top)'} could not be read and is skipped: ${u.reason}` });
   }
   const table = mount.pathTable();
   for (const { archive, problem } of table.problems) report.warnings.push({ source: archive, message: `path index row ${problem.row}: ${problem.message}` });
-  for (const { archive, error } of table.errors) report.failures.push({ source: archive, path: 'archivepatchloosefiles.txt', code: error.code, message: error.message });
+  for (const { archive, error } of table.errors)
+    report.failures.push({ source: archive, path: 'archivepatchloosefiles.txt', code: error.code, message: error.message });
   return report;
 }
 
@@ -153,7 +168,10 @@ function checkOrder(s: LtarSource, report: VerifyReport): void {
     const [ps, pe] = a.folderSpan(f - 1);
     const [cs, ce] = a.folderSpan(f);
     if (compareFolderBytes(pool, ps, pe, pool, cs, ce) >= 0) {
-      report.warnings.push({ source: s.name, message: `folder records out of order at ${f} (${a.folderPath(f - 1)} / ${a.folderPath(f)}): the engine's folder search can miss folders` });
+      report.warnings.push({
+        source: s.name,
+        message: `folder records out of order at ${f} (${a.folderPath(f - 1)} / ${a.folderPath(f)}): the engine's folder search can miss folders`,
+      });
     }
   }
   for (let f = 0; f < a.folderCount; f++) {
@@ -162,7 +180,10 @@ function checkOrder(s: LtarSource, report: VerifyReport): void {
       const [ps, pe] = a.leafSpan(i - 1);
       const [cs, ce] = a.leafSpan(i);
       if (compareLeafBytes(pool, ps, pe, pool, cs, ce) >= 0) {
-        report.warnings.push({ source: s.name, message: `leaf names out of order in folder "${a.folderPath(f)}" at ${a.leafName(i)}: the engine's lookup can miss files` });
+        report.warnings.push({
+          source: s.name,
+          message: `leaf names out of order in folder "${a.folderPath(f)}" at ${a.leafName(i)}: the engine's lookup can miss files`,
+        });
         break;
       }
     }

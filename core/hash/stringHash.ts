@@ -77,11 +77,15 @@ export class StringHasher {
     const r = this.tryHash(name);
     if (r.ok) return r.hash;
     const shown = typeof name === 'string' ? name : Array.from(name, (c) => String.fromCharCode(c)).join(''); // latin1, without Node's Buffer
-    throw new Arch06Error('UNKNOWN_HASH_BYTE', `cannot hash "${shown}": the StringHash table value of byte 0x${r.byte.toString(16).padStart(2, '0')} is not known`, {
-      offset: r.index,
-      expected: 'letters, digits, space, _ - . \\ /',
-      actual: JSON.stringify(String.fromCharCode(r.byte)),
-    });
+    throw new Arch06Error(
+      'UNKNOWN_HASH_BYTE',
+      `cannot hash "${shown}": the StringHash table value of byte 0x${r.byte.toString(16).padStart(2, '0')} is not known`,
+      {
+        offset: r.index,
+        expected: 'letters, digits, space, _ - . \\ /',
+        actual: JSON.stringify(String.fromCharCode(r.byte)),
+      },
+    );
   }
 }
 

@@ -32,20 +32,117 @@ interface ModeSpec {
   layout: string;
 }
 const MODES: ModeSpec[] = [
-  { value: 0x00, transformed: true, regions: 2, epb: 10, delta: [5, 5, 5], layout: 'm[1:0],g2[4],b2[4],b3[4],r0[9:0],g0[9:0],b0[9:0],r1[4:0],g3[4],g2[3:0],g1[4:0],b3[0],g3[3:0],b1[4:0],b3[1],b2[3:0],r2[4:0],b3[2],r3[4:0],b3[3]' },
-  { value: 0x01, transformed: true, regions: 2, epb: 7, delta: [6, 6, 6], layout: 'm[1:0],g2[5],g3[4],g3[5],r0[6:0],b3[0],b3[1],b2[4],g0[6:0],b2[5],b3[2],g2[4],b0[6:0],b3[3],b3[5],b3[4],r1[5:0],g2[3:0],g1[5:0],g3[3:0],b1[5:0],b2[3:0],r2[5:0],r3[5:0]' },
-  { value: 0x02, transformed: true, regions: 2, epb: 11, delta: [5, 4, 4], layout: 'm[4:0],r0[9:0],g0[9:0],b0[9:0],r1[4:0],r0[10],g2[3:0],g1[3:0],g0[10],b3[0],g3[3:0],b1[3:0],b0[10],b3[1],b2[3:0],r2[4:0],b3[2],r3[4:0],b3[3]' },
-  { value: 0x06, transformed: true, regions: 2, epb: 11, delta: [4, 5, 4], layout: 'm[4:0],r0[9:0],g0[9:0],b0[9:0],r1[3:0],r0[10],g3[4],g2[3:0],g1[4:0],g0[10],g3[3:0],b1[3:0],b0[10],b3[1],b2[3:0],r2[3:0],b3[0],b3[2],r3[3:0],g2[4],b3[3]' },
-  { value: 0x0a, transformed: true, regions: 2, epb: 11, delta: [4, 4, 5], layout: 'm[4:0],r0[9:0],g0[9:0],b0[9:0],r1[3:0],r0[10],b2[4],g2[3:0],g1[3:0],g0[10],b3[0],g3[3:0],b1[4:0],b0[10],b2[3:0],r2[3:0],b3[1],b3[2],r3[3:0],b3[4],b3[3]' },
-  { value: 0x0e, transformed: true, regions: 2, epb: 9, delta: [5, 5, 5], layout: 'm[4:0],r0[8:0],b2[4],g0[8:0],g2[4],b0[8:0],b3[4],r1[4:0],g3[4],g2[3:0],g1[4:0],b3[0],g3[3:0],b1[4:0],b3[1],b2[3:0],r2[4:0],b3[2],r3[4:0],b3[3]' },
-  { value: 0x12, transformed: true, regions: 2, epb: 8, delta: [6, 5, 5], layout: 'm[4:0],r0[7:0],g3[4],b2[4],g0[7:0],b3[2],g2[4],b0[7:0],b3[3],b3[4],r1[5:0],g2[3:0],g1[4:0],b3[0],g3[3:0],b1[4:0],b3[1],b2[3:0],r2[5:0],r3[5:0]' },
-  { value: 0x16, transformed: true, regions: 2, epb: 8, delta: [5, 6, 5], layout: 'm[4:0],r0[7:0],b3[0],b2[4],g0[7:0],g2[5],g2[4],b0[7:0],g3[5],b3[4],r1[4:0],g3[4],g2[3:0],g1[5:0],g3[3:0],b1[4:0],b3[1],b2[3:0],r2[4:0],b3[2],r3[4:0],b3[3]' },
-  { value: 0x1a, transformed: true, regions: 2, epb: 8, delta: [5, 5, 6], layout: 'm[4:0],r0[7:0],b3[1],b2[4],g0[7:0],b2[5],g2[4],b0[7:0],b3[5],b3[4],r1[4:0],g3[4],g2[3:0],g1[4:0],b3[0],g3[3:0],b1[5:0],b2[3:0],r2[4:0],b3[2],r3[4:0],b3[3]' },
-  { value: 0x1e, transformed: false, regions: 2, epb: 6, delta: [6, 6, 6], layout: 'm[4:0],r0[5:0],g3[4],b3[0],b3[1],b2[4],g0[5:0],g2[5],b2[5],b3[2],g2[4],b0[5:0],g3[5],b3[3],b3[5],b3[4],r1[5:0],g2[3:0],g1[5:0],g3[3:0],b1[5:0],b2[3:0],r2[5:0],r3[5:0]' },
+  {
+    value: 0x00,
+    transformed: true,
+    regions: 2,
+    epb: 10,
+    delta: [5, 5, 5],
+    layout: 'm[1:0],g2[4],b2[4],b3[4],r0[9:0],g0[9:0],b0[9:0],r1[4:0],g3[4],g2[3:0],g1[4:0],b3[0],g3[3:0],b1[4:0],b3[1],b2[3:0],r2[4:0],b3[2],r3[4:0],b3[3]',
+  },
+  {
+    value: 0x01,
+    transformed: true,
+    regions: 2,
+    epb: 7,
+    delta: [6, 6, 6],
+    layout:
+      'm[1:0],g2[5],g3[4],g3[5],r0[6:0],b3[0],b3[1],b2[4],g0[6:0],b2[5],b3[2],g2[4],b0[6:0],b3[3],b3[5],b3[4],r1[5:0],g2[3:0],g1[5:0],g3[3:0],b1[5:0],b2[3:0],r2[5:0],r3[5:0]',
+  },
+  {
+    value: 0x02,
+    transformed: true,
+    regions: 2,
+    epb: 11,
+    delta: [5, 4, 4],
+    layout: 'm[4:0],r0[9:0],g0[9:0],b0[9:0],r1[4:0],r0[10],g2[3:0],g1[3:0],g0[10],b3[0],g3[3:0],b1[3:0],b0[10],b3[1],b2[3:0],r2[4:0],b3[2],r3[4:0],b3[3]',
+  },
+  {
+    value: 0x06,
+    transformed: true,
+    regions: 2,
+    epb: 11,
+    delta: [4, 5, 4],
+    layout:
+      'm[4:0],r0[9:0],g0[9:0],b0[9:0],r1[3:0],r0[10],g3[4],g2[3:0],g1[4:0],g0[10],g3[3:0],b1[3:0],b0[10],b3[1],b2[3:0],r2[3:0],b3[0],b3[2],r3[3:0],g2[4],b3[3]',
+  },
+  {
+    value: 0x0a,
+    transformed: true,
+    regions: 2,
+    epb: 11,
+    delta: [4, 4, 5],
+    layout:
+      'm[4:0],r0[9:0],g0[9:0],b0[9:0],r1[3:0],r0[10],b2[4],g2[3:0],g1[3:0],g0[10],b3[0],g3[3:0],b1[4:0],b0[10],b2[3:0],r2[3:0],b3[1],b3[2],r3[3:0],b3[4],b3[3]',
+  },
+  {
+    value: 0x0e,
+    transformed: true,
+    regions: 2,
+    epb: 9,
+    delta: [5, 5, 5],
+    layout: 'm[4:0],r0[8:0],b2[4],g0[8:0],g2[4],b0[8:0],b3[4],r1[4:0],g3[4],g2[3:0],g1[4:0],b3[0],g3[3:0],b1[4:0],b3[1],b2[3:0],r2[4:0],b3[2],r3[4:0],b3[3]',
+  },
+  {
+    value: 0x12,
+    transformed: true,
+    regions: 2,
+    epb: 8,
+    delta: [6, 5, 5],
+    layout: 'm[4:0],r0[7:0],g3[4],b2[4],g0[7:0],b3[2],g2[4],b0[7:0],b3[3],b3[4],r1[5:0],g2[3:0],g1[4:0],b3[0],g3[3:0],b1[4:0],b3[1],b2[3:0],r2[5:0],r3[5:0]',
+  },
+  {
+    value: 0x16,
+    transformed: true,
+    regions: 2,
+    epb: 8,
+    delta: [5, 6, 5],
+    layout:
+      'm[4:0],r0[7:0],b3[0],b2[4],g0[7:0],g2[5],g2[4],b0[7:0],g3[5],b3[4],r1[4:0],g3[4],g2[3:0],g1[5:0],g3[3:0],b1[4:0],b3[1],b2[3:0],r2[4:0],b3[2],r3[4:0],b3[3]',
+  },
+  {
+    value: 0x1a,
+    transformed: true,
+    regions: 2,
+    epb: 8,
+    delta: [5, 5, 6],
+    layout:
+      'm[4:0],r0[7:0],b3[1],b2[4],g0[7:0],b2[5],g2[4],b0[7:0],b3[5],b3[4],r1[4:0],g3[4],g2[3:0],g1[4:0],b3[0],g3[3:0],b1[5:0],b2[3:0],r2[4:0],b3[2],r3[4:0],b3[3]',
+  },
+  {
+    value: 0x1e,
+    transformed: false,
+    regions: 2,
+    epb: 6,
+    delta: [6, 6, 6],
+    layout:
+      'm[4:0],r0[5:0],g3[4],b3[0],b3[1],b2[4],g0[5:0],g2[5],b2[5],b3[2],g2[4],b0[5:0],g3[5],b3[3],b3[5],b3[4],r1[5:0],g2[3:0],g1[5:0],g3[3:0],b1[5:0],b2[3:0],r2[5:0],r3[5:0]',
+  },
   { value: 0x03, transformed: false, regions: 1, epb: 10, delta: [10, 10, 10], layout: 'm[4:0],r0[9:0],g0[9:0],b0[9:0],r1[9:0],g1[9:0],b1[9:0]' },
-  { value: 0x07, transformed: true, regions: 1, epb: 11, delta: [9, 9, 9], layout: 'm[4:0],r0[9:0],g0[9:0],b0[9:0],r1[8:0],r0[10],g1[8:0],g0[10],b1[8:0],b0[10]' },
-  { value: 0x0b, transformed: true, regions: 1, epb: 12, delta: [8, 8, 8], layout: 'm[4:0],r0[9:0],g0[9:0],b0[9:0],r1[7:0],r0[10:11],g1[7:0],g0[10:11],b1[7:0],b0[10:11]' },
-  { value: 0x0f, transformed: true, regions: 1, epb: 16, delta: [4, 4, 4], layout: 'm[4:0],r0[9:0],g0[9:0],b0[9:0],r1[3:0],r0[10:15],g1[3:0],g0[10:15],b1[3:0],b0[10:15]' },
+  {
+    value: 0x07,
+    transformed: true,
+    regions: 1,
+    epb: 11,
+    delta: [9, 9, 9],
+    layout: 'm[4:0],r0[9:0],g0[9:0],b0[9:0],r1[8:0],r0[10],g1[8:0],g0[10],b1[8:0],b0[10]',
+  },
+  {
+    value: 0x0b,
+    transformed: true,
+    regions: 1,
+    epb: 12,
+    delta: [8, 8, 8],
+    layout: 'm[4:0],r0[9:0],g0[9:0],b0[9:0],r1[7:0],r0[10:11],g1[7:0],g0[10:11],b1[7:0],b0[10:11]',
+  },
+  {
+    value: 0x0f,
+    transformed: true,
+    regions: 1,
+    epb: 16,
+    delta: [4, 4, 4],
+    layout: 'm[4:0],r0[9:0],g0[9:0],b0[9:0],r1[3:0],r0[10:15],g1[3:0],g0[10:15],b1[3:0],b0[10:15]',
+  },
 ];
 
 /** A mode compiled for decoding: for header bit k (from bit 0), the target `endpoint * 3 + channel` and bit number (255 = mode bit). */

@@ -30,12 +30,47 @@ import { DDS_MAX_DIMENSION, DdsDecoder, DdsFile, DdsLevel, ddsLevel, isHdrDecode
 import { decodeBc7 } from './bc7';
 import { decodeBc6h, toneMapRgba8 } from './bc6h';
 
-const BLOCK_BYTES: Record<DdsDecoder, number> = { BC1: 8, BC2: 16, BC3: 16, BC4: 8, BC5: 16, BC6H_UF16: 16, BC6H_SF16: 16, BC7: 16, RGBA8: 0, BGRA8: 0, BGRX8: 0, R8: 0, RG8: 0, A8: 0 };
-const PIXEL_BYTES: Record<DdsDecoder, number> = { BC1: 0, BC2: 0, BC3: 0, BC4: 0, BC5: 0, BC6H_UF16: 0, BC6H_SF16: 0, BC7: 0, RGBA8: 4, BGRA8: 4, BGRX8: 4, R8: 1, RG8: 2, A8: 1 };
+const BLOCK_BYTES: Record<DdsDecoder, number> = {
+  BC1: 8,
+  BC2: 16,
+  BC3: 16,
+  BC4: 8,
+  BC5: 16,
+  BC6H_UF16: 16,
+  BC6H_SF16: 16,
+  BC7: 16,
+  RGBA8: 0,
+  BGRA8: 0,
+  BGRX8: 0,
+  R8: 0,
+  RG8: 0,
+  A8: 0,
+};
+const PIXEL_BYTES: Record<DdsDecoder, number> = {
+  BC1: 0,
+  BC2: 0,
+  BC3: 0,
+  BC4: 0,
+  BC5: 0,
+  BC6H_UF16: 0,
+  BC6H_SF16: 0,
+  BC7: 0,
+  RGBA8: 4,
+  BGRA8: 4,
+  BGRX8: 4,
+  R8: 1,
+  RG8: 2,
+  A8: 1,
+};
 
 /** Bytes of one width x height level in `decoder`'s format. */
 function encodedSize(decoder: DdsDecoder, width: number, height: number): number {
-  return levelSize({ name: decoder, srgb: false, decodable: true, blockBytes: BLOCK_BYTES[decoder] || undefined, bytesPerPixel: PIXEL_BYTES[decoder] || undefined }, width, height, 1)!;
+  return levelSize(
+    { name: decoder, srgb: false, decodable: true, blockBytes: BLOCK_BYTES[decoder] || undefined, bytesPerPixel: PIXEL_BYTES[decoder] || undefined },
+    width,
+    height,
+    1,
+  )!;
 }
 
 /**
@@ -79,14 +114,28 @@ export function decodeLevelFloat(decoder: DdsDecoder, src: Uint8Array, offset: n
 }
 
 function checkLevel(decoder: DdsDecoder, src: Uint8Array, offset: number, width: number, height: number, file: string): void {
-  for (const [v, field] of [[width, 'width'], [height, 'height']] as const) {
+  for (const [v, field] of [
+    [width, 'width'],
+    [height, 'height'],
+  ] as const) {
     if (!Number.isInteger(v) || v < 1 || v > DDS_MAX_DIMENSION) {
-      throw new Arch06Error('OUT_OF_RANGE', `level ${field} outside 1..${DDS_MAX_DIMENSION}`, { file, field, expected: `1..${DDS_MAX_DIMENSION}`, actual: String(v) });
+      throw new Arch06Error('OUT_OF_RANGE', `level ${field} outside 1..${DDS_MAX_DIMENSION}`, {
+        file,
+        field,
+        expected: `1..${DDS_MAX_DIMENSION}`,
+        actual: String(v),
+      });
     }
   }
   const need = encodedSize(decoder, width, height);
   if (!Number.isSafeInteger(offset) || offset < 0 || offset + need > src.length) {
-    throw new Arch06Error('TRUNCATED', `a ${width}x${height} ${decoder} level needs ${need} bytes`, { file, offset, field: 'level', expected: `${need} bytes`, actual: `${Math.max(0, src.length - offset)} bytes` });
+    throw new Arch06Error('TRUNCATED', `a ${width}x${height} ${decoder} level needs ${need} bytes`, {
+      file,
+      offset,
+      field: 'level',
+      expected: `${need} bytes`,
+      actual: `${Math.max(0, src.length - offset)} bytes`,
+    });
   }
 }
 
@@ -104,7 +153,11 @@ export interface DecodedLevel {
  */
 export function decodeDdsLevel(dds: DdsFile, bytes: Uint8Array, slice = 0, mip = 0): DecodedLevel {
   if (!dds.format.decodable || !dds.format.decoder) {
-    throw new Arch06Error('UNSUPPORTED_CODEC', dds.format.reason ?? `${dds.format.name} is not decoded`, { file: dds.file, field: 'dds.format', actual: dds.format.name });
+    throw new Arch06Error('UNSUPPORTED_CODEC', dds.format.reason ?? `${dds.format.name} is not decoded`, {
+      file: dds.file,
+      field: 'dds.format',
+      actual: dds.format.name,
+    });
   }
   const level = ddsLevel(dds, slice, mip);
   const rgba = decodeLevel(dds.format.decoder, bytes, level.offset, level.width, level.height, dds.file);
@@ -126,7 +179,11 @@ export interface DecodedFloatLevel {
 export function decodeDdsLevelFloat(dds: DdsFile, bytes: Uint8Array, slice = 0, mip = 0): DecodedFloatLevel {
   const decoder = dds.format.decoder;
   if (!dds.format.decodable || (decoder !== 'BC6H_UF16' && decoder !== 'BC6H_SF16')) {
-    throw new Arch06Error('UNSUPPORTED_CODEC', dds.format.decodable ? `${dds.format.name} is not a float (BC6H) format` : dds.format.reason ?? `${dds.format.name} is not decoded`, { file: dds.file, field: 'dds.format', actual: dds.format.name });
+    throw new Arch06Error(
+      'UNSUPPORTED_CODEC',
+      dds.format.decodable ? `${dds.format.name} is not a float (BC6H) format` : (dds.format.reason ?? `${dds.format.name} is not decoded`),
+      { file: dds.file, field: 'dds.format', actual: dds.format.name },
+    );
   }
   const level = ddsLevel(dds, slice, mip);
   const rgb = decodeLevelFloat(decoder, bytes, level.offset, level.width, level.height, dds.file);
@@ -201,10 +258,20 @@ function colorPalette(src: Uint8Array, o: number, s: Scratch, bc1: boolean): voi
   const c0 = src[o] | (src[o + 1] << 8);
   const c1 = src[o + 2] | (src[o + 3] << 8);
   const p = s.colors;
-  const r0 = (c0 >> 11) & 31, g0 = (c0 >> 5) & 63, b0 = c0 & 31;
-  const r1 = (c1 >> 11) & 31, g1 = (c1 >> 5) & 63, b1 = c1 & 31;
-  p[0] = (r0 << 3) | (r0 >> 2); p[1] = (g0 << 2) | (g0 >> 4); p[2] = (b0 << 3) | (b0 >> 2); p[3] = 255;
-  p[4] = (r1 << 3) | (r1 >> 2); p[5] = (g1 << 2) | (g1 >> 4); p[6] = (b1 << 3) | (b1 >> 2); p[7] = 255;
+  const r0 = (c0 >> 11) & 31,
+    g0 = (c0 >> 5) & 63,
+    b0 = c0 & 31;
+  const r1 = (c1 >> 11) & 31,
+    g1 = (c1 >> 5) & 63,
+    b1 = c1 & 31;
+  p[0] = (r0 << 3) | (r0 >> 2);
+  p[1] = (g0 << 2) | (g0 >> 4);
+  p[2] = (b0 << 3) | (b0 >> 2);
+  p[3] = 255;
+  p[4] = (r1 << 3) | (r1 >> 2);
+  p[5] = (g1 << 2) | (g1 >> 4);
+  p[6] = (b1 << 3) | (b1 >> 2);
+  p[7] = 255;
   if (c0 > c1 || !bc1) {
     for (let k = 0; k < 3; k++) {
       p[8 + k] = ((2 * p[k] + p[4 + k] + 1) / 3) | 0;

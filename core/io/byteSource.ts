@@ -37,7 +37,10 @@ export function checkRange(name: string, size: number, position: number, length:
 /** A source over bytes already in memory (tests, decoded entries, embedded containers). */
 export class MemoryByteSource implements ByteSource {
   readonly size: number;
-  constructor(readonly name: string, private readonly bytes: Uint8Array) {
+  constructor(
+    readonly name: string,
+    private readonly bytes: Uint8Array,
+  ) {
     this.size = bytes.length;
   }
   readSync(position: number, length: number): Uint8Array {

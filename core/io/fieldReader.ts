@@ -101,7 +101,11 @@ export class FieldReader {
       throw new Arch06Error('TRUNCATED', `file ends inside ${field}`, { file: this.file, offset: at, field, expected: `${n} bytes`, actual: `${left} bytes` });
     }
     throw new Arch06Error('INVALID', `${field} runs past the end of the ${this.section} (its declared size)`, {
-      file: this.file, offset: at, field, expected: `${n} bytes before 0x${this.end.toString(16)}`, actual: `${left} bytes`,
+      file: this.file,
+      offset: at,
+      field,
+      expected: `${n} bytes before 0x${this.end.toString(16)}`,
+      actual: `${left} bytes`,
     });
   }
 
@@ -118,7 +122,12 @@ export class FieldReader {
   private at(at: number, n: number, field: string): number {
     if (!(at >= this.base && at + n <= this.end)) {
       if (at < this.base || !Number.isSafeInteger(at)) {
-        throw new Arch06Error('OUT_OF_RANGE', `${field} lies outside the ${this.section}`, { file: this.file, offset: at, field, expected: `0x${this.base.toString(16)}..0x${this.end.toString(16)}` });
+        throw new Arch06Error('OUT_OF_RANGE', `${field} lies outside the ${this.section}`, {
+          file: this.file,
+          offset: at,
+          field,
+          expected: `0x${this.base.toString(16)}..0x${this.end.toString(16)}`,
+        });
       }
       this.overrun(at, n, field);
     }
@@ -234,7 +243,11 @@ export class FieldReader {
     const left = Math.max(0, this.end - this.pos);
     if (count * size > left) {
       throw new Arch06Error(this.end >= this.fileSize ? 'TRUNCATED' : 'OUT_OF_RANGE', `${field} = ${count} does not fit in the ${this.section}`, {
-        file: this.file, offset: countOffset ?? this.pos, field, expected: `at most ${Math.floor(left / Math.max(1, size))} (${left} bytes left, ${size} per record)`, actual: String(count),
+        file: this.file,
+        offset: countOffset ?? this.pos,
+        field,
+        expected: `at most ${Math.floor(left / Math.max(1, size))} (${left} bytes left, ${size} per record)`,
+        actual: String(count),
       });
     }
   }
@@ -252,7 +265,11 @@ export class FieldReader {
   atEnd(field: string): void {
     if (this.pos !== this.end) {
       throw new Arch06Error('INVALID', `the ${this.section} does not end at its declared size`, {
-        file: this.file, offset: this.pos, field, expected: `end at 0x${this.end.toString(16)}`, actual: `${this.end - this.pos} bytes left over`,
+        file: this.file,
+        offset: this.pos,
+        field,
+        expected: `end at 0x${this.end.toString(16)}`,
+        actual: `${this.end - this.pos} bytes left over`,
       });
     }
   }

@@ -79,11 +79,19 @@ export function expectMagicVersion(r: FieldReader, magic: string, versions: read
     const swapped = tagValue(magic.split('').reverse().join(''));
     if (options.bigEndian !== undefined && found === swapped) {
       throw new Arch06Error('UNSUPPORTED_VERSION', `big-endian (console) ${options.bigEndian} are not supported`, {
-        file: r.file, offset: at, field: magicField, expected: shown(magic), actual: shown(magic.split('').reverse().join('')),
+        file: r.file,
+        offset: at,
+        field: magicField,
+        expected: shown(magic),
+        actual: shown(magic.split('').reverse().join('')),
       });
     }
     throw new Arch06Error('BAD_MAGIC', `not ${options.what ?? `a ${format} file`}${found >= 0 && options.hint ? options.hint(found) : ''}`, {
-      file: r.file, offset: at, field: magicField, expected: shown(magic), actual: JSON.stringify(latin1.decode(head)),
+      file: r.file,
+      offset: at,
+      field: magicField,
+      expected: shown(magic),
+      actual: JSON.stringify(latin1.decode(head)),
     });
   }
   r.pos = at + 4;
@@ -94,7 +102,11 @@ export function expectMagicVersion(r: FieldReader, magic: string, versions: read
   const version = r.u32(versionField);
   if (!versions.includes(version)) {
     throw new Arch06Error('UNSUPPORTED_VERSION', `unsupported ${format} version ${version}${options.versionHint?.(version) ?? ''}`, {
-      file: r.file, offset: vAt, field: versionField, expected: options.expectedVersion ?? versions.join(' or '), actual: String(version),
+      file: r.file,
+      offset: vAt,
+      field: versionField,
+      expected: options.expectedVersion ?? versions.join(' or '),
+      actual: String(version),
     });
   }
   return version;

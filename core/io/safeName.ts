@@ -27,7 +27,7 @@ export function badSegmentReason(segment: string): string | undefined {
   if (segment === '.' || segment === '..') return `"${segment}" names a folder relative to this one`;
   if (/[\\/]/.test(segment)) return 'contains a path separator (/ or \\)';
   if (segment.includes(':')) return 'contains ":" (a drive, root or stream prefix)';
-   
+
   if (/[\x00-\x1f\x7f]/.test(segment)) return 'contains a control character';
   return undefined;
 }
@@ -84,6 +84,5 @@ export function badGamePathReason(path: string): string | undefined {
  * `escapeName`, which also escapes everything from 0x7F up.
  */
 export function escapeControls(text: string): string {
-   
   return text.replace(/[\x00-\x1f\x7f-\x9f]/g, (c) => '\\x' + c.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0'));
 }

@@ -68,7 +68,9 @@ function planMmshLods(mmsh: Mmsh, notes: string[] = []): MmshLodPlan[] {
   if (meshLevels.length) {
     const plans = compact(meshLevels.map((l) => ({ distance: l.distance, draws: l.connections.map(draw).filter((d): d is MmshDraw => !!d) })));
     if (plans.length) {
-      notes.push(`LODs from the LOD section's ${meshLevels.length} mesh levels (nearest first; empty and repeated levels dropped): ${plans.map((p) => `${p.distance} cm`).join(', ')}`);
+      notes.push(
+        `LODs from the LOD section's ${meshLevels.length} mesh levels (nearest first; empty and repeated levels dropped): ${plans.map((p) => `${p.distance} cm`).join(', ')}`,
+      );
       return withUndrawn(mmsh, plans, notes);
     }
   }
@@ -78,7 +80,7 @@ function planMmshLods(mmsh: Mmsh, notes: string[] = []): MmshLodPlan[] {
     for (const c of chains) longest = Math.max(longest, c.length);
     const plans: MmshLodPlan[] = [];
     for (let k = 0; k < longest; k++) plans.push({ draws: chains.map((c) => (k < c.length ? draw(c[k]!) : undefined)).filter((d): d is MmshDraw => !!d) });
-    notes.push('LODs from the position in each group\'s connection chain (the LOD section does not read as levels): UNCERTAIN');
+    notes.push("LODs from the position in each group's connection chain (the LOD section does not read as levels): UNCERTAIN");
     return withUndrawn(mmsh, compact(plans), notes);
   }
   notes.push('no connection records: each data block is shown as its own LOD');
@@ -98,7 +100,12 @@ const qConj = (q: Quat): Quat => [-q[0], -q[1], -q[2], q[3]];
 function qMul(a: Quat, b: Quat): Quat {
   const [ax, ay, az, aw] = a;
   const [bx, by, bz, bw] = b;
-  return [aw * bx + ax * bw + ay * bz - az * by, aw * by - ax * bz + ay * bw + az * bx, aw * bz + ax * by - ay * bx + az * bw, aw * bw - ax * bx - ay * by - az * bz];
+  return [
+    aw * bx + ax * bw + ay * bz - az * by,
+    aw * by - ax * bz + ay * bw + az * bx,
+    aw * bz + ax * by - ay * bx + az * bw,
+    aw * bw - ax * bx - ay * by - az * bz,
+  ];
 }
 function qRotate(q: Quat, v: Vec3): Vec3 {
   const [x, y, z, w] = q;
@@ -153,7 +160,12 @@ function parentsFirstOrder(parents: readonly number[], file: string): number[] {
   };
   roots.forEach(visit);
   if (order.length < n) {
-    throw new Arch06Error('INVALID', 'the bone parents form a cycle', { file, field: 'info.bones.parent', expected: 'a forest', actual: `${n - order.length} bones unreachable from a root` });
+    throw new Arch06Error('INVALID', 'the bone parents form a cycle', {
+      file,
+      field: 'info.bones.parent',
+      expected: 'a forest',
+      actual: `${n - order.length} bones unreachable from a root`,
+    });
   }
   return order;
 }
@@ -184,23 +196,40 @@ function chooseSkeleton(mmsh: Mmsh, skel: Skel | undefined, notes: string[], has
       const bones = toParentRelative(skel.bones.map((b) => ({ name: b.name, parent: b.parent, translation: b.translation, rotation: b.rotation, scale: 1 })));
       const sockets: ModelSocket[] = skel.sockets.map((s) => ({ name: s.name, bone: s.bone, translation: [...s.translation], rotation: [...s.rotation] }));
       const paletteToBone = Int32Array.from(skel.nameTableOrder);
-      notes.push(`skeleton from the .skel (${skel.bones.length} bones${mb.length ? `, names hash to all ${mb.length} MMSH bone hashes` : ''}); palettes resolved through its name-table order`);
+      notes.push(
+        `skeleton from the .skel (${skel.bones.length} bones${mb.length ? `, names hash to all ${mb.length} MMSH bone hashes` : ''}); palettes resolved through its name-table order`,
+      );
       if (sockets.length) notes.push('socket transforms are shown as stored (their frame is UNCERTAIN)');
       return { skeleton: { bones, sockets, from: 'skel' }, paletteToBone, groupNames };
     }
-    notes.push(`the .skel does not match the mesh's bone list (${matches} of ${mb.length} bone hashes agree, ${skel.bones.length} vs ${mb.length} bones): using the mesh's own bone list`);
+    notes.push(
+      `the .skel does not match the mesh's bone list (${matches} of ${mb.length} bone hashes agree, ${skel.bones.length} vs ${mb.length} bones): using the mesh's own bone list`,
+    );
   }
   if (!mb.length) return { groupNames };
-  const order = parentsFirstOrder(mb.map((b) => b.parent), mmsh.file);
+  const order = parentsFirstOrder(
+    mb.map((b) => b.parent),
+    mmsh.file,
+  );
   const modelIndex = new Int32Array(mb.length);
   order.forEach((b, i) => (modelIndex[b] = i));
-  const bones = toParentRelative(order.map((b) => {
-    const x = mb[b]!;
-    return { name: formatHash(x.nameHash), parent: x.parent < 0 ? -1 : modelIndex[x.parent]!, translation: x.translation, rotation: x.rotation, scale: x.scale };
-  }));
+  const bones = toParentRelative(
+    order.map((b) => {
+      const x = mb[b]!;
+      return {
+        name: formatHash(x.nameHash),
+        parent: x.parent < 0 ? -1 : modelIndex[x.parent]!,
+        translation: x.translation,
+        rotation: x.rotation,
+        scale: x.scale,
+      };
+    }),
+  );
   const bfs = breadthFirstOrder(mb.map((b) => b.parent));
   const paletteToBone = Int32Array.from(bfs, (b) => modelIndex[b]!);
-  notes.push(`skeleton from the mesh's bone list (${mb.length} bones, names as hashes); palettes resolved through its breadth-first order (the name-table order of the sample's .skel; UNCERTAIN without the .skel)`);
+  notes.push(
+    `skeleton from the mesh's bone list (${mb.length} bones, names as hashes); palettes resolved through its breadth-first order (the name-table order of the sample's .skel; UNCERTAIN without the .skel)`,
+  );
   return { skeleton: { bones, sockets: [], from: 'mesh' }, paletteToBone, groupNames };
 }
 
@@ -222,14 +251,20 @@ function partArrays(d: MmshMeshData, paletteToBone: Int32Array | undefined, coun
   if (d.tangents) {
     const t = new Float32Array(n * 4);
     for (let v = 0; v < n; v++) {
-      const tx = d.tangents[3 * v]!, ty = d.tangents[3 * v + 1]!, tz = d.tangents[3 * v + 2]!;
+      const tx = d.tangents[3 * v]!,
+        ty = d.tangents[3 * v + 1]!,
+        tz = d.tangents[3 * v + 2]!;
       t[4 * v] = tx;
       t[4 * v + 1] = ty;
       t[4 * v + 2] = tz;
       let w = 1;
       if (d.normals && d.bitangents) {
-        const nx = d.normals[3 * v]!, ny = d.normals[3 * v + 1]!, nz = d.normals[3 * v + 2]!;
-        const cx = ny * tz - nz * ty, cy = nz * tx - nx * tz, cz = nx * ty - ny * tx;
+        const nx = d.normals[3 * v]!,
+          ny = d.normals[3 * v + 1]!,
+          nz = d.normals[3 * v + 2]!;
+        const cx = ny * tz - nz * ty,
+          cy = nz * tx - nx * tz,
+          cz = nx * ty - ny * tx;
         const dot = cx * d.bitangents[3 * v]! + cy * d.bitangents[3 * v + 1]! + cz * d.bitangents[3 * v + 2]!;
         w = dot < 0 ? -1 : 1;
       }
@@ -299,7 +334,8 @@ export function meshModelFromMmsh(mmsh: Mmsh, skel: Skel | undefined, name: stri
     const parts: ModelPart[] = [];
     for (const draw of plan.draws) {
       const block = mmsh.info.lods[draw.block]!;
-      const groupName = draw.group >= 0 ? sk.groupNames.get(mmsh.info.lodGroupIds[draw.group]!) ?? formatHash(mmsh.info.lodGroupIds[draw.group]!) : `block ${draw.block}`;
+      const groupName =
+        draw.group >= 0 ? (sk.groupNames.get(mmsh.info.lodGroupIds[draw.group]!) ?? formatHash(mmsh.info.lodGroupIds[draw.group]!)) : `block ${draw.block}`;
       for (let k = 0; k < block.meshCount; k++) {
         const mi = block.firstMesh + k;
         if (!arrays.has(mi)) {
@@ -344,6 +380,10 @@ export function meshModelFromSkel(skel: Skel, name: string): MeshModel {
   const bones = toParentRelative(skel.bones.map((b) => ({ name: b.name, parent: b.parent, translation: b.translation, rotation: b.rotation, scale: 1 })));
   const sockets: ModelSocket[] = skel.sockets.map((s) => ({ name: s.name, bone: s.bone, translation: [...s.translation], rotation: [...s.rotation] }));
   const positions = Float32Array.from(skel.bones.flatMap((b) => b.translation));
-  const notes = [`${skel.bones.length} bones, ${skel.sockets.length} sockets, ${skel.parts.length} mesh parts (${skel.parts.map((p) => p.name).join(', ')})`, 'bone transforms are stored in model space and shown parent-relative', ...skel.notes];
+  const notes = [
+    `${skel.bones.length} bones, ${skel.sockets.length} sockets, ${skel.parts.length} mesh parts (${skel.parts.map((p) => p.name).join(', ')})`,
+    'bone transforms are stored in model space and shown parent-relative',
+    ...skel.notes,
+  ];
   return { name, lods: [], skeleton: { bones, sockets }, bounds: boundsOf([positions]), notes };
 }

@@ -57,7 +57,13 @@ function partOf(d: DecodedDraw, label: string, tables: Tables): ModelPart | unde
   if (!d.positions) return undefined;
   const rec = tables.draws[d.draw]!;
   const path = tables.materials?.paths[rec.material]?.path;
-  const part: ModelPart = { name: label, material: path ? baseName(path) : `material ${rec.material}`, materialIndex: rec.material, positions: d.positions, indices: d.indices };
+  const part: ModelPart = {
+    name: label,
+    material: path ? baseName(path) : `material ${rec.material}`,
+    materialIndex: rec.material,
+    positions: d.positions,
+    indices: d.indices,
+  };
   if (d.normals) {
     const n = d.normals;
     for (let i = 0; i + 2 < n.length; i += 3) {
@@ -107,7 +113,11 @@ export function meshModelFromPrfb(p: Prfb, name: string): ModelAttempt {
   const tables = p.tables!;
   const D = tables.draws.length;
   const cache = new DrawCache(p);
-  const notes: string[] = ['PRFB read from seed 001 alone (no sample file): tables and buffers located by search, UNCERTAIN', ...tables.notes, ...p.geometry!.notes];
+  const notes: string[] = [
+    'PRFB read from seed 001 alone (no sample file): tables and buffers located by search, UNCERTAIN',
+    ...tables.notes,
+    ...p.geometry!.notes,
+  ];
   const recs = p.lods.records;
   const draws = (u: PrfbLodRecord): boolean => u.drawCount! > 0 && u.firstDraw! + u.drawCount! <= D;
   const listOf = (mask: Uint8Array): number[] => {
@@ -124,7 +134,11 @@ export function meshModelFromPrfb(p: Prfb, name: string): ModelAttempt {
     const depth = chains.reduce((m, c) => Math.max(m, c.units.length), 0);
     for (let j = 0; j < Math.min(depth, MAX_LEVELS); j++) {
       const units = chains.map((c) => recs[c.units[Math.max(0, c.units.length - 1 - j)]!]!);
-      const label = units.slice(0, 4).map((u) => `unit ${u.index}${u.next === -1 ? ' (finest)' : ''} switch distance ${fmtDist(u.switchDistance)}`).join('; ') + (units.length > 4 ? `; … ${units.length - 4} more chains` : '');
+      const label =
+        units
+          .slice(0, 4)
+          .map((u) => `unit ${u.index}${u.next === -1 ? ' (finest)' : ''} switch distance ${fmtDist(u.switchDistance)}`)
+          .join('; ') + (units.length > 4 ? `; … ${units.length - 4} more chains` : '');
       levels.push({ draws: listOf(drawCoverage(D, units)), label });
     }
     if (depth > MAX_LEVELS) notes.push(`only the ${MAX_LEVELS} finest of ${depth} chain levels are shown`);
@@ -192,7 +206,7 @@ export function meshModelFromWorldMesh(m: WorldMesh, name: string): ModelAttempt
   }
   if (!parts.length) return { reason: 'no draw has readable positions' };
   for (const n of cache.notes) notes.push(n); // not push(...): notes per draw, a count the file sets
-  notes.push('materials index the part\'s WDSC material list (seed 001); positions as stored (world space; taken as centimetres)');
+  notes.push("materials index the part's WDSC material list (seed 001); positions as stored (world space; taken as centimetres)");
   if (sky) notes.push(`${sky} draw(s) wider than 20 km (seed 001: sky domes and vista cards) are left out of the bounds`);
   const lods = [lodOf(0, parts)];
   return { model: { name, lods, bounds: boundsOf(ground.length ? ground : parts.map((x) => x.positions)), notes } };

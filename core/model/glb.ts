@@ -166,7 +166,12 @@ export function writeGlb(model: MeshModel, options: GlbOptions = {}): Uint8Array
   const lodIndex = options.lod ?? 0;
   const hasLods = model.lods.length > 0;
   if (!Number.isInteger(lodIndex) || lodIndex < 0 || (hasLods && lodIndex >= model.lods.length) || (!hasLods && lodIndex !== 0)) {
-    throw new Arch06Error('BAD_ARGUMENT', 'no such LOD to export', { file: model.name, field: 'lod', expected: hasLods ? `0..${model.lods.length - 1}` : '0 (the model has no LODs)', actual: String(lodIndex) });
+    throw new Arch06Error('BAD_ARGUMENT', 'no such LOD to export', {
+      file: model.name,
+      field: 'lod',
+      expected: hasLods ? `0..${model.lods.length - 1}` : '0 (the model has no LODs)',
+      actual: String(lodIndex),
+    });
   }
   const lod = model.lods[lodIndex];
   const bones = model.skeleton?.bones ?? [];
@@ -284,7 +289,8 @@ function documentJson(model: MeshModel, notes: string[], triangles: number): Jso
         units: {
           source: 'centimetres, Y up (the game)',
           file: 'metres, Y up (glTF)',
-          conversion: 'positions, bone translations and socket translations multiplied by 0.01; no scale node; rotations and bone scales unchanged; inverse bind matrices computed from the converted bind pose',
+          conversion:
+            'positions, bone translations and socket translations multiplied by 0.01; no scale node; rotations and bone scales unchanged; inverse bind matrices computed from the converted bind pose',
           axes: "copied unchanged (no swap, no mirror); the handedness of the game's model space is not established",
         },
         triangles,
@@ -310,7 +316,8 @@ function trsJson(t: [number, number, number], q: [number, number, number, number
 function neutralColour(i: number): number[] {
   const hue = (i * 0.618034) % 1;
   // HSL(hue, 15 %, 65 %) → linear RGB.
-  const l = 0.65, s = 0.15;
+  const l = 0.65,
+    s = 0.15;
   const a = s * Math.min(l, 1 - l);
   const f = (n: number): number => {
     const k = (n + hue * 12) % 12;
@@ -421,12 +428,28 @@ function unit(a: Float32Array, o: number, size: number, axis: number): boolean {
  * metre-converted TRS the bone nodes carry, so mesh vertices (bind pose) stay where they are.
  */
 function inverseBindMatrices(model: MeshModel, bones: ModelBone[]): Float32Array {
-  const locals = bones.map((bone) => fromTrs([bone.translation[0] * CENTIMETRES_TO_METRES, bone.translation[1] * CENTIMETRES_TO_METRES, bone.translation[2] * CENTIMETRES_TO_METRES], bone.rotation, bone.scale));
-  const worlds = worldMatrices(locals, bones.map((bone) => bone.parent));
+  const locals = bones.map((bone) =>
+    fromTrs(
+      [bone.translation[0] * CENTIMETRES_TO_METRES, bone.translation[1] * CENTIMETRES_TO_METRES, bone.translation[2] * CENTIMETRES_TO_METRES],
+      bone.rotation,
+      bone.scale,
+    ),
+  );
+  const worlds = worldMatrices(
+    locals,
+    bones.map((bone) => bone.parent),
+  );
   const out = new Float32Array(bones.length * 16);
   worlds.forEach((w: Mat4, i) => {
     const inv = invert(w);
-    if (!inv) throw invalid(model, `bone ${i} "${bones[i]!.name}": its bind matrix cannot be inverted`, `skeleton.bones[${i}]`, 'an invertible bind pose', 'a singular matrix');
+    if (!inv)
+      throw invalid(
+        model,
+        `bone ${i} "${bones[i]!.name}": its bind matrix cannot be inverted`,
+        `skeleton.bones[${i}]`,
+        'an invertible bind pose',
+        'a singular matrix',
+      );
     // The bottom row is exactly (0, 0, 0, 1) for an affine matrix; write it so.
     inv[3] = inv[7] = inv[11] = 0;
     inv[15] = 1;

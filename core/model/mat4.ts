@@ -42,9 +42,15 @@ export function fromTrs(t: Vec3, q: Quat, s: number | Vec3): Mat4 {
     w = 1;
   }
   const [sx, sy, sz] = typeof s === 'number' ? [s, s, s] : s;
-  const xx = x * x, yy = y * y, zz = z * z;
-  const xy = x * y, xz = x * z, yz = y * z;
-  const wx = w * x, wy = w * y, wz = w * z;
+  const xx = x * x,
+    yy = y * y,
+    zz = z * z;
+  const xy = x * y,
+    xz = x * z,
+    yz = y * z;
+  const wx = w * x,
+    wy = w * y,
+    wz = w * z;
   const m = new Float64Array(16);
   // Column 0: the rotated x axis, scaled.
   m[0] = (1 - 2 * (yy + zz)) * sx;
@@ -68,10 +74,22 @@ export function fromTrs(t: Vec3, q: Quat, s: number | Vec3): Mat4 {
 
 /** The inverse of a general 4×4 matrix, or undefined when it is singular. */
 export function invert(m: Mat4): Mat4 | undefined {
-  const a00 = m[0]!, a01 = m[1]!, a02 = m[2]!, a03 = m[3]!;
-  const a10 = m[4]!, a11 = m[5]!, a12 = m[6]!, a13 = m[7]!;
-  const a20 = m[8]!, a21 = m[9]!, a22 = m[10]!, a23 = m[11]!;
-  const a30 = m[12]!, a31 = m[13]!, a32 = m[14]!, a33 = m[15]!;
+  const a00 = m[0]!,
+    a01 = m[1]!,
+    a02 = m[2]!,
+    a03 = m[3]!;
+  const a10 = m[4]!,
+    a11 = m[5]!,
+    a12 = m[6]!,
+    a13 = m[7]!;
+  const a20 = m[8]!,
+    a21 = m[9]!,
+    a22 = m[10]!,
+    a23 = m[11]!;
+  const a30 = m[12]!,
+    a31 = m[13]!,
+    a32 = m[14]!,
+    a33 = m[15]!;
   const b00 = a00 * a11 - a01 * a10;
   const b01 = a00 * a12 - a02 * a10;
   const b02 = a00 * a13 - a03 * a10;

@@ -64,7 +64,11 @@ export function chooseMaterialTexture(bytes: Uint8Array, file: string, maxSide =
   const texture = parseTextureFile(bytes, file);
   const dds = texture.dds;
   if (!dds.format.decodable || !dds.format.decoder) {
-    throw new Arch06Error('UNSUPPORTED_CODEC', dds.format.reason ?? `${dds.format.name} is not decoded`, { file, field: 'dds.format', actual: dds.format.name });
+    throw new Arch06Error('UNSUPPORTED_CODEC', dds.format.reason ?? `${dds.format.name} is not decoded`, {
+      file,
+      field: 'dds.format',
+      actual: dds.format.name,
+    });
   }
   const level = largestLevelWithin(dds, maxSide, 0);
   if (!level) {
@@ -72,8 +76,14 @@ export function chooseMaterialTexture(bytes: Uint8Array, file: string, maxSide =
     const smallest = slice0[slice0.length - 1];
     throw new Arch06Error(
       'OUT_OF_RANGE',
-      `no mip level of ${maxSide} pixels or fewer on its longer side` + (/\.(tex0|texuhd)$/i.test(file) ? ' (a .tex0/.texuhd tier holds only the top mips: pick the .tex, which has the whole chain)' : ''),
-      { file, field: 'dds.levels', expected: `a slice-0 level ≤ ${maxSide}×${maxSide}`, actual: smallest ? `smallest ${smallest.width}×${smallest.height}` : 'no levels' },
+      `no mip level of ${maxSide} pixels or fewer on its longer side` +
+        (/\.(tex0|texuhd)$/i.test(file) ? ' (a .tex0/.texuhd tier holds only the top mips: pick the .tex, which has the whole chain)' : ''),
+      {
+        file,
+        field: 'dds.levels',
+        expected: `a slice-0 level ≤ ${maxSide}×${maxSide}`,
+        actual: smallest ? `smallest ${smallest.width}×${smallest.height}` : 'no levels',
+      },
     );
   }
   return { texture, level };
@@ -95,5 +105,13 @@ export interface MaterialTexture {
 export function decodeMaterialTexture(bytes: Uint8Array, file: string, maxSide = MATERIAL_TEXTURE_MAX_SIDE): MaterialTexture {
   const { texture, level } = chooseMaterialTexture(bytes, file, maxSide);
   const d = decodeDdsLevel(texture.dds, texture.bytes, 0, level.mip);
-  return { width: d.width, height: d.height, rgba: d.rgba, mip: level.mip, fullWidth: texture.dds.width, fullHeight: texture.dds.height, format: texture.dds.format.name };
+  return {
+    width: d.width,
+    height: d.height,
+    rgba: d.rgba,
+    mip: level.mip,
+    fullWidth: texture.dds.width,
+    fullHeight: texture.dds.height,
+    format: texture.dds.format.name,
+  };
 }

@@ -75,7 +75,12 @@ export function toWireModel(model: MeshModel): WireModel {
     lods: lods.map(({ parts, ...lod }) => ({
       ...lod,
       parts: parts.map((p) => {
-        const w: WirePart = { name: p.name, positions: exact(p.positions), indices: exact(p.indices), indexType: p.indices instanceof Uint32Array ? 'uint32' : 'uint16' };
+        const w: WirePart = {
+          name: p.name,
+          positions: exact(p.positions),
+          indices: exact(p.indices),
+          indexType: p.indices instanceof Uint32Array ? 'uint32' : 'uint16',
+        };
         if (p.material !== undefined) w.material = p.material;
         if (p.materialIndex !== undefined) w.materialIndex = p.materialIndex;
         if (p.normals) w.normals = exact(p.normals);
@@ -127,22 +132,37 @@ export function fromWireModel(input: unknown): MeshModel {
         const view = <T>(name: keyof WirePart, make: (b: ArrayBuffer) => T, size: number, required: boolean): T | undefined => {
           const b = w[name];
           if (b === undefined && !required) return undefined;
-          if (!isArrayBuffer(b)) throw bad(file, `${label}: ${name} is not an ArrayBuffer`, `${field}.${name}`, 'an ArrayBuffer', b === null ? 'null' : typeof b);
-          if (b.byteLength % size !== 0) throw bad(file, `${label}: ${name} byte length is not a whole number of elements`, `${field}.${name}`, `a multiple of ${size} bytes`, String(b.byteLength));
+          if (!isArrayBuffer(b))
+            throw bad(file, `${label}: ${name} is not an ArrayBuffer`, `${field}.${name}`, 'an ArrayBuffer', b === null ? 'null' : typeof b);
+          if (b.byteLength % size !== 0)
+            throw bad(
+              file,
+              `${label}: ${name} byte length is not a whole number of elements`,
+              `${field}.${name}`,
+              `a multiple of ${size} bytes`,
+              String(b.byteLength),
+            );
           return make(b);
         };
         const positions = view('positions', (b) => new Float32Array(b), 12, true)!;
         const n = positions.length / 3;
-        if (w.indexType !== 'uint16' && w.indexType !== 'uint32') throw bad(file, `${label}: unknown index type`, `${field}.indexType`, "'uint16' or 'uint32'", String(w.indexType));
+        if (w.indexType !== 'uint16' && w.indexType !== 'uint32')
+          throw bad(file, `${label}: unknown index type`, `${field}.indexType`, "'uint16' or 'uint32'", String(w.indexType));
         const indices = w.indexType === 'uint32' ? view('indices', (b) => new Uint32Array(b), 4, true)! : view('indices', (b) => new Uint16Array(b), 2, true)!;
-        if (indices.length % 3 !== 0) throw bad(file, `${label}: index count is not a multiple of 3`, `${field}.indices`, 'a triangle list', String(indices.length));
+        if (indices.length % 3 !== 0)
+          throw bad(file, `${label}: index count is not a multiple of 3`, `${field}.indices`, 'a triangle list', String(indices.length));
         for (let i = 0; i < indices.length; i++) {
           if (indices[i]! >= n) throw bad(file, `${label}: index out of range`, `${field}.indices[${i}]`, `< ${n}`, String(indices[i]));
         }
         const part: ModelPart = { name: String(w.name), positions, indices };
         if (w.material !== undefined) part.material = w.material;
         if (w.materialIndex !== undefined) part.materialIndex = w.materialIndex;
-        const attr = <K extends 'normals' | 'tangents' | 'uvs' | 'colors' | 'joints' | 'weights'>(name: K, make: (b: ArrayBuffer) => NonNullable<ModelPart[K]>, size: number, k: number): void => {
+        const attr = <K extends 'normals' | 'tangents' | 'uvs' | 'colors' | 'joints' | 'weights'>(
+          name: K,
+          make: (b: ArrayBuffer) => NonNullable<ModelPart[K]>,
+          size: number,
+          k: number,
+        ): void => {
           const a = view(name, make, size, false);
           if (a === undefined) return;
           if (a.length !== n * k) throw bad(file, `${label}: ${name} do not match the ${n} positions`, `${field}.${name}`, `${n * k} values`, String(a.length));

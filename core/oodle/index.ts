@@ -84,7 +84,14 @@ function locate(e: Arch06Error, where: OodleWhere): Arch06Error {
   });
 }
 
-function fail(code: 'UNSUPPORTED_CODEC' | 'OUT_OF_RANGE' | 'CORRUPT_STREAM', description: string, where: OodleWhere, expected: string, actual: string, inner?: string): never {
+function fail(
+  code: 'UNSUPPORTED_CODEC' | 'OUT_OF_RANGE' | 'CORRUPT_STREAM',
+  description: string,
+  where: OodleWhere,
+  expected: string,
+  actual: string,
+  inner?: string,
+): never {
   throw new Arch06Error(code, description, {
     file: where.file,
     offset: where.offset ?? 0,
@@ -101,9 +108,23 @@ function pickDecoder(src: Uint8Array, rawSize: number, where: OodleWhere): Oodle
   const header = hexBytes(src, 8);
   if (codec === 'unknown') {
     const type = src.length >= 2 ? ` (decoder type ${src[1] & 0x7f})` : '';
-    fail('UNSUPPORTED_CODEC', `unsupported Oodle codec: unrecognised block header${type}`, where, 'an Oodle block header such as 8C 06', `header ${header || '(empty)'} (raw size ${rawSize})`, 'header');
+    fail(
+      'UNSUPPORTED_CODEC',
+      `unsupported Oodle codec: unrecognised block header${type}`,
+      where,
+      'an Oodle block header such as 8C 06',
+      `header ${header || '(empty)'} (raw size ${rawSize})`,
+      'header',
+    );
   }
-  fail('UNSUPPORTED_CODEC', `unsupported Oodle codec ${CODEC_LABEL[codec]}`, where, 'a Kraken (8C 06) or LZB16 (8C 02) stream', `header ${header} (raw size ${rawSize})`, 'header');
+  fail(
+    'UNSUPPORTED_CODEC',
+    `unsupported Oodle codec ${CODEC_LABEL[codec]}`,
+    where,
+    'a Kraken (8C 06) or LZB16 (8C 02) stream',
+    `header ${header} (raw size ${rawSize})`,
+    'header',
+  );
 }
 
 function checkRawSize(rawSize: number, where: OodleWhere): void {

@@ -62,7 +62,14 @@ const orcBanner = text('orc_sample banner: declared by the Patch_02 manifest, sh
 /** The sample texture (seed 004 "Tiers"): a BC1 .tex in Base, its 512x512 .tex0 tier in Patch_01. */
 export const SAMPLE_TEXTURE = 'textures\\sample\\sample_banner_d.tex';
 /** Red, green, blue, yellow quadrants: exact in RGB565, so decoded corners match exactly. */
-export const SAMPLE_TEXTURE_PICTURE: QuadrantPicture = { quadrants: [[255, 0, 0], [0, 255, 0], [0, 0, 255], [255, 255, 0]] };
+export const SAMPLE_TEXTURE_PICTURE: QuadrantPicture = {
+  quadrants: [
+    [255, 0, 0],
+    [0, 255, 0],
+    [0, 0, 255],
+    [255, 255, 0],
+  ],
+};
 
 /** The .tex: 256x256 BC1 with its full mip chain; the name field and dimension pair point at the .tex0. */
 export function sampleTexture(): Uint8Array {
@@ -78,11 +85,36 @@ export function sampleTextureTier0(): Uint8Array {
 
 /** The sample texture array (seed 004 "Texture arrays"): three 64x64 BC1 slices with full mip chains. */
 export const SAMPLE_TEXTURE_ARRAY = 'textures\\sample\\sample_ground_array.texa';
-export const SAMPLE_TEXTURE_ARRAY_SLICES = ['textures\\sample\\ground_grass_d.tex', 'textures\\sample\\ground_mud_d.tex', 'textures\\sample\\ground_rock_d.tex'];
+export const SAMPLE_TEXTURE_ARRAY_SLICES = [
+  'textures\\sample\\ground_grass_d.tex',
+  'textures\\sample\\ground_mud_d.tex',
+  'textures\\sample\\ground_rock_d.tex',
+];
 const ARRAY_PICTURES: QuadrantPicture[] = [
-  { quadrants: [[0, 255, 0], [0, 128, 0], [0, 255, 0], [0, 128, 0]] },
-  { quadrants: [[128, 64, 0], [96, 48, 0], [128, 64, 0], [96, 48, 0]] },
-  { quadrants: [[128, 128, 128], [64, 64, 64], [128, 128, 128], [64, 64, 64]] },
+  {
+    quadrants: [
+      [0, 255, 0],
+      [0, 128, 0],
+      [0, 255, 0],
+      [0, 128, 0],
+    ],
+  },
+  {
+    quadrants: [
+      [128, 64, 0],
+      [96, 48, 0],
+      [128, 64, 0],
+      [96, 48, 0],
+    ],
+  },
+  {
+    quadrants: [
+      [128, 128, 128],
+      [64, 64, 64],
+      [128, 128, 128],
+      [64, 64, 64],
+    ],
+  },
 ];
 
 export function sampleTextureArray(): Uint8Array {
@@ -114,7 +146,16 @@ export const SAMPLE_SWORD_BONES: { name: string; parent: number; y: number }[] =
 /** The LOD groups (SKEL mesh parts): material slot 0 for the blade, 1 for the grip and guard; LOD 1 from 500 cm, nothing from 3000 cm. */
 export const SAMPLE_SWORD_GROUPS = ['Sword_Blade', 'Sword_Grip'];
 
-interface SwordGeometry { positions: number[]; normals: number[]; tangents: number[]; bitangents: number[]; uvs: number[]; indices: number[]; joints: number[]; weights: number[] }
+interface SwordGeometry {
+  positions: number[];
+  normals: number[];
+  tangents: number[];
+  bitangents: number[];
+  uvs: number[];
+  indices: number[];
+  joints: number[];
+  weights: number[];
+}
 
 /** A closed prism through rings of (x, z) corners at heights y; one flat-shaded strip per side. */
 function swordPrism(g: SwordGeometry, rings: { y: number; pts: [number, number][] }[], skin: (y: number) => [number[], number[]]): void {
@@ -184,11 +225,15 @@ function swordTangents(g: SwordGeometry): void {
     const [i0, i1, i2] = [g.indices[i]!, g.indices[i + 1]!, g.indices[i + 2]!];
     const p = (v: number, k: number): number => g.positions[3 * v + k]!;
     const uv = (v: number, k: number): number => g.uvs[2 * v + k]!;
-    const du1 = uv(i1, 0) - uv(i0, 0), dv1 = uv(i1, 1) - uv(i0, 1), du2 = uv(i2, 0) - uv(i0, 0), dv2 = uv(i2, 1) - uv(i0, 1);
+    const du1 = uv(i1, 0) - uv(i0, 0),
+      dv1 = uv(i1, 1) - uv(i0, 1),
+      du2 = uv(i2, 0) - uv(i0, 0),
+      dv2 = uv(i2, 1) - uv(i0, 1);
     const det = du1 * dv2 - du2 * dv1;
     if (Math.abs(det) < 1e-12) continue;
     for (let k = 0; k < 3; k++) {
-      const e1 = p(i1, k) - p(i0, k), e2 = p(i2, k) - p(i0, k);
+      const e1 = p(i1, k) - p(i0, k),
+        e2 = p(i2, k) - p(i0, k);
       const tk = (e1 * dv2 - e2 * dv1) / det;
       const bk = (e2 * du1 - e1 * du2) / det;
       for (const v of [i0, i1, i2]) {
@@ -199,7 +244,10 @@ function swordTangents(g: SwordGeometry): void {
   }
   for (let v = 0; v < n; v++) {
     const nn = [g.normals[3 * v]!, g.normals[3 * v + 1]!, g.normals[3 * v + 2]!];
-    for (const [src, out] of [[t, g.tangents], [b, g.bitangents]] as const) {
+    for (const [src, out] of [
+      [t, g.tangents],
+      [b, g.bitangents],
+    ] as const) {
       const x = [src[3 * v]!, src[3 * v + 1]!, src[3 * v + 2]!];
       const d = x[0]! * nn[0]! + x[1]! * nn[1]! + x[2]! * nn[2]!;
       const o = [x[0]! - d * nn[0]!, x[1]! - d * nn[1]!, x[2]! - d * nn[2]!];
@@ -218,7 +266,10 @@ function swordGeometry(detail: 0 | 1): { blade: SwordGeometry; grip: SwordGeomet
   // Blade: Blade below 40 cm, blending to Blade_Tip by 80 cm.
   const bladeSkin = (y: number): [number[], number[]] => {
     const f = Math.min(1, Math.max(0, (y - 40) / 40));
-    return [[1, 2, 0, 0], [1 - f, f, 0, 0]];
+    return [
+      [1, 2, 0, 0],
+      [1 - f, f, 0, 0],
+    ];
   };
   const segments = detail === 0 ? 15 : 7;
   const rings: { y: number; pts: [number, number][] }[] = [];
@@ -226,23 +277,58 @@ function swordGeometry(detail: 0 | 1): { blade: SwordGeometry; grip: SwordGeomet
     const y = 2 + (90 * i) / segments;
     const w = 3.5 * (1 - (0.3 * (y - 2)) / 90);
     const t = 0.8 * (1 - (0.4 * (y - 2)) / 90);
-    rings.push({ y, pts: [[0, w], [t, 0], [0, -w], [-t, 0]] });
+    rings.push({
+      y,
+      pts: [
+        [0, w],
+        [t, 0],
+        [0, -w],
+        [-t, 0],
+      ],
+    });
   }
-  rings.push({ y: 102, pts: [[0, 0], [0, 0], [0, 0], [0, 0]] });
+  rings.push({
+    y: 102,
+    pts: [
+      [0, 0],
+      [0, 0],
+      [0, 0],
+      [0, 0],
+    ],
+  });
   swordPrism(blade, rings, bladeSkin);
   // Grip: an 8- (or 4-) sided handle from -20 to 0 on Grip and Root, a pommel cap, a guard box on Root.
   const gripSkin = (y: number): [number[], number[]] => {
     const f = Math.min(1, Math.max(0, -y / 20));
-    return [[3, 0, 0, 0], [f, 1 - f, 0, 0]];
+    return [
+      [3, 0, 0, 0],
+      [f, 1 - f, 0, 0],
+    ];
   };
   const sides = detail === 0 ? 8 : 4;
-  const circle = (r: number): [number, number][] => Array.from({ length: sides }, (_, i) => [r * Math.cos((2 * Math.PI * i) / sides), r * Math.sin((2 * Math.PI * i) / sides)] as [number, number]);
+  const circle = (r: number): [number, number][] =>
+    Array.from({ length: sides }, (_, i) => [r * Math.cos((2 * Math.PI * i) / sides), r * Math.sin((2 * Math.PI * i) / sides)] as [number, number]);
   const gripRings = (detail === 0 ? [-20, -15, -10, -5, 0] : [-20, -10, 0]).map((y) => ({ y, pts: circle(1.5) }));
   swordPrism(grip, gripRings, gripSkin);
   swordCap(grip, -20, circle(1.5), false, gripSkin);
-  const guard: [number, number][] = [[1.5, 8], [-1.5, 8], [-1.5, -8], [1.5, -8]];
-  const rootSkin = (): [number[], number[]] => [[0, 0, 0, 0], [1, 0, 0, 0]];
-  swordPrism(grip, [{ y: 0, pts: guard }, { y: 2, pts: guard }], rootSkin);
+  const guard: [number, number][] = [
+    [1.5, 8],
+    [-1.5, 8],
+    [-1.5, -8],
+    [1.5, -8],
+  ];
+  const rootSkin = (): [number[], number[]] => [
+    [0, 0, 0, 0],
+    [1, 0, 0, 0],
+  ];
+  swordPrism(
+    grip,
+    [
+      { y: 0, pts: guard },
+      { y: 2, pts: guard },
+    ],
+    rootSkin,
+  );
   swordCap(grip, 0, guard, false, rootSkin);
   swordCap(grip, 2, guard, true, rootSkin);
   swordTangents(blade);
@@ -258,8 +344,22 @@ export function sampleSwordMesh(): Uint8Array {
     blocks: [lod0.blade, lod0.grip, lod1.blade, lod1.grip].map((g) => ({ parts: [g] })),
     bones: SAMPLE_SWORD_BONES.map((b) => ({ name: b.name, parent: b.parent, translation: [0, b.y, 0], rotation: [0, 0, 0, 1] })),
     groups: [
-      { name: SAMPLE_SWORD_GROUPS[0], chain: [{ block: 0, material: 0, distance: 0 }, { block: 2, material: 0, distance: 500 }, { block: -1, material: 0, distance: 3000 }] },
-      { name: SAMPLE_SWORD_GROUPS[1], chain: [{ block: 1, material: 1, distance: 0 }, { block: 3, material: 1, distance: 500 }, { block: -1, material: 0, distance: 3000 }] },
+      {
+        name: SAMPLE_SWORD_GROUPS[0],
+        chain: [
+          { block: 0, material: 0, distance: 0 },
+          { block: 2, material: 0, distance: 500 },
+          { block: -1, material: 0, distance: 3000 },
+        ],
+      },
+      {
+        name: SAMPLE_SWORD_GROUPS[1],
+        chain: [
+          { block: 1, material: 1, distance: 0 },
+          { block: 3, material: 1, distance: 500 },
+          { block: -1, material: 0, distance: 3000 },
+        ],
+      },
     ],
     cullDistance: 140,
   });
@@ -270,8 +370,22 @@ export function sampleSwordSkeleton(): Uint8Array {
   return writeSkel({
     bones: SAMPLE_SWORD_BONES.map((b) => ({ name: b.name, parent: b.parent, translation: [0, b.y, 0], rotation: [0, 0, 0, 1] })),
     parts: [
-      { name: SAMPLE_SWORD_GROUPS[0]!, lods: [{ distance: 0, material: 0 }, { distance: 500, material: 0 }, { distance: 3000, material: 0 }] },
-      { name: SAMPLE_SWORD_GROUPS[1]!, lods: [{ distance: 0, material: 1 }, { distance: 500, material: 1 }, { distance: 3000, material: 0 }] },
+      {
+        name: SAMPLE_SWORD_GROUPS[0]!,
+        lods: [
+          { distance: 0, material: 0 },
+          { distance: 500, material: 0 },
+          { distance: 3000, material: 0 },
+        ],
+      },
+      {
+        name: SAMPLE_SWORD_GROUPS[1]!,
+        lods: [
+          { distance: 0, material: 1 },
+          { distance: 500, material: 1 },
+          { distance: 3000, material: 0 },
+        ],
+      },
     ],
     anix: ['characters\\sample\\sample_sword.anix'],
     masks: [{ name: 'Twitch' }],
@@ -286,7 +400,9 @@ export function sampleGame(): SampleFile[] {
 
   // Base: the bulk of the data.
   const base = new LtarWriter();
-  base.addBytes('readme.txt', text(`
+  base.addBytes(
+    'readme.txt',
+    text(`
 arch06 sample install
 =====================
 A synthetic game folder for trying arch06. Nothing here comes from the game.
@@ -295,11 +411,20 @@ bundles\\characters\\orc_sample.bndl/.embb: a bundle whose manifest Patch_02 pat
 textures\\sample\\sample_banner_d.tex ships in Base; its .tex0 tier (512x512) in Patch_01.
 textures\\sample\\sample_ground_array.texa: a texture array of three slices; its .texa0 tier in Patch_01.
 characters\\sample\\sample_sword.mesh/.skel: a skinned sword (2 LODs, 2 material slots, 4 bones).
-`));
+`),
+  );
   base.addBytes('config\\game.cfg', text('; Base copy\nDifficulty=Normal\nSubtitles=0\n'));
   base.addBytes('config\\input.cfg', text('; only in Base\nInvertY=0\n'));
-  base.addBytes('scripts\\common\\startup.scripts', text('-- Base copy: wins over the Game folder copy, because Game is consulted last\nlocal greeting = "hello from Base"\nreturn greeting\n'));
-  base.addBytes('scripts\\ui\\banner.scripts', text('-- Hover a texture path to see it\nlocal Banner = { Texture = "textures\\\\sample\\\\sample_banner_d.tex", Ground = "textures/sample/sample_ground_array.texa" }\nreturn Banner\n'));
+  base.addBytes(
+    'scripts\\common\\startup.scripts',
+    text('-- Base copy: wins over the Game folder copy, because Game is consulted last\nlocal greeting = "hello from Base"\nreturn greeting\n'),
+  );
+  base.addBytes(
+    'scripts\\ui\\banner.scripts',
+    text(
+      '-- Hover a texture path to see it\nlocal Banner = { Texture = "textures\\\\sample\\\\sample_banner_d.tex", Ground = "textures/sample/sample_ground_array.texa" }\nreturn Banner\n',
+    ),
+  );
   base.addBytes('scripts\\quests\\q_intro.scripts', text('local Quest = hmake QuestDef { Name = "Intro" }\nreturn Quest\n'));
   base.addBytes('bundles\\dlc\\dlc_main.txt', text('bundles\\dlc: a folder whose name is a prefix of bundles\\dlc4\n'));
   base.addBytes('bundles\\dlc4\\dlc4_main.txt', text('bundles\\dlc4 sorts before bundles\\dlc in the folder table\n'));
@@ -307,7 +432,13 @@ characters\\sample\\sample_sword.mesh/.skel: a skinned sword (2 LODs, 2 material
   base.add('data\\empty.bin', { storage: 'empty' });
   base.add('data\\big_stored.bin', { storage: 'chunked', bytes: patterned(200_000, 7) });
   // A bundle: a manifest mirroring its container; the container stored in small chunks.
-  base.addBytes(`${SAMPLE_BUNDLE}.bndl`, writeBndl('Presentation', orcMembers.map((m) => ({ path: m.path, size: m.bytes.length }))));
+  base.addBytes(
+    `${SAMPLE_BUNDLE}.bndl`,
+    writeBndl(
+      'Presentation',
+      orcMembers.map((m) => ({ path: m.path, size: m.bytes.length })),
+    ),
+  );
   base.add(`${SAMPLE_BUNDLE}.embb`, { storage: 'chunked', bytes: writeEmbb(orcMembers), chunkSize: 128 });
   base.addBytes(SAMPLE_TEXTURE, sampleTexture());
   base.addBytes(SAMPLE_TEXTURE_ARRAY, sampleTextureArray());
@@ -323,7 +454,10 @@ characters\\sample\\sample_sword.mesh/.skel: a skinned sword (2 LODs, 2 material
   const patch1 = new LtarWriter();
   patch1.addBytes(PATH_INDEX_NAME, writePathIndex(patch1Paths));
   patch1.addBytes('config\\game.cfg', text('; Patch_01 copy\nDifficulty=Hard\nSubtitles=1\n'));
-  patch1.addBytes('scripts\\quests\\q_intro.scripts', text('-- Patch_01 fixes the intro\nlocal Quest = hmake QuestDef { Name = "Intro", Version = 2 }\nreturn Quest\n'));
+  patch1.addBytes(
+    'scripts\\quests\\q_intro.scripts',
+    text('-- Patch_01 fixes the intro\nlocal Quest = hmake QuestDef { Name = "Intro", Version = 2 }\nreturn Quest\n'),
+  );
   patch1.addBytes(`${SAMPLE_TEXTURE}0`, sampleTextureTier0());
   patch1.addBytes(`${SAMPLE_TEXTURE_ARRAY}0`, sampleTextureArrayTier0());
   files.push({ path: 'Patch_01.arch06', bytes: patch1.toBytes() });
@@ -334,11 +468,14 @@ characters\\sample\\sample_sword.mesh/.skel: a skinned sword (2 LODs, 2 material
   patch2.addBytes(PATH_INDEX_NAME, writePathIndex(patch2Paths));
   patch2.addBytes('config\\game.cfg', text('; Patch_02 copy: this is the one the game loads\nDifficulty=Nemesis\nSubtitles=1\n'));
   // The patched manifest: the container's three members, one that ships loose here, one shipped nowhere.
-  patch2.addBytes(`${SAMPLE_BUNDLE}.bndl`, writeBndl('Presentation', [
-    ...orcMembers.map((m) => ({ path: m.path, size: m.bytes.length })),
-    { path: `${ORC}\\banner.txt`, size: orcBanner.length },
-    { path: `${ORC}\\voice.txt`, size: 64 },
-  ]));
+  patch2.addBytes(
+    `${SAMPLE_BUNDLE}.bndl`,
+    writeBndl('Presentation', [
+      ...orcMembers.map((m) => ({ path: m.path, size: m.bytes.length })),
+      { path: `${ORC}\\banner.txt`, size: orcBanner.length },
+      { path: `${ORC}\\voice.txt`, size: 64 },
+    ]),
+  );
   patch2.addBytes(`${ORC}\\banner.txt`, orcBanner);
   patch2.add('data\\patched.bin', { storage: 'chunked', bytes: patterned(150_000, 11), chunkSize: 0x10000 });
   files.push({ path: 'Patch_02.arch06', bytes: patch2.toBytes() });

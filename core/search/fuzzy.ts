@@ -132,7 +132,8 @@ function scoreSpan(s: string, from: number, q: string): number {
     const p = s.indexOf(q[j], at);
     if (p < 0) return 0;
     score += 1;
-    if (p === prev + 1) score += 5; // contiguous
+    if (p === prev + 1)
+      score += 5; // contiguous
     else {
       const b = p === 0 ? BACKSLASH : s.charCodeAt(p - 1);
       if (b === BACKSLASH || b === UNDERSCORE || b === DOT || b === DASH) score += 3; // word start

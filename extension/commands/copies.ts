@@ -35,9 +35,16 @@ export async function compareWithNextCopyCommand(service: MountService, view: Co
   const a = r.copies[r.index];
   const b = r.copies[r.index + 1];
   if (!a || !b) {
-    void vscode.window.showInformationMessage(a ? `${a.path}: no further copy below ${a.source.name} in the search order.` : 'This path has no copies to compare.');
+    void vscode.window.showInformationMessage(
+      a ? `${a.path}: no further copy below ${a.source.name} in the search order.` : 'This path has no copies to compare.',
+    );
     return;
   }
   // Left: the lower-ranked copy (what the higher one replaces); right: the higher-ranked one.
-  await vscode.commands.executeCommand('vscode.diff', copyUri(b), copyUri(a), `${a.path.slice(a.path.lastIndexOf('\\') + 1)}: ${b.source.name} ↔ ${a.source.name}`);
+  await vscode.commands.executeCommand(
+    'vscode.diff',
+    copyUri(b),
+    copyUri(a),
+    `${a.path.slice(a.path.lastIndexOf('\\') + 1)}: ${b.source.name} ↔ ${a.source.name}`,
+  );
 }

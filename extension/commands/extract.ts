@@ -24,28 +24,40 @@ export async function extractCommand(service: MountService, bundles: BundleFolde
     service.reportError('Nothing to extract', e);
     return;
   }
-  const folder = targetFolder ?? (await vscode.window.showOpenDialog({ canSelectFolders: true, canSelectFiles: false, openLabel: 'Extract here', title: `Extract ${entries.length.toLocaleString('en')} file(s) to…` }))?.[0];
+  const folder =
+    targetFolder ??
+    (
+      await vscode.window.showOpenDialog({
+        canSelectFolders: true,
+        canSelectFiles: false,
+        openLabel: 'Extract here',
+        title: `Extract ${entries.length.toLocaleString('en')} file(s) to…`,
+      })
+    )?.[0];
   if (!folder) return;
   const total = entries.reduce((n, e) => n + e.size, 0);
-  await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `Extracting ${entries.length.toLocaleString('en')} file(s)`, cancellable: true }, async (progress, token) => {
-    let reported = 0;
-    try {
-      const r = await extractEntries(m, entries, folder.fsPath, {
-        isCancelled: () => token.isCancellationRequested,
-        onProgress: (done, count, bytes) => {
-          const pct = total ? Math.floor((bytes / total) * 100) : Math.floor((done / count) * 100);
-          progress.report({ increment: pct - reported, message: `${done} / ${count}` });
-          reported = pct;
-        },
-      });
-      for (const f of r.failures) service.log(`extract: ${f.source}:${f.path}: ${f.message}`);
-      const msg = `Extracted ${r.files.toLocaleString('en')} file(s), ${r.bytes.toLocaleString('en')} bytes, to ${folder.fsPath}${r.cancelled ? ' (cancelled)' : ''}${r.failures.length ? `; ${r.failures.length} failed (see the arch06 output)` : ''}`;
-      service.log(msg);
-      const pick = await (r.failures.length ? vscode.window.showWarningMessage(msg, 'Show Details') : vscode.window.showInformationMessage(msg, 'Reveal'));
-      if (pick === 'Show Details') service.output.show(true);
-      if (pick === 'Reveal') void vscode.commands.executeCommand('revealFileInOS', folder);
-    } catch (e) {
-      service.reportError('Extract failed', e);
-    }
-  });
+  await vscode.window.withProgress(
+    { location: vscode.ProgressLocation.Notification, title: `Extracting ${entries.length.toLocaleString('en')} file(s)`, cancellable: true },
+    async (progress, token) => {
+      let reported = 0;
+      try {
+        const r = await extractEntries(m, entries, folder.fsPath, {
+          isCancelled: () => token.isCancellationRequested,
+          onProgress: (done, count, bytes) => {
+            const pct = total ? Math.floor((bytes / total) * 100) : Math.floor((done / count) * 100);
+            progress.report({ increment: pct - reported, message: `${done} / ${count}` });
+            reported = pct;
+          },
+        });
+        for (const f of r.failures) service.log(`extract: ${f.source}:${f.path}: ${f.message}`);
+        const msg = `Extracted ${r.files.toLocaleString('en')} file(s), ${r.bytes.toLocaleString('en')} bytes, to ${folder.fsPath}${r.cancelled ? ' (cancelled)' : ''}${r.failures.length ? `; ${r.failures.length} failed (see the arch06 output)` : ''}`;
+        service.log(msg);
+        const pick = await (r.failures.length ? vscode.window.showWarningMessage(msg, 'Show Details') : vscode.window.showInformationMessage(msg, 'Reveal'));
+        if (pick === 'Show Details') service.output.show(true);
+        if (pick === 'Reveal') void vscode.commands.executeCommand('revealFileInOS', folder);
+      } catch (e) {
+        service.reportError('Extract failed', e);
+      }
+    },
+  );
 }

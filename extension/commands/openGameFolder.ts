@@ -40,7 +40,11 @@ export function knownInstall(context: vscode.ExtensionContext): string | undefin
 export async function mountInstall(context: vscode.ExtensionContext, service: MountService, root: string): Promise<boolean> {
   const s = readSettings();
   const extra = s.extraArchives.map((a) => (path.isAbsolute(a) ? a : path.join(root, a)));
-  const m = await service.open({ root, cfg: s.archcfg ? (path.isAbsolute(s.archcfg) ? s.archcfg : path.join(root, s.archcfg)) : undefined, extraArchives: extra });
+  const m = await service.open({
+    root,
+    cfg: s.archcfg ? (path.isAbsolute(s.archcfg) ? s.archcfg : path.join(root, s.archcfg)) : undefined,
+    extraArchives: extra,
+  });
   if (m) await context.globalState.update(LAST_ROOT, root);
   return m !== undefined;
 }
@@ -63,7 +67,10 @@ export async function addWorkspaceFolder(context: vscode.ExtensionContext, root:
   const dir = vscode.Uri.joinPath(context.globalStorageUri, 'workspaces', createHash('sha1').update(root).digest('hex').slice(0, 12));
   const file = vscode.Uri.joinPath(dir, `${path.basename(root) || 'Shadow of War'}.code-workspace`);
   const content = {
-    folders: [...folders.map((f) => storedFolder({ name: f.name, scheme: f.uri.scheme, fsPath: f.uri.fsPath, uri: f.uri.toString() })), { name: ARCH_FOLDER_NAME, uri: ROOT_URI.toString() }],
+    folders: [
+      ...folders.map((f) => storedFolder({ name: f.name, scheme: f.uri.scheme, fsPath: f.uri.fsPath, uri: f.uri.toString() })),
+      { name: ARCH_FOLDER_NAME, uri: ROOT_URI.toString() },
+    ],
     settings: { 'arch06.installRoot': root },
   };
   await vscode.workspace.fs.createDirectory(dir);
@@ -87,7 +94,10 @@ export async function restoreLostFolders(context: vscode.ExtensionContext): Prom
     // A path is a disk folder: a file URI on this (the extension host's) side, which VS Code maps
     // to the window's own URI for it in a remote window. Files written before paths were used
     // hold file: URIs, which read back the same way.
-    const folders = readStoredFolders(content, file.fsPath).map((f) => ({ uri: 'path' in f ? vscode.Uri.file(f.path) : vscode.Uri.parse(f.uri), name: f.name }));
+    const folders = readStoredFolders(content, file.fsPath).map((f) => ({
+      uri: 'path' in f ? vscode.Uri.file(f.path) : vscode.Uri.parse(f.uri),
+      name: f.name,
+    }));
     return folders.length > 0 && vscode.workspace.updateWorkspaceFolders(0, 0, ...folders);
   } catch {
     return false;
@@ -97,7 +107,12 @@ export async function restoreLostFolders(context: vscode.ExtensionContext): Prom
 export async function openGameFolderCommand(context: vscode.ExtensionContext, service: MountService): Promise<void> {
   let root = readSettings().installRoot || detectInstall();
   if (!root) {
-    const picked = await vscode.window.showOpenDialog({ canSelectFolders: true, canSelectFiles: false, openLabel: 'Mount this install', title: 'The Shadow of War install folder (it holds x64/default.archcfg)' });
+    const picked = await vscode.window.showOpenDialog({
+      canSelectFolders: true,
+      canSelectFiles: false,
+      openLabel: 'Mount this install',
+      title: 'The Shadow of War install folder (it holds x64/default.archcfg)',
+    });
     if (!picked?.length) return;
     root = picked[0].fsPath;
   }

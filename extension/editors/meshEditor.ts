@@ -20,7 +20,19 @@ import * as vscode from 'vscode';
 import { Arch06Error } from '../../core/errors';
 import { DecodePool, encodePng } from '../../core/image/node';
 import { FuzzyIndex } from '../../core/search';
-import { chooseMaterialTexture, gameFolderOf, isMaterialTexturePath, textureChoices, MeshModel, meshModelFromSkel, loadMeshWithSkeleton, explainNoModel, readPrefabLike, writeGlb, toWireModel } from '../../core/model';
+import {
+  chooseMaterialTexture,
+  gameFolderOf,
+  isMaterialTexturePath,
+  textureChoices,
+  MeshModel,
+  meshModelFromSkel,
+  loadMeshWithSkeleton,
+  explainNoModel,
+  readPrefabLike,
+  writeGlb,
+  toWireModel,
+} from '../../core/model';
 import { parseMmsh, parseSkel } from '../../core/formats/mesh';
 import { type HostToView, type ViewToHost, checkViewMessage } from '../../media/mesh/protocol';
 import { MountService } from '../mountService';
@@ -110,7 +122,10 @@ export class MeshEditorProvider extends WebviewEditor<MeshDocument, ViewToHost, 
 
   static register(context: vscode.ExtensionContext, service: MountService, pool: DecodePool): vscode.Disposable {
     const provider = new MeshEditorProvider(context, service, pool);
-    return vscode.Disposable.from(provider.registration(), vscode.commands.registerCommand('arch06.exportGlb', (uri?: vscode.Uri) => provider.exportGlb(uri)));
+    return vscode.Disposable.from(
+      provider.registration(),
+      vscode.commands.registerCommand('arch06.exportGlb', (uri?: vscode.Uri) => provider.exportGlb(uri)),
+    );
   }
 
   private readonly documents = new Map<string, MeshDocument>();
@@ -124,7 +139,13 @@ export class MeshEditorProvider extends WebviewEditor<MeshDocument, ViewToHost, 
     private readonly pool: DecodePool,
   ) {
     // The three.js scene is costly to rebuild, so a hidden tab keeps its webview.
-    super(context, service, { viewType: MeshEditorProvider.viewType, kind: 'mesh', retainContextWhenHidden: true, resourceRoots: ['media/mesh', 'dist/webview'], check: checkViewMessage });
+    super(context, service, {
+      viewType: MeshEditorProvider.viewType,
+      kind: 'mesh',
+      retainContextWhenHidden: true,
+      resourceRoots: ['media/mesh', 'dist/webview'],
+      check: checkViewMessage,
+    });
   }
 
   /** Only reads the bytes: parsing waits until the webview is loading, so the two overlap. */
@@ -160,7 +181,12 @@ export class MeshEditorProvider extends WebviewEditor<MeshDocument, ViewToHost, 
     switch (msg.type) {
       case 'ready': {
         const { model, error, skeletonFrom } = await doc.load((l) => this.service.log(l));
-        this.post(panel, model ? { type: 'model', model: toWireModel(model), title: doc.name + (skeletonFrom ? ` + ${skeletonFrom}` : '') } : this.failed(doc, error ?? 'unknown error'));
+        this.post(
+          panel,
+          model
+            ? { type: 'model', model: toWireModel(model), title: doc.name + (skeletonFrom ? ` + ${skeletonFrom}` : '') }
+            : this.failed(doc, error ?? 'unknown error'),
+        );
         // The view drops slot textures with each model: send this document's again.
         if (model) for (const [slot, t] of doc.textures) this.postTexture(panel, slot, t);
         return;
@@ -211,7 +237,9 @@ export class MeshEditorProvider extends WebviewEditor<MeshDocument, ViewToHost, 
     const mount = this.service.mount;
     const tex = this.textures();
     if (!mount || !tex) {
-      void vscode.window.showInformationMessage('No install is mounted, so there are no game textures to choose from. Run "arch06: Open Game Folder as Workspace" first.');
+      void vscode.window.showInformationMessage(
+        'No install is mounted, so there are no game textures to choose from. Run "arch06: Open Game Folder as Workspace" first.',
+      );
       return;
     }
     const meshPath = doc.uri.scheme === SCHEME ? gamePathOf(parseUri(doc.uri)) : undefined;
@@ -231,12 +259,22 @@ export class MeshEditorProvider extends WebviewEditor<MeshDocument, ViewToHost, 
       };
       const separator = (label: string): Item => ({ label, kind: vscode.QuickPickItemKind.Separator });
       const group = (near: Item[], rest: Item[], restLabel: string): Item[] =>
-        near.length === 0 ? rest : [separator(`in ${meshPath ? gameFolderOf(meshPath) || 'the root' : 'the mesh folder'}`), ...near, ...(rest.length ? [separator(restLabel), ...rest] : [])];
+        near.length === 0
+          ? rest
+          : [
+              separator(`in ${meshPath ? gameFolderOf(meshPath) || 'the root' : 'the mesh folder'}`),
+              ...near,
+              ...(rest.length ? [separator(restLabel), ...rest] : []),
+            ];
       const update = (): void => {
         if (!qp.value.trim()) {
           // Nothing typed: the mesh's folder, then the first of the rest (typing searches them all).
           const { near, rest } = textureChoices(tex.paths, meshPath);
-          qp.items = group(near.map((p) => item(p)), rest.slice(0, 200).map((p) => item(p)), rest.length > 200 ? `elsewhere (first 200 of ${rest.length.toLocaleString('en')}: type to search)` : 'elsewhere');
+          qp.items = group(
+            near.map((p) => item(p)),
+            rest.slice(0, 200).map((p) => item(p)),
+            rest.length > 200 ? `elsewhere (first 200 of ${rest.length.toLocaleString('en')}: type to search)` : 'elsewhere',
+          );
           return;
         }
         const matches = tex.index.match(qp.value, 200);
@@ -264,14 +302,24 @@ export class MeshEditorProvider extends WebviewEditor<MeshDocument, ViewToHost, 
     if (!picked) return;
     const file = picked.slice(picked.lastIndexOf('\\') + 1);
     try {
-      const t = await vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: `arch06: decoding ${file}…` }, async (): Promise<SlotTexture & { mip: number; note: string }> => {
-        const entry = mount.winner(picked);
-        if (!entry) throw new Arch06Error('NOT_FOUND', 'path not found in any mounted source', { file: picked });
-        const bytes = await entry.read();
-        const { texture, level } = chooseMaterialTexture(bytes, picked);
-        const d = await this.pool.decode(texture.dds, texture.bytes, 0, level.mip);
-        return { path: picked, width: d.width, height: d.height, rgba: d.rgba, mip: level.mip, note: `${texture.dds.format.name}, ${texture.dds.width}×${texture.dds.height}` };
-      });
+      const t = await vscode.window.withProgress(
+        { location: vscode.ProgressLocation.Window, title: `arch06: decoding ${file}…` },
+        async (): Promise<SlotTexture & { mip: number; note: string }> => {
+          const entry = mount.winner(picked);
+          if (!entry) throw new Arch06Error('NOT_FOUND', 'path not found in any mounted source', { file: picked });
+          const bytes = await entry.read();
+          const { texture, level } = chooseMaterialTexture(bytes, picked);
+          const d = await this.pool.decode(texture.dds, texture.bytes, 0, level.mip);
+          return {
+            path: picked,
+            width: d.width,
+            height: d.height,
+            rgba: d.rgba,
+            mip: level.mip,
+            note: `${texture.dds.format.name}, ${texture.dds.width}×${texture.dds.height}`,
+          };
+        },
+      );
       if (mount !== this.service.mount) return; // remounted meanwhile: the path may mean something else now
       const { mip, note, ...kept } = t;
       doc.textures.set(slot, kept);
@@ -315,7 +363,10 @@ export class MeshEditorProvider extends WebviewEditor<MeshDocument, ViewToHost, 
       });
       await this.service.writeExport(target, glb);
       const textures = embedded.size ? `, ${embedded.size} texture${embedded.size > 1 ? 's' : ''} embedded` : '';
-      const open = await vscode.window.showInformationMessage(`Exported ${target.path.split('/').pop() ?? target.path} (${(glb.length / 1024).toFixed(0)} KiB${textures}).`, 'Open in Default App');
+      const open = await vscode.window.showInformationMessage(
+        `Exported ${target.path.split('/').pop() ?? target.path} (${(glb.length / 1024).toFixed(0)} KiB${textures}).`,
+        'Open in Default App',
+      );
       if (open) await vscode.env.openExternal(target);
     } catch (e) {
       this.service.reportError('glTF export failed', e);

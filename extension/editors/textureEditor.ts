@@ -76,12 +76,21 @@ function describe(doc: TextureDocument, t: TextureFile): TextureInfo {
     own: doc.name,
     tierName: t.texr?.tierName,
     texrSize: t.texr ? { width: t.texr.width, height: t.texr.height } : undefined,
-    fields: t.texr?.fields.map((f) => ({ name: f.name, offset: f.offset, raw: f.raw, value: f.value === undefined ? undefined : String(f.value), certainty: f.certainty, note: f.note })),
+    fields: t.texr?.fields.map((f) => ({
+      name: f.name,
+      offset: f.offset,
+      raw: f.raw,
+      value: f.value === undefined ? undefined : String(f.value),
+      certainty: f.certainty,
+      note: f.note,
+    })),
     confidence: t.texr?.confidence ?? t.texa?.confidence ?? 'confirmed',
     notes: [...(t.texr?.notes ?? []), ...(t.texa?.notes ?? []), ...d.notes],
     role: textureRole(doc.uri.path),
     hdr: isHdrDecoder(d.format.decoder),
-    texa: t.texa ? { ownPath: t.texa.ownPath, slicePaths: t.texa.slicePaths, paths: t.texa.paths, headerHex: t.texa.headerHex, headerBytes: t.texa.headerBytes } : undefined,
+    texa: t.texa
+      ? { ownPath: t.texa.ownPath, slicePaths: t.texa.slicePaths, paths: t.texa.paths, headerHex: t.texa.headerHex, headerBytes: t.texa.headerBytes }
+      : undefined,
   };
 }
 
@@ -98,7 +107,13 @@ export class TextureEditorProvider extends WebviewEditor<TextureDocument, ViewTo
     /** The extension's one decode pool (large levels off the host's thread). */
     private readonly pool: DecodePool,
   ) {
-    super(context, service, { viewType: TextureEditorProvider.viewType, kind: 'texture', retainContextWhenHidden: false, resourceRoots: ['media/texture'], check: checkViewMessage });
+    super(context, service, {
+      viewType: TextureEditorProvider.viewType,
+      kind: 'texture',
+      retainContextWhenHidden: false,
+      resourceRoots: ['media/texture'],
+      check: checkViewMessage,
+    });
   }
 
   async openCustomDocument(uri: vscode.Uri): Promise<TextureDocument> {
@@ -186,7 +201,13 @@ export class TextureEditorProvider extends WebviewEditor<TextureDocument, ViewTo
   }
 
   /** RGBA8 of one level: BC6H tone-mapped at `exposure` (float decode cached), else through the pool. */
-  private async decode(doc: TextureDocument, t: TextureFile, slice: number, mip: number, exposure: number): Promise<{ width: number; height: number; rgba: Uint8Array }> {
+  private async decode(
+    doc: TextureDocument,
+    t: TextureFile,
+    slice: number,
+    mip: number,
+    exposure: number,
+  ): Promise<{ width: number; height: number; rgba: Uint8Array }> {
     if (isHdrDecoder(t.dds.format.decoder)) {
       // The float level is kept for exposure changes, up to HDR_CACHE_FLOATS (a 2048x2048 level);
       // a larger one is decoded again for each exposure rather than held.
@@ -204,7 +225,12 @@ export class TextureEditorProvider extends WebviewEditor<TextureDocument, ViewTo
     const t = where.texture;
     const mip = where.mip;
     const base = doc.name.replace(/\.[^.]+$/, '');
-    const target = await this.service.exportTarget({ title: 'Export this level as PNG', saveLabel: 'Export PNG', filters: { PNG: ['png'] }, fileName: `${base}_mip${mip}${t.dds.surfaces > 1 ? `_slice${slice}` : ''}.png` });
+    const target = await this.service.exportTarget({
+      title: 'Export this level as PNG',
+      saveLabel: 'Export PNG',
+      filters: { PNG: ['png'] },
+      fileName: `${base}_mip${mip}${t.dds.surfaces > 1 ? `_slice${slice}` : ''}.png`,
+    });
     if (!target) return;
     try {
       const level = await this.pool.decode(t.dds, t.bytes, slice, mip);
@@ -220,7 +246,12 @@ export class TextureEditorProvider extends WebviewEditor<TextureDocument, ViewTo
     const t = doc.texture;
     if (!t) return;
     const base = doc.name.replace(/\.[^.]+$/, '');
-    const target = await this.service.exportTarget({ title: 'Export the texture as a plain DDS file', saveLabel: 'Export DDS', filters: { DDS: ['dds'] }, fileName: `${base}.dds` });
+    const target = await this.service.exportTarget({
+      title: 'Export the texture as a plain DDS file',
+      saveLabel: 'Export DDS',
+      filters: { DDS: ['dds'] },
+      fileName: `${base}.dds`,
+    });
     if (!target) return;
     try {
       await this.service.writeExport(target, t.ddsBytes);

@@ -127,7 +127,9 @@ export class Arch06FileSystem implements vscode.FileSystemProvider {
         const member = b.member(u.member);
         if (!member) throw vscode.FileSystemError.FileNotFound(uri);
         if (member.servedFrom === 'missing') {
-          throw vscode.FileSystemError.Unavailable(`${member.path}: declared by ${b.bundle.manifest.path} (${b.bundle.manifest.source}) but neither in the container nor shipped loose`);
+          throw vscode.FileSystemError.Unavailable(
+            `${member.path}: declared by ${b.bundle.manifest.path} (${b.bundle.manifest.source}) but neither in the container nor shipped loose`,
+          );
         }
         return await b.read(member);
       }

@@ -38,7 +38,11 @@ export function gamePathOf(u: ArchUri): GamePath | undefined {
   return u.view === 'sources' ? undefined : u.view === 'bundle' ? u.member : u.path;
 }
 
-const slashed = (path: string): string => path.split(/[\\/]+/).filter(Boolean).join('/');
+const slashed = (path: string): string =>
+  path
+    .split(/[\\/]+/)
+    .filter(Boolean)
+    .join('/');
 
 /** The merged-view URI path of a game path. */
 export function mergedUriPath(path: string): string {

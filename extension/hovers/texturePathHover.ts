@@ -37,7 +37,10 @@ export class TexturePathHover implements vscode.HoverProvider, vscode.Disposable
     const range = document.getWordRangeAtPosition(position, TEXTURE_PATH);
     if (!range) return undefined;
     // Lua strings double their backslashes ("textures\\x\\y_d.tex"); the game path has one.
-    const path = document.getText(range).replace(/\\\\/g, '\\').replace(/^[\\/]+/, '');
+    const path = document
+      .getText(range)
+      .replace(/\\\\/g, '\\')
+      .replace(/^[\\/]+/, '');
     const cached = this.cache.get(path.toLowerCase());
     if (cached) return new vscode.Hover(cached, range);
     const entry = mount.winner(path);
@@ -47,7 +50,9 @@ export class TexturePathHover implements vscode.HoverProvider, vscode.Disposable
       const t = textureThumbnail(await entry.read(), path);
       const uri = `data:image/png;base64,${Buffer.from(t.png).toString('base64')}`;
       md.appendMarkdown(`![${path}](${uri})\n\n`);
-      md.appendText(`${t.fullWidth}×${t.fullHeight} ${t.format}${t.slices > 1 ? `, ${t.slices} slices` : ''} · from ${entry.source.name} · preview: mip ${t.mip} (${t.width}×${t.height})`);
+      md.appendText(
+        `${t.fullWidth}×${t.fullHeight} ${t.format}${t.slices > 1 ? `, ${t.slices} slices` : ''} · from ${entry.source.name} · preview: mip ${t.mip} (${t.width}×${t.height})`,
+      );
     } catch (e) {
       md.appendText(`${path} (${entry.source.name}): no preview: ${isArch06Error(e) ? e.message : String(e)}`);
     }

@@ -29,7 +29,12 @@ export class CopiesView implements vscode.TreeDataProvider<CopyNode> {
   private follow(): void {
     const tab = vscode.window.tabGroups.activeTabGroup.activeTab;
     const input = tab?.input;
-    const uri = input instanceof vscode.TabInputText || input instanceof vscode.TabInputCustom ? input.uri : input instanceof vscode.TabInputTextDiff ? input.modified : undefined;
+    const uri =
+      input instanceof vscode.TabInputText || input instanceof vscode.TabInputCustom
+        ? input.uri
+        : input instanceof vscode.TabInputTextDiff
+          ? input.modified
+          : undefined;
     if (!uri || uri.scheme !== SCHEME) return;
     try {
       const p = gamePathOf(parseUri(uri));

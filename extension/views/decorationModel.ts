@@ -25,7 +25,11 @@ export function decorationFor(mount: Mount, bundles: BundleFolders, u: ArchUri):
     if (!w || w.copies.length < 2) return undefined;
     if (u.view === 'merged') {
       const below = w.copies.slice(1).map((c) => c.source.name);
-      return { badge: String(Math.min(w.copies.length, 99)), tooltip: `${w.copies.length} copies: ${w.winner.source.name} wins, shadowing ${below.join(', ')}`, colour: 'warning' };
+      return {
+        badge: String(Math.min(w.copies.length, 99)),
+        tooltip: `${w.copies.length} copies: ${w.winner.source.name} wins, shadowing ${below.join(', ')}`,
+        colour: 'warning',
+      };
     }
     if (w.winner.source.name.toLowerCase() !== u.source.toLowerCase()) {
       return { badge: 'S', tooltip: `Shadowed: the game loads the copy in ${w.winner.source.name}`, colour: 'disabled' };
@@ -43,6 +47,7 @@ function memberDecoration(mount: Mount, bundles: BundleFolders, bundle: GamePath
   if (!x) return undefined;
   const sizeNote = x.sizeMatchesDeclared ? '' : ` (the manifest declares ${x.declaredSize} bytes${x.size !== undefined ? `, the copy has ${x.size}` : ''})`;
   if (x.servedFrom === 'missing') return { badge: '!', tooltip: 'Declared by the manifest, but neither in the container nor shipped loose', colour: 'error' };
-  if (x.servedFrom === 'loose') return { badge: 'L', tooltip: `Served from a loose entry in ${x.source}${sizeNote}${x.note ? `\n${x.note}` : ''}`, colour: 'warning' };
+  if (x.servedFrom === 'loose')
+    return { badge: 'L', tooltip: `Served from a loose entry in ${x.source}${sizeNote}${x.note ? `\n${x.note}` : ''}`, colour: 'warning' };
   return { badge: 'C', tooltip: `Served from the container ${b.bundle.container?.path} in ${x.source}${sizeNote}` };
 }

@@ -18,7 +18,10 @@ export class ShadowDecorations implements vscode.FileDecorationProvider {
   private readonly changed = new vscode.EventEmitter<vscode.Uri | vscode.Uri[] | undefined>();
   readonly onDidChangeFileDecorations = this.changed.event;
 
-  constructor(private readonly service: MountService, private readonly bundles: BundleFolders) {
+  constructor(
+    private readonly service: MountService,
+    private readonly bundles: BundleFolders,
+  ) {
     service.onDidChange(() => this.changed.fire(undefined));
   }
 

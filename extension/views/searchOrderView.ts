@@ -39,7 +39,11 @@ export class SearchOrderView implements vscode.TreeDataProvider<SearchOrderNode>
     const a = node.action;
     if (a?.kind === 'revealSource') item.command = { command: 'revealInExplorer', title: 'Reveal', arguments: [sourceUri(a.source)] };
     else if (a?.kind === 'openCfg' && this.service.mount) {
-      item.command = { command: 'vscode.open', title: 'Open cfg', arguments: [vscode.Uri.file(this.service.mount.cfgPath), { selection: new vscode.Range(a.line - 1, 0, a.line - 1, 0) }] };
+      item.command = {
+        command: 'vscode.open',
+        title: 'Open cfg',
+        arguments: [vscode.Uri.file(this.service.mount.cfgPath), { selection: new vscode.Range(a.line - 1, 0, a.line - 1, 0) }],
+      };
     }
     return item;
   }

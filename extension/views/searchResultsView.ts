@@ -19,7 +19,13 @@ export class SearchResultsView implements vscode.TreeDataProvider<Node> {
       else byFile.set(m.path, [m]);
     }
     this.files = [...byFile].map(([path, matches]) => ({ kind: 'file', path, matches }));
-    const extra = [result.limitHit ? 'result limit reached' : '', result.cancelled ? 'cancelled' : '', result.filesSkipped.length ? `${result.filesSkipped.length} files skipped` : ''].filter(Boolean).join(', ');
+    const extra = [
+      result.limitHit ? 'result limit reached' : '',
+      result.cancelled ? 'cancelled' : '',
+      result.filesSkipped.length ? `${result.filesSkipped.length} files skipped` : '',
+    ]
+      .filter(Boolean)
+      .join(', ');
     this.summary = `${result.matches.length} results for "${query}" in ${byFile.size} files (${result.filesSearched} searched${extra ? '; ' + extra : ''})`;
     this.changed.fire();
   }

@@ -136,7 +136,12 @@ export function checkViewMessage(raw: unknown): ViewToHost | undefined {
       return ms === undefined || sinceModelMs === undefined ? undefined : { type: 'firstFrame', ms, sinceModelMs };
     }
     case 'stats':
-      return { type: 'stats', lod: Number.isInteger(m.lod) ? (m.lod as number) : -1, triangles: finite(m.triangles) ?? 0, visibleParts: finite(m.visibleParts) ?? 0 };
+      return {
+        type: 'stats',
+        lod: Number.isInteger(m.lod) ? (m.lod as number) : -1,
+        triangles: finite(m.triangles) ?? 0,
+        visibleParts: finite(m.visibleParts) ?? 0,
+      };
     case 'error':
       return { type: 'error', message: String(m.message) };
     case 'pickTexture':

@@ -94,11 +94,13 @@ function installCodeServer() {
   fs.writeFileSync(path.join(csRoot, 'package.json'), JSON.stringify({ name: 'arch06-e2e-code-server', private: true }, null, 2) + '\n');
   const npmQuiet = ['--no-audit', '--no-fund', '--loglevel=error'];
   timed(`npm install code-server@${CODE_SERVER_VERSION} --ignore-scripts`, () =>
-    sh('code-server install', 'npm', ['install', `code-server@${CODE_SERVER_VERSION}`, '--ignore-scripts', ...npmQuiet], csRoot));
+    sh('code-server install', 'npm', ['install', `code-server@${CODE_SERVER_VERSION}`, '--ignore-scripts', ...npmQuiet], csRoot),
+  );
   // The postinstall, by hand (it would download ripgrep and prebuilt binaries).
   timed('VS Code runtime dependencies', () => sh('lib/vscode npm install', 'npm', ['install', '--omit=dev', '--ignore-scripts', ...npmQuiet], vscodeDir));
   timed('native modules (kerberos, spdlog, deviceid)', () =>
-    sh('native rebuild', 'npm', ['rebuild', 'kerberos', '@vscode/spdlog', '@vscode/deviceid'], vscodeDir));
+    sh('native rebuild', 'npm', ['rebuild', 'kerberos', '@vscode/spdlog', '@vscode/deviceid'], vscodeDir),
+  );
   // node-pty's install step generates compile_commands.json over the network and fails, but the
   // pty.node it needs is built by then, so its failure is tolerated when that file exists.
   const ptyNode = path.join(vscodeDir, 'node_modules', 'node-pty', 'build', 'Release', 'pty.node');
@@ -120,7 +122,8 @@ function installCodeServer() {
   fs.symlinkSync('node_modules', asar);
   say('ripgrep copied from /usr/bin/rg; node_modules.asar linked');
   timed('built-in extensions dependencies', () =>
-    sh('extensions npm install', 'npm', ['install', '--omit=dev', '--ignore-scripts', ...npmQuiet], path.join(vscodeDir, 'extensions')));
+    sh('extensions npm install', 'npm', ['install', '--omit=dev', '--ignore-scripts', ...npmQuiet], path.join(vscodeDir, 'extensions')),
+  );
   timed('argon2', () => sh('argon2 rebuild', 'npm', ['rebuild', 'argon2'], csRoot));
   // --config keeps code-server from writing a default config (with a password) into ~/.config.
   const v = spawnSync(process.execPath, [codeServerEntry, '--config', path.join(csRoot, 'config.yaml'), '--version'], { encoding: 'utf8', timeout: 60_000 });

@@ -50,14 +50,21 @@ test('a broken archive in the cfg: warned, listed with its reason, status bar in
     // 3. Clicking it shows the Search Order view: the broken archive first, with its reason, then
     // the sources that did mount (the rest of the install).
     await h.clickStatusBarItem(/SoW:/);
-    const order = await h.waitFor(async () => {
-      const rows = await h.viewRows('Search Order');
-      return rows.some((r) => r.includes(BROKEN)) && rows.some((r) => /HotChunk\.arch06/.test(r)) ? rows : undefined;
-    }, 20_000, 'the Search Order view to list the broken source');
+    const order = await h.waitFor(
+      async () => {
+        const rows = await h.viewRows('Search Order');
+        return rows.some((r) => r.includes(BROKEN)) && rows.some((r) => /HotChunk\.arch06/.test(r)) ? rows : undefined;
+      },
+      20_000,
+      'the Search Order view to list the broken source',
+    );
     assert.match(order[0], /Broken sources \(1\)/);
     const row = order.find((r) => r.includes(BROKEN))!;
     assert.match(row, new RegExp(`line ${brokenLine}: \\S`), `the row gives the cfg line and the reason: ${row}`);
-    assert.ok(order.some((r) => /1\. HotChunk\.arch06/.test(r)), `the other sources mounted: ${order.join(' | ')}`);
+    assert.ok(
+      order.some((r) => /1\. HotChunk\.arch06/.test(r)),
+      `the other sources mounted: ${order.join(' | ')}`,
+    );
     // The error icon on the broken row.
     const pane = h.page.locator('.pane', { has: h.page.locator('.pane-header', { hasText: 'Search Order' }) });
     const icon = pane.locator('.monaco-list-row', { hasText: BROKEN }).locator('.codicon-error');

@@ -194,7 +194,19 @@ export class CodeServer {
     // The port is released before code-server binds it; on the rare race, try the next one.
     let port = o.port ?? (await freePort());
     for (let attempt = 0; ; attempt++) {
-      const args = [entry, ...common, '--auth', 'none', '--bind-addr', `127.0.0.1:${port}`, '--disable-telemetry', '--disable-update-check', '--disable-workspace-trust', '--disable-getting-started-override', ...(o.args ?? [])];
+      const args = [
+        entry,
+        ...common,
+        '--auth',
+        'none',
+        '--bind-addr',
+        `127.0.0.1:${port}`,
+        '--disable-telemetry',
+        '--disable-update-check',
+        '--disable-workspace-trust',
+        '--disable-getting-started-override',
+        ...(o.args ?? []),
+      ];
       fs.appendFileSync(o.logFile, `$ code-server --bind-addr 127.0.0.1:${port}\n`);
       const out = fs.openSync(o.logFile, 'a');
       // detached: its own process group, so stop() ends its extension hosts too, by this PID.
@@ -202,11 +214,15 @@ export class CodeServer {
       fs.closeSync(out);
       const cs = new CodeServer(child, port, userDataDir, extensionsDir);
       try {
-        await waitFor(async () => {
-          if (cs.exited) throw new Error('code-server exited');
-          const res = await fetch(`${cs.url}/healthz`);
-          return res.ok;
-        }, 60_000, `code-server on ${cs.url} (log: ${o.logFile})`);
+        await waitFor(
+          async () => {
+            if (cs.exited) throw new Error('code-server exited');
+            const res = await fetch(`${cs.url}/healthz`);
+            return res.ok;
+          },
+          60_000,
+          `code-server on ${cs.url} (log: ${o.logFile})`,
+        );
         return cs;
       } catch (e) {
         await cs.stop();

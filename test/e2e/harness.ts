@@ -17,7 +17,15 @@ import { artifactsRoot, CHROMIUM, CodeServer, waitFor } from './codeServer';
 
 export { artifactsRoot, CodeServer, e2eRequired, e2eSkipReason, missingE2ESetup, waitFor } from './codeServer';
 
-const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 
 export interface HarnessOptions {
   /** The folder to open (absolute). */
@@ -139,21 +147,25 @@ export class Harness {
   async runCommand(title: string, timeoutMs = 30_000): Promise<void> {
     const input = this.quickInput().locator('.quick-input-box input');
     let opened = 0;
-    await this.waitFor(async () => {
-      if (Date.now() - opened > 3000) {
-        opened = Date.now();
-        await this.page.keyboard.press('Escape'); // a leftover quick input or menu
-        await this.page.keyboard.press('F1');
-        await input.waitFor({ state: 'visible', timeout: 2000 });
-        await input.fill(`>${title}`);
-      }
-      const rows = this.quickInput().locator('.quick-input-list .monaco-list-row');
-      const labels = await rows.locator('.label-name').allTextContents();
-      const i = labels.findIndex((l) => l.trim() === title);
-      if (i < 0) return false;
-      await rows.nth(i).click({ timeout: 2000 });
-      return true;
-    }, timeoutMs, `command "${title}" in the command palette`);
+    await this.waitFor(
+      async () => {
+        if (Date.now() - opened > 3000) {
+          opened = Date.now();
+          await this.page.keyboard.press('Escape'); // a leftover quick input or menu
+          await this.page.keyboard.press('F1');
+          await input.waitFor({ state: 'visible', timeout: 2000 });
+          await input.fill(`>${title}`);
+        }
+        const rows = this.quickInput().locator('.quick-input-list .monaco-list-row');
+        const labels = await rows.locator('.label-name').allTextContents();
+        const i = labels.findIndex((l) => l.trim() === title);
+        if (i < 0) return false;
+        await rows.nth(i).click({ timeout: 2000 });
+        return true;
+      },
+      timeoutMs,
+      `command "${title}" in the command palette`,
+    );
     await this.waitFor(async () => !(await input.isVisible()) || (await input.inputValue()) !== `>${title}`, 10_000, `command "${title}" to start`);
   }
 
@@ -166,14 +178,18 @@ export class Harness {
     await this.waitFor(() => input.isVisible(), timeoutMs, 'a quick input to open');
     await input.fill(text);
     const list = this.quickInput().locator('.quick-input-list');
-    await this.waitFor(async () => {
-      if ((await input.inputValue()) !== text) return false;
-      if (!(await list.isVisible())) return true; // an input box: no list at all
-      // A pick list still loading its items shows a progress bar.
-      if ((await this.quickInput().locator('.monaco-progress-container.active').count()) > 0) return false;
-      const focused = list.locator('.monaco-list-row.focused');
-      return (await focused.count()) > 0 && (await focused.first().innerText()).toLowerCase().includes(text.toLowerCase());
-    }, timeoutMs, `"${text}" in the quick input`);
+    await this.waitFor(
+      async () => {
+        if ((await input.inputValue()) !== text) return false;
+        if (!(await list.isVisible())) return true; // an input box: no list at all
+        // A pick list still loading its items shows a progress bar.
+        if ((await this.quickInput().locator('.monaco-progress-container.active').count()) > 0) return false;
+        const focused = list.locator('.monaco-list-row.focused');
+        return (await focused.count()) > 0 && (await focused.first().innerText()).toLowerCase().includes(text.toLowerCase());
+      },
+      timeoutMs,
+      `"${text}" in the quick input`,
+    );
     await input.press('Enter');
     await this.waitFor(async () => !(await input.isVisible()) || (await input.inputValue()) !== text, timeoutMs, `the quick input to accept "${text}"`);
   }
@@ -187,7 +203,11 @@ export class Harness {
   /** Wait for a notification toast containing `text`; returns its whole message. */
   async waitForNotification(text: string, timeoutMs = 30_000): Promise<string> {
     const toast = this.page.locator('.notifications-toasts .notification-list-item-message', { hasText: text });
-    return this.waitFor(async () => ((await toast.count()) > 0 ? (await toast.first().innerText()) || undefined : undefined), timeoutMs, `a notification containing "${text}"`);
+    return this.waitFor(
+      async () => ((await toast.count()) > 0 ? (await toast.first().innerText()) || undefined : undefined),
+      timeoutMs,
+      `a notification containing "${text}"`,
+    );
   }
 
   /** Click the button labelled `button` on the notification toast containing `text`. */
@@ -250,7 +270,8 @@ export class Harness {
       for (const r of rows) {
         ancestors.length = r.level - 1;
         // Only rows wholly in view: clicking one half hidden would scroll the list under us.
-        const fits = r.visible && r.level === segments.length && r.name === segments[r.level - 1] && ancestors.every((a, i) => a === undefined || a === segments[i]);
+        const fits =
+          r.visible && r.level === segments.length && r.name === segments[r.level - 1] && ancestors.every((a, i) => a === undefined || a === segments[i]);
         if (fits) return r;
         ancestors[r.level - 1] = r.name;
       }
@@ -261,7 +282,11 @@ export class Harness {
     // Page through the virtual list, down first (children follow their folder), then up. Keys,
     // not the mouse wheel: a hover tooltip under the pointer would swallow wheel events.
     const list = this.explorerList();
-    const scrollState = (): Promise<string | null> => list.locator('.monaco-list-rows').first().evaluate((e) => e.getAttribute('style'));
+    const scrollState = (): Promise<string | null> =>
+      list
+        .locator('.monaco-list-rows')
+        .first()
+        .evaluate((e) => e.getAttribute('style'));
     await list.focus();
     for (const key of ['PageDown', 'PageUp']) {
       for (let i = 0; i < 200 && !found; i++) {
@@ -326,15 +351,19 @@ export class Harness {
       // The workbench may expand or re-render the tree meanwhile (e.g. restoring it after a
       // reload), so a click that did not take is repeated rather than trusted.
       let lastClick = 0;
-      row = await this.waitFor(async () => {
-        const r = await this.findRow(prefix);
-        if (!r || r.expanded !== false) return r;
-        if (Date.now() - lastClick > 2000) {
-          lastClick = Date.now();
-          await this.rowLocator(r).click({ timeout: 2000 });
-        }
-        return undefined;
-      }, timeoutMs, `Explorer row ${prefix.join('/')} (expanded)`);
+      row = await this.waitFor(
+        async () => {
+          const r = await this.findRow(prefix);
+          if (!r || r.expanded !== false) return r;
+          if (Date.now() - lastClick > 2000) {
+            lastClick = Date.now();
+            await this.rowLocator(r).click({ timeout: 2000 });
+          }
+          return undefined;
+        },
+        timeoutMs,
+        `Explorer row ${prefix.join('/')} (expanded)`,
+      );
     }
     return row!;
   }
@@ -347,15 +376,19 @@ export class Harness {
     const name = segments[segments.length - 1];
     if (segments.length > 1) await this.expandExplorerPath(segments.slice(0, -1), timeoutMs);
     let lastClick = 0;
-    await this.waitFor(async () => {
-      if ((await this.activeEditorTitle()) === name) return true;
-      const r = await this.findRow(segments);
-      if (r && r.expanded === undefined && Date.now() - lastClick > 2000) {
-        lastClick = Date.now();
-        await this.rowLocator(r).click({ timeout: 2000 });
-      }
-      return false;
-    }, timeoutMs, `${segments.join('/')} to open in an editor`);
+    await this.waitFor(
+      async () => {
+        if ((await this.activeEditorTitle()) === name) return true;
+        const r = await this.findRow(segments);
+        if (r && r.expanded === undefined && Date.now() - lastClick > 2000) {
+          lastClick = Date.now();
+          await this.rowLocator(r).click({ timeout: 2000 });
+        }
+        return false;
+      },
+      timeoutMs,
+      `${segments.join('/')} to open in an editor`,
+    );
   }
 
   /**
@@ -404,12 +437,18 @@ export class Harness {
     const target = kind === 'file' || absPath.endsWith('/') ? absPath : absPath + '/';
     // The dialog fills in its starting folder a moment after it opens, which would overwrite an
     // early answer: type the path until it stays.
-    await this.waitFor(async () => {
-      if ((await input.inputValue()) !== target) await input.fill(target);
-      await this.page.waitForTimeout(400);
-      return (await input.inputValue()) === target;
-    }, timeoutMs, `the file dialog to show ${target}`);
-    const ok = this.quickInput().locator('.quick-input-action a, .monaco-button', { hasText: /OK|Extract|Select|Open/ }).first();
+    await this.waitFor(
+      async () => {
+        if ((await input.inputValue()) !== target) await input.fill(target);
+        await this.page.waitForTimeout(400);
+        return (await input.inputValue()) === target;
+      },
+      timeoutMs,
+      `the file dialog to show ${target}`,
+    );
+    const ok = this.quickInput()
+      .locator('.quick-input-action a, .monaco-button', { hasText: /OK|Extract|Select|Open/ })
+      .first();
     if ((await ok.count()) > 0) await ok.click();
     else await this.page.keyboard.press('Enter');
     await this.waitFor(async () => !(await input.isVisible()), timeoutMs, 'the file dialog to close');
@@ -473,5 +512,8 @@ function keepLogs(userDataDir: string, artifacts: string): void {
 
 function listFiles(dir: string): string[] {
   if (!fs.existsSync(dir)) return [];
-  return fs.readdirSync(dir, { withFileTypes: true, recursive: true }).filter((e) => e.isFile()).map((e) => path.join(e.parentPath ?? e.path, e.name));
+  return fs
+    .readdirSync(dir, { withFileTypes: true, recursive: true })
+    .filter((e) => e.isFile())
+    .map((e) => path.join(e.parentPath ?? e.path, e.name));
 }

@@ -67,140 +67,184 @@ async function viewStats(frame: Frame): Promise<ViewStats> {
 }
 
 async function meshFrame(h: Harness): Promise<Frame> {
-  return h.waitFor(async () => {
-    for (const f of h.page.frames()) {
-      const ok = await f.evaluate(() => (globalThis as unknown as { document: any }).document.body?.dataset.state === 'model').catch(() => false);
-      if (ok) return f;
-    }
-    return undefined;
-  }, 30_000, 'the mesh editor webview with a model');
+  return h.waitFor(
+    async () => {
+      for (const f of h.page.frames()) {
+        const ok = await f.evaluate(() => (globalThis as unknown as { document: any }).document.body?.dataset.state === 'model').catch(() => false);
+        if (ok) return f;
+      }
+      return undefined;
+    },
+    30_000,
+    'the mesh editor webview with a model',
+  );
 }
 
-test('the mesh editor shows the sample sword, switches LODs and wireframe, shows a slot texture, exports glb', { skip: e2eSkipReason([vsix]), timeout: 300_000 }, async () => {
-  const game = path.join(tempDir('arch06-e2e-game-'), 'sample-game');
-  const made = spawnSync(process.execPath, [cli, 'make-sample', game], { encoding: 'utf8' });
-  assert.equal(made.status, 0, made.stderr);
-  // A loose texture beside the sword that is not a texture at all: offered first (the mesh's folder), refused with a warning.
-  const beside = path.join(game, 'Game', 'characters', 'sample');
-  fs.mkdirSync(beside, { recursive: true });
-  fs.writeFileSync(path.join(beside, 'sample_broken_d.tex'), 'not a texture\n');
-  const h = await Harness.start({ name: 'mesh', folder: game, vsix, viewport: { width: 1280, height: 800 } });
-  try {
-    await h.mountFromOffer(ROOT);
-    await h.runCommand('arch06: Go to File…');
-    await h.quickPick('sample_sword.mesh');
-    const opened = performance.now();
-    const frame = await meshFrame(h);
-    const first = await h.waitFor(async () => {
-      const s = await viewStats(frame);
-      return s.colours > 8 ? s : undefined;
-    }, 20_000, 'a model on the canvas');
-    console.log(`[e2e] mesh tab: first frame ${Math.round(performance.now() - opened)} ms after choosing the file, VS Code webview start-up included (npm run bench splits it)`);
-    assert.equal(first.lod, '0');
-    assert.equal(first.triangles, SWORD_LOD0, `LOD 0 of the sample sword has ${SWORD_LOD0} triangles`);
-    const lodNames = await frame.$$eval('#lod option', (os) => os.map((o) => (o as unknown as { textContent: string }).textContent));
-    assert.equal(lodNames.length, 2);
-    assert.match(lodNames[0], new RegExp(`\\b${SWORD_LOD0}\\b`));
-    assert.match(lodNames[1], new RegExp(`\\b${SWORD_LOD1}\\b`));
-    await h.screenshot('mesh-lod0');
+test(
+  'the mesh editor shows the sample sword, switches LODs and wireframe, shows a slot texture, exports glb',
+  { skip: e2eSkipReason([vsix]), timeout: 300_000 },
+  async () => {
+    const game = path.join(tempDir('arch06-e2e-game-'), 'sample-game');
+    const made = spawnSync(process.execPath, [cli, 'make-sample', game], { encoding: 'utf8' });
+    assert.equal(made.status, 0, made.stderr);
+    // A loose texture beside the sword that is not a texture at all: offered first (the mesh's folder), refused with a warning.
+    const beside = path.join(game, 'Game', 'characters', 'sample');
+    fs.mkdirSync(beside, { recursive: true });
+    fs.writeFileSync(path.join(beside, 'sample_broken_d.tex'), 'not a texture\n');
+    const h = await Harness.start({ name: 'mesh', folder: game, vsix, viewport: { width: 1280, height: 800 } });
+    try {
+      await h.mountFromOffer(ROOT);
+      await h.runCommand('arch06: Go to File…');
+      await h.quickPick('sample_sword.mesh');
+      const opened = performance.now();
+      const frame = await meshFrame(h);
+      const first = await h.waitFor(
+        async () => {
+          const s = await viewStats(frame);
+          return s.colours > 8 ? s : undefined;
+        },
+        20_000,
+        'a model on the canvas',
+      );
+      console.log(
+        `[e2e] mesh tab: first frame ${Math.round(performance.now() - opened)} ms after choosing the file, VS Code webview start-up included (npm run bench splits it)`,
+      );
+      assert.equal(first.lod, '0');
+      assert.equal(first.triangles, SWORD_LOD0, `LOD 0 of the sample sword has ${SWORD_LOD0} triangles`);
+      const lodNames = await frame.$$eval('#lod option', (os) => os.map((o) => (o as unknown as { textContent: string }).textContent));
+      assert.equal(lodNames.length, 2);
+      assert.match(lodNames[0], new RegExp(`\\b${SWORD_LOD0}\\b`));
+      assert.match(lodNames[1], new RegExp(`\\b${SWORD_LOD1}\\b`));
+      await h.screenshot('mesh-lod0');
 
-    // LOD 1: fewer triangles, another picture.
-    await frame.selectOption('#lod', '1');
-    const lod1 = await h.waitFor(async () => {
-      const s = await viewStats(frame);
-      return s.lod === '1' && s.hash !== first.hash ? s : undefined;
-    }, 10_000, 'LOD 1 shown, and the picture changed with it');
-    assert.equal(lod1.triangles, SWORD_LOD1);
-    await h.screenshot('mesh-lod1');
+      // LOD 1: fewer triangles, another picture.
+      await frame.selectOption('#lod', '1');
+      const lod1 = await h.waitFor(
+        async () => {
+          const s = await viewStats(frame);
+          return s.lod === '1' && s.hash !== first.hash ? s : undefined;
+        },
+        10_000,
+        'LOD 1 shown, and the picture changed with it',
+      );
+      assert.equal(lod1.triangles, SWORD_LOD1);
+      await h.screenshot('mesh-lod1');
 
-    // Wireframe: another picture again.
-    await frame.click('button[data-toggle="wireframe"]');
-    const wire = await h.waitFor(async () => {
-      const s = await viewStats(frame);
-      return s.hash !== lod1.hash ? s : undefined;
-    }, 10_000, 'the wireframe picture');
-    assert.ok(wire.colours > 2);
-    await h.screenshot('mesh-wireframe');
+      // Wireframe: another picture again.
+      await frame.click('button[data-toggle="wireframe"]');
+      const wire = await h.waitFor(
+        async () => {
+          const s = await viewStats(frame);
+          return s.hash !== lod1.hash ? s : undefined;
+        },
+        10_000,
+        'the wireframe picture',
+      );
+      assert.ok(wire.colours > 2);
+      await h.screenshot('mesh-wireframe');
 
-    // Wireframe off again: the shaded LOD 1 picture.
-    await frame.click('button[data-toggle="wireframe"]');
-    const shaded = await h.waitFor(async () => {
-      const s = await viewStats(frame);
-      return s.hash !== wire.hash ? s : undefined;
-    }, 10_000, 'the shaded picture again');
-    assert.equal(shaded.textures, '0');
+      // Wireframe off again: the shaded LOD 1 picture.
+      await frame.click('button[data-toggle="wireframe"]');
+      const shaded = await h.waitFor(
+        async () => {
+          const s = await viewStats(frame);
+          return s.hash !== wire.hash ? s : undefined;
+        },
+        10_000,
+        'the shaded picture again',
+      );
+      assert.equal(shaded.textures, '0');
 
-    // A texture for the first material slot: the picture changes, the panel lists the path.
-    const slot = await frame.getAttribute('button[data-pick-texture] >> nth=0', 'data-pick-texture');
-    assert.equal(slot, 'slot 0');
-    // First a file that does not parse: a warning, and nothing changes.
-    await frame.click('button[data-pick-texture] >> nth=0');
-    const offered = await h.waitFor(async () => {
-      const items = await h.quickInputItems();
-      return items.includes('sample_banner_d.tex') ? items : undefined;
-    }, 15_000, 'the texture list');
-    assert.ok(offered.indexOf('sample_broken_d.tex') >= 0 && offered.indexOf('sample_broken_d.tex') < offered.indexOf('sample_banner_d.tex'), `the texture beside the mesh comes first: ${offered.join(', ')}`);
-    await h.screenshot('mesh-texture-pick');
-    await h.quickPick('sample_broken_d.tex');
-    await h.waitForNotification('sample_broken_d.tex cannot be used as the texture of slot 0; nothing changed');
-    assert.equal((await viewStats(frame)).textures, '0');
-    await frame.click('button[data-pick-texture] >> nth=0');
-    await h.quickPick('sample_banner_d.tex');
-    const textured = await h.waitFor(async () => {
-      const s = await viewStats(frame);
-      return s.textures === '1' && s.hash !== shaded.hash ? s : undefined;
-    }, 20_000, 'the sword with the banner texture on slot 0');
-    assert.ok(textured.colours > 8);
-    const listed = await frame.textContent('#slots .path');
-    assert.equal(listed, 'textures\\sample\\sample_banner_d.tex');
-    await h.screenshot('mesh-texture');
-    // The Textures toggle hides it without forgetting it.
-    await frame.click('button[data-toggle="textures"]');
-    const plain = await h.waitFor(async () => {
-      const s = await viewStats(frame);
-      return s.textures === '0' && s.hash !== textured.hash ? s : undefined;
-    }, 10_000, 'the picture with textures off');
-    await frame.click('button[data-toggle="textures"]');
-    await h.waitFor(async () => {
-      const s = await viewStats(frame);
-      return s.textures === '1' && s.hash !== plain.hash ? s : undefined;
-    }, 10_000, 'the texture back on');
+      // A texture for the first material slot: the picture changes, the panel lists the path.
+      const slot = await frame.getAttribute('button[data-pick-texture] >> nth=0', 'data-pick-texture');
+      assert.equal(slot, 'slot 0');
+      // First a file that does not parse: a warning, and nothing changes.
+      await frame.click('button[data-pick-texture] >> nth=0');
+      const offered = await h.waitFor(
+        async () => {
+          const items = await h.quickInputItems();
+          return items.includes('sample_banner_d.tex') ? items : undefined;
+        },
+        15_000,
+        'the texture list',
+      );
+      assert.ok(
+        offered.indexOf('sample_broken_d.tex') >= 0 && offered.indexOf('sample_broken_d.tex') < offered.indexOf('sample_banner_d.tex'),
+        `the texture beside the mesh comes first: ${offered.join(', ')}`,
+      );
+      await h.screenshot('mesh-texture-pick');
+      await h.quickPick('sample_broken_d.tex');
+      await h.waitForNotification('sample_broken_d.tex cannot be used as the texture of slot 0; nothing changed');
+      assert.equal((await viewStats(frame)).textures, '0');
+      await frame.click('button[data-pick-texture] >> nth=0');
+      await h.quickPick('sample_banner_d.tex');
+      const textured = await h.waitFor(
+        async () => {
+          const s = await viewStats(frame);
+          return s.textures === '1' && s.hash !== shaded.hash ? s : undefined;
+        },
+        20_000,
+        'the sword with the banner texture on slot 0',
+      );
+      assert.ok(textured.colours > 8);
+      const listed = await frame.textContent('#slots .path');
+      assert.equal(listed, 'textures\\sample\\sample_banner_d.tex');
+      await h.screenshot('mesh-texture');
+      // The Textures toggle hides it without forgetting it.
+      await frame.click('button[data-toggle="textures"]');
+      const plain = await h.waitFor(
+        async () => {
+          const s = await viewStats(frame);
+          return s.textures === '0' && s.hash !== textured.hash ? s : undefined;
+        },
+        10_000,
+        'the picture with textures off',
+      );
+      await frame.click('button[data-toggle="textures"]');
+      await h.waitFor(
+        async () => {
+          const s = await viewStats(frame);
+          return s.textures === '1' && s.hash !== plain.hash ? s : undefined;
+        },
+        10_000,
+        'the texture back on',
+      );
 
-    // Export the LOD on screen as glTF binary through the title-bar command and the save dialog.
-    const out = path.join(tempDir('arch06-e2e-glb-'), 'sword_lod1.glb');
-    await h.runCommand('arch06: Export as glTF (.glb)');
-    await h.answerFileDialog(out, 15_000, 'file');
-    assert.match(await h.waitForNotification('Exported sword_lod1.glb'), /1 texture embedded/);
-    const glb = fs.readFileSync(out);
-    assert.equal(glb.subarray(0, 4).toString('latin1'), 'glTF');
-    const json = JSON.parse(glb.subarray(20, 20 + glb.readUInt32LE(12)).toString('utf8'));
-    const triangles = json.meshes
-      .flatMap((m: { primitives: { indices: number }[] }) => m.primitives)
-      .reduce((n: number, p: { indices: number }) => n + json.accessors[p.indices].count / 3, 0);
-    assert.equal(triangles, 90, 'the export is the LOD on screen');
-    // The slot's texture is embedded as its material's base colour, a PNG of the 256x256 banner.
-    assert.equal(json.images?.length, 1);
-    const slot0 = json.materials.find((m: { name: string }) => m.name === 'slot 0');
-    assert.equal(slot0.pbrMetallicRoughness.baseColorTexture.index, 0);
-    const view = json.bufferViews[json.images[0].bufferView];
-    const bin = glb.subarray(20 + glb.readUInt32LE(12) + 8);
-    const png = bin.subarray(view.byteOffset, view.byteOffset + view.byteLength);
-    assert.equal(png.subarray(1, 4).toString('latin1'), 'PNG');
-    assert.deepEqual([png.readUInt32BE(16), png.readUInt32BE(20)], [256, 256]);
+      // Export the LOD on screen as glTF binary through the title-bar command and the save dialog.
+      const out = path.join(tempDir('arch06-e2e-glb-'), 'sword_lod1.glb');
+      await h.runCommand('arch06: Export as glTF (.glb)');
+      await h.answerFileDialog(out, 15_000, 'file');
+      assert.match(await h.waitForNotification('Exported sword_lod1.glb'), /1 texture embedded/);
+      const glb = fs.readFileSync(out);
+      assert.equal(glb.subarray(0, 4).toString('latin1'), 'glTF');
+      const json = JSON.parse(glb.subarray(20, 20 + glb.readUInt32LE(12)).toString('utf8'));
+      const triangles = json.meshes
+        .flatMap((m: { primitives: { indices: number }[] }) => m.primitives)
+        .reduce((n: number, p: { indices: number }) => n + json.accessors[p.indices].count / 3, 0);
+      assert.equal(triangles, 90, 'the export is the LOD on screen');
+      // The slot's texture is embedded as its material's base colour, a PNG of the 256x256 banner.
+      assert.equal(json.images?.length, 1);
+      const slot0 = json.materials.find((m: { name: string }) => m.name === 'slot 0');
+      assert.equal(slot0.pbrMetallicRoughness.baseColorTexture.index, 0);
+      const view = json.bufferViews[json.images[0].bufferView];
+      const bin = glb.subarray(20 + glb.readUInt32LE(12) + 8);
+      const png = bin.subarray(view.byteOffset, view.byteOffset + view.byteLength);
+      assert.equal(png.subarray(1, 4).toString('latin1'), 'PNG');
+      assert.deepEqual([png.readUInt32BE(16), png.readUInt32BE(20)], [256, 256]);
 
-    // "×" forgets the slot's texture; the focus moves to the slot's "Texture…" button.
-    await frame.click('button[data-clear-texture="slot 0"]');
-    await h.waitFor(async () => ((await viewStats(frame)).textures === '0' ? true : undefined), 10_000, 'the texture removed');
-    assert.equal(await frame.locator('#slots .path').count(), 0);
-    assert.equal(await frame.evaluate(() => (globalThis as unknown as { document: any }).document.activeElement?.dataset.pickTexture), 'slot 0');
-
-  } catch (e) {
-    await h.screenshot('failure').catch(() => undefined);
-    throw e;
-  } finally {
-    await h.stop();
-  }
-});
+      // "×" forgets the slot's texture; the focus moves to the slot's "Texture…" button.
+      await frame.click('button[data-clear-texture="slot 0"]');
+      await h.waitFor(async () => ((await viewStats(frame)).textures === '0' ? true : undefined), 10_000, 'the texture removed');
+      assert.equal(await frame.locator('#slots .path').count(), 0);
+      assert.equal(await frame.evaluate(() => (globalThis as unknown as { document: any }).document.activeElement?.dataset.pickTexture), 'slot 0');
+    } catch (e) {
+      await h.screenshot('failure').catch(() => undefined);
+      throw e;
+    } finally {
+      await h.stop();
+    }
+  },
+);
 
 // The real head (../shared), copied loose into a throw-away install's Game folder beside its
 // skeleton: its own test, so a missing sample is a visible skip (a failure under
@@ -220,10 +264,14 @@ test('the mesh editor opens the real head mesh with its skeleton', { skip: e2eSk
     await h.quickPick('player_eltariel_head.mesh');
     const t0 = performance.now();
     const frame = await meshFrame(h);
-    const head = await h.waitFor(async () => {
-      const s = await viewStats(frame);
-      return s.colours > 8 ? s : undefined;
-    }, 30_000, 'the real head on the canvas');
+    const head = await h.waitFor(
+      async () => {
+        const s = await viewStats(frame);
+        return s.colours > 8 ? s : undefined;
+      },
+      30_000,
+      'the real head on the canvas',
+    );
     console.log(`[e2e] real head mesh: first frame ${Math.round(performance.now() - t0)} ms after choosing the file; LOD 0 shows ${head.triangles} triangles`);
     // 24,980: LOD 0 of the real head, from its LOD section and face-byte counts read from the bytes.
     assert.equal(head.triangles, String(rawTrianglesAt(rawMmshFacts(fs.readFileSync(HEAD.path)), 0)), 'LOD 0 of the real head (from its LOD section)');

@@ -19,49 +19,54 @@ const LAYER = ['worlds', 'retail', 'island', 'sectionsandlayers'];
 // .wldmsh it declares with size 0 and the container lacks).
 const CONTAINER_MEMBERS = ['inst', 'veggrid', 'terrain', 'uiwd', 'objres', 'uis', 'scripts', 'wldclnt', 'hkai'].map((x) => `fortwallgameplay.${x}`);
 
-test('Patch_00.arch06: the LZB16 manifests resolve, each layer shows its bundle folder served from the container', { skip: e2eSkipReason([vsix]) || PATCH.skip, timeout: 240_000 }, async () => {
-  const game = path.join(tempDir('arch06-e2e-real-'), 'retail-patch');
-  fs.mkdirSync(path.join(game, 'x64'), { recursive: true });
-  fs.copyFileSync(PATCH.path, path.join(game, 'Patch_00.arch06'));
-  fs.writeFileSync(path.join(game, 'x64', 'default.archcfg'), '; the retail Patch_00 alone\r\n..\\Patch_00.arch06\r\n');
-  const before = treeDigest(game);
+test(
+  'Patch_00.arch06: the LZB16 manifests resolve, each layer shows its bundle folder served from the container',
+  { skip: e2eSkipReason([vsix]) || PATCH.skip, timeout: 240_000 },
+  async () => {
+    const game = path.join(tempDir('arch06-e2e-real-'), 'retail-patch');
+    fs.mkdirSync(path.join(game, 'x64'), { recursive: true });
+    fs.copyFileSync(PATCH.path, path.join(game, 'Patch_00.arch06'));
+    fs.writeFileSync(path.join(game, 'x64', 'default.archcfg'), '; the retail Patch_00 alone\r\n..\\Patch_00.arch06\r\n');
+    const before = treeDigest(game);
 
-  const h = await Harness.start({ name: 'real-archive', folder: game, vsix, viewport: { width: 1280, height: 900 } });
-  try {
-    await h.mountFromOffer(ROOT);
-    await h.expandExplorerPath([ROOT, ...LAYER]);
-    const layer = (await h.explorerRows()).map((r) => r.name);
-    for (const n of ['fortwallgameplay.bndl', 'fortwallgameplay.bndl [bundle]', 'fortwallgameplay.embb']) assert.ok(layer.includes(n), `the layer folder shows ${n}: ${layer.join(', ')}`);
+    const h = await Harness.start({ name: 'real-archive', folder: game, vsix, viewport: { width: 1280, height: 900 } });
+    try {
+      await h.mountFromOffer(ROOT);
+      await h.expandExplorerPath([ROOT, ...LAYER]);
+      const layer = (await h.explorerRows()).map((r) => r.name);
+      for (const n of ['fortwallgameplay.bndl', 'fortwallgameplay.bndl [bundle]', 'fortwallgameplay.embb'])
+        assert.ok(layer.includes(n), `the layer folder shows ${n}: ${layer.join(', ')}`);
 
-    // The bundle folder lists the manifest's members under their own game paths.
-    const bundle = [ROOT, ...LAYER, 'fortwallgameplay.bndl [bundle]'];
-    await h.expandExplorerPath([...bundle, ...LAYER]);
-    const rows = await h.explorerRows();
-    const names = rows.map((r) => r.name);
-    for (const m of [...CONTAINER_MEMBERS, 'fortwallgameplay.wldmsh']) assert.ok(names.includes(m), `the bundle folder lists ${m}: ${names.join(', ')}`);
-    // Served from the container (badge C) or missing (badge !): the Explorer draws a decoration's
-    // badge as the ::after content of the row's label.
-    const badge = (name: string): Promise<string> =>
-      h.page
-        .locator('.explorer-folders-view .monaco-list-row', { hasText: name })
-        .last()
-        .evaluate((row) => {
-          // Runs in the page (the tests are compiled without the DOM library).
-          const style = (globalThis as unknown as { getComputedStyle(e: unknown, pseudo: string): { content: string } }).getComputedStyle;
-          for (const e of Array.from(row.querySelectorAll('*'))) {
-            const c = style(e, '::after').content;
-            if (c && c !== 'none' && c !== 'normal' && c !== '""') return c.replace(/^"|"$/g, '');
-          }
-          return '';
-        });
-    for (const m of CONTAINER_MEMBERS) assert.equal(await badge(m), 'C', `${m} is served from the container`);
-    assert.equal(await badge('fortwallgameplay.wldmsh'), '!', 'the .wldmsh the manifest declares is missing from the container');
-    await h.screenshot('island-bundle-folder');
-  } catch (e) {
-    await h.screenshot('failure').catch(() => undefined);
-    throw e;
-  } finally {
-    await h.stop();
-  }
-  assert.deepEqual(treeDigest(game), before);
-});
+      // The bundle folder lists the manifest's members under their own game paths.
+      const bundle = [ROOT, ...LAYER, 'fortwallgameplay.bndl [bundle]'];
+      await h.expandExplorerPath([...bundle, ...LAYER]);
+      const rows = await h.explorerRows();
+      const names = rows.map((r) => r.name);
+      for (const m of [...CONTAINER_MEMBERS, 'fortwallgameplay.wldmsh']) assert.ok(names.includes(m), `the bundle folder lists ${m}: ${names.join(', ')}`);
+      // Served from the container (badge C) or missing (badge !): the Explorer draws a decoration's
+      // badge as the ::after content of the row's label.
+      const badge = (name: string): Promise<string> =>
+        h.page
+          .locator('.explorer-folders-view .monaco-list-row', { hasText: name })
+          .last()
+          .evaluate((row) => {
+            // Runs in the page (the tests are compiled without the DOM library).
+            const style = (globalThis as unknown as { getComputedStyle(e: unknown, pseudo: string): { content: string } }).getComputedStyle;
+            for (const e of Array.from(row.querySelectorAll('*'))) {
+              const c = style(e, '::after').content;
+              if (c && c !== 'none' && c !== 'normal' && c !== '""') return c.replace(/^"|"$/g, '');
+            }
+            return '';
+          });
+      for (const m of CONTAINER_MEMBERS) assert.equal(await badge(m), 'C', `${m} is served from the container`);
+      assert.equal(await badge('fortwallgameplay.wldmsh'), '!', 'the .wldmsh the manifest declares is missing from the container');
+      await h.screenshot('island-bundle-folder');
+    } catch (e) {
+      await h.screenshot('failure').catch(() => undefined);
+      throw e;
+    } finally {
+      await h.stop();
+    }
+    assert.deepEqual(treeDigest(game), before);
+  },
+);

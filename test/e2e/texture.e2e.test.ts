@@ -30,18 +30,22 @@ interface CanvasStats {
 
 /** The texture editor webview showing `file` (its info table's first cell); open tabs keep their frames. */
 async function textureFrame(h: Harness, file: string): Promise<Frame> {
-  return h.waitFor(async () => {
-    for (const f of h.page.frames()) {
-      const ok = await f
-        .evaluate((name) => {
-          const doc = (globalThis as unknown as { document: any }).document;
-          return !!doc.getElementById('view') && doc.querySelector('#info td')?.textContent === name;
-        }, file)
-        .catch(() => false);
-      if (ok) return f;
-    }
-    return undefined;
-  }, 30_000, `the texture editor webview for ${file}`);
+  return h.waitFor(
+    async () => {
+      for (const f of h.page.frames()) {
+        const ok = await f
+          .evaluate((name) => {
+            const doc = (globalThis as unknown as { document: any }).document;
+            return !!doc.getElementById('view') && doc.querySelector('#info td')?.textContent === name;
+          }, file)
+          .catch(() => false);
+        if (ok) return f;
+      }
+      return undefined;
+    },
+    30_000,
+    `the texture editor webview for ${file}`,
+  );
 }
 
 /** Statistics of the texture canvas inside the editor's webview frame. */
@@ -79,10 +83,14 @@ test('the texture editor shows the sample texture, its mips and channels', { ski
 
     // The custom editor's webview is a nested frame holding the canvas.
     const frame = await textureFrame(h, 'sample_banner_d.tex');
-    const top = await h.waitFor(async () => {
-      const s = await canvasStats(frame);
-      return s.level === '0:0' && s.width > 0 && s.colours >= 4 ? s : undefined;
-    }, 20_000, 'the top mip on the canvas');
+    const top = await h.waitFor(
+      async () => {
+        const s = await canvasStats(frame);
+        return s.level === '0:0' && s.width > 0 && s.colours >= 4 ? s : undefined;
+      },
+      20_000,
+      'the top mip on the canvas',
+    );
     console.log(`[e2e] texture tab: first pixels ${Math.round(performance.now() - opened)} ms after choosing the file (target ≤ 1000 ms)`);
     assert.ok(top.colours >= 4 && top.redSpread > 64, `the canvas shows a picture, not a blank: ${JSON.stringify(top)}`);
     // The .tex0 sibling (Patch_01) tops the full-resolution chain: level 0 is its 512×512 level.
@@ -93,20 +101,28 @@ test('the texture editor shows the sample texture, its mips and channels', { ski
 
     // Mip 1: half the size.
     await frame.selectOption('#mip', '1');
-    const mip1 = await h.waitFor(async () => {
-      const s = await canvasStats(frame);
-      return s.level === '1:0' ? s : undefined;
-    }, 20_000, 'mip 1 on the canvas');
+    const mip1 = await h.waitFor(
+      async () => {
+        const s = await canvasStats(frame);
+        return s.level === '1:0' ? s : undefined;
+      },
+      20_000,
+      'mip 1 on the canvas',
+    );
     assert.equal(mip1.width, top.width / 2);
     assert.equal(mip1.height, top.height / 2);
     await h.screenshot('texture-mip-1');
 
     // The red channel alone is drawn as grey.
     await frame.click('button[data-channel="r"]');
-    const red = await h.waitFor(async () => {
-      const s = await canvasStats(frame);
-      return s.grey ? s : undefined;
-    }, 10_000, 'the red channel shown alone');
+    const red = await h.waitFor(
+      async () => {
+        const s = await canvasStats(frame);
+        return s.grey ? s : undefined;
+      },
+      10_000,
+      'the red channel shown alone',
+    );
     assert.ok(red.colours < mip1.colours, `fewer distinct colours with one channel (${red.colours} < ${mip1.colours})`);
     await h.screenshot('texture-red-channel');
     await frame.click('button[data-channel="rgb"]');
@@ -115,22 +131,27 @@ test('the texture editor shows the sample texture, its mips and channels', { ski
     await h.runCommand('arch06: Go to File…');
     await h.quickPick('sample_ground_array.texa');
     const arr = await textureFrame(h, 'sample_ground_array.texa');
-    const slice0 = await h.waitFor(async () => {
-      const s = await canvasStats(arr);
-      return s.level === '0:0' && s.colours >= 2 ? s : undefined;
-    }, 20_000, 'slice 0 of the array');
+    const slice0 = await h.waitFor(
+      async () => {
+        const s = await canvasStats(arr);
+        return s.level === '0:0' && s.colours >= 2 ? s : undefined;
+      },
+      20_000,
+      'slice 0 of the array',
+    );
     const sliceNames = await arr.$$eval('#slice option', (os) => os.map((o) => (o as unknown as { textContent: string }).textContent));
     assert.deepEqual(sliceNames, ['0: ground_grass_d.tex', '1: ground_mud_d.tex', '2: ground_rock_d.tex']);
     // The array's .texa0 tier (Patch_01, same slice count) heads its chain too.
     const arrayTop = await arr.$eval('#mip option', (o) => (o as unknown as { textContent: string }).textContent);
     assert.match(arrayTop, /128×128 · sample_ground_array\.texa0/);
-    const avg = async (f: Frame): Promise<number[]> => f.evaluate(() => {
-      const c = (globalThis as unknown as { document: any }).document.getElementById('view');
-      const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
-      const sum = [0, 0, 0];
-      for (let i = 0; i < d.length; i += 4) for (let k = 0; k < 3; k++) sum[k] += d[i + k];
-      return sum.map((x) => Math.round(x / (d.length / 4)));
-    });
+    const avg = async (f: Frame): Promise<number[]> =>
+      f.evaluate(() => {
+        const c = (globalThis as unknown as { document: any }).document.getElementById('view');
+        const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+        const sum = [0, 0, 0];
+        for (let i = 0; i < d.length; i += 4) for (let k = 0; k < 3; k++) sum[k] += d[i + k];
+        return sum.map((x) => Math.round(x / (d.length / 4)));
+      });
     const grass = await avg(arr);
     assert.ok(grass[1] > grass[0] && grass[1] > grass[2], `slice 0 is green: ${grass}`);
     await arr.selectOption('#slice', '1');
@@ -148,10 +169,14 @@ test('the texture editor shows the sample texture, its mips and channels', { ski
     await h.page.keyboard.type('2:40');
     await h.page.keyboard.press('Enter');
     await h.runCommand('Show or Focus Hover');
-    const hover = await h.waitFor(async () => {
-      const box = h.page.locator('.monaco-hover', { has: h.page.locator('img[src^="data:image/png"]') });
-      return (await box.count()) > 0 ? (await box.first().innerText()) || undefined : undefined;
-    }, 15_000, 'a hover with a PNG thumbnail');
+    const hover = await h.waitFor(
+      async () => {
+        const box = h.page.locator('.monaco-hover', { has: h.page.locator('img[src^="data:image/png"]') });
+        return (await box.count()) > 0 ? (await box.first().innerText()) || undefined : undefined;
+      },
+      15_000,
+      'a hover with a PNG thumbnail',
+    );
     // Markdown hovers may render spaces as non-breaking ones.
     assert.match(hover.replace(/\s+/g, ' '), /256×256 BC1_UNORM · from Base\.arch06/);
     await h.screenshot('texture-path-hover');

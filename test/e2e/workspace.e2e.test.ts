@@ -43,53 +43,76 @@ test('browse, compare, find and extract in the arch06: workspace', { skip: e2eSk
     // 1b. The disk folder stays a working workspace folder beside arch06: (the workspace file must
     // keep the folder's own URI: in this remote window a file:/// URI does not resolve). Wait until
     // the workbench has resolved it (children listed) or given up (an error on the root).
-    const resolved = await h.waitFor(async () => {
-      const rows = await h.explorerRows();
-      const errors = await h.workspaceFolderErrors();
-      const disk = rows.findIndex((r) => r.level === 1 && r.name === DISK);
-      return disk >= 0 && rows.some((r) => r.name === ROOT) && (errors.length > 0 || rows[disk + 1]?.level === 2) ? { rows, errors } : undefined;
-    }, 30_000, `both workspace folders (${DISK}, ${ROOT}) to resolve`);
+    const resolved = await h.waitFor(
+      async () => {
+        const rows = await h.explorerRows();
+        const errors = await h.workspaceFolderErrors();
+        const disk = rows.findIndex((r) => r.level === 1 && r.name === DISK);
+        return disk >= 0 && rows.some((r) => r.name === ROOT) && (errors.length > 0 || rows[disk + 1]?.level === 2) ? { rows, errors } : undefined;
+      },
+      30_000,
+      `both workspace folders (${DISK}, ${ROOT}) to resolve`,
+    );
     assert.deepEqual(resolved.errors, [], `no workspace folder shows an error: ${JSON.stringify(resolved.errors)}`);
-    assert.deepEqual(resolved.rows.filter((r) => r.level === 1).map((r) => r.name), [DISK, ROOT]);
+    assert.deepEqual(
+      resolved.rows.filter((r) => r.level === 1).map((r) => r.name),
+      [DISK, ROOT],
+    );
 
     // 2. The merged tree: folders from every source, in one tree.
     await h.expandExplorerPath([ROOT, 'config']);
     await h.expandExplorerPath([ROOT, 'bundles', 'characters']);
     const names = (await h.explorerRows()).map((r) => r.name);
-    for (const n of ['@sources', 'config', 'data', 'scripts', 'game.cfg', 'orc_sample.bndl', 'orc_sample.bndl [bundle]']) assert.ok(names.includes(n), `the tree shows ${n}: ${names.join(', ')}`);
+    for (const n of ['@sources', 'config', 'data', 'scripts', 'game.cfg', 'orc_sample.bndl', 'orc_sample.bndl [bundle]'])
+      assert.ok(names.includes(n), `the tree shows ${n}: ${names.join(', ')}`);
     await h.screenshot('merged-tree');
 
     // 3. Open a shadowed file: the editor shows the winning copy (Patch_02's).
     await h.openExplorerFile([ROOT, 'config', 'game.cfg']);
     assert.match(await h.editorText(), /Patch_02 copy/);
     await h.runCommand('arch06: Show Search Order');
-    const copies = await h.waitFor(async () => {
-      const rows = await h.viewRows('Copies of the Active File');
-      return rows.length === 3 ? rows : undefined;
-    }, 20_000, 'the Copies view to list three copies');
+    const copies = await h.waitFor(
+      async () => {
+        const rows = await h.viewRows('Copies of the Active File');
+        return rows.length === 3 ? rows : undefined;
+      },
+      20_000,
+      'the Copies view to list three copies',
+    );
     assert.match(copies[0], /Patch_02\.arch06[\s\S]*wins/);
     assert.match(copies[1], /Patch_01\.arch06[\s\S]*shadowed/);
     assert.match(copies[2], /Base\.arch06[\s\S]*shadowed/);
     // The view fills in after the command shows it: wait for the skipped lines to be listed too.
-    const order = await h.waitFor(async () => {
-      const rows = await h.viewRows('Search Order');
-      return rows.some((r) => /Great_Hall\.arch06/.test(r)) ? rows : undefined;
-    }, 20_000, 'the Search Order view to list the sources and skipped lines');
+    const order = await h.waitFor(
+      async () => {
+        const rows = await h.viewRows('Search Order');
+        return rows.some((r) => /Great_Hall\.arch06/.test(r)) ? rows : undefined;
+      },
+      20_000,
+      'the Search Order view to list the sources and skipped lines',
+    );
     assert.match(order[0], /1\. HotChunk\.arch06/);
-    assert.ok(order.some((r) => /Great_Hall\.arch06/.test(r)), `skipped cfg lines listed: ${order.join(' | ')}`);
+    assert.ok(
+      order.some((r) => /Great_Hall\.arch06/.test(r)),
+      `skipped cfg lines listed: ${order.join(' | ')}`,
+    );
     await h.screenshot('copies-and-search-order');
 
     // 4. Compare the winner with the next copy: a diff editor, Patch_01 on the left, Patch_02 on the right.
     await h.runCommand('arch06: Compare with Next Copy');
     const diff = h.page.locator('.monaco-diff-editor').first();
     await diff.waitFor({ state: 'visible', timeout: 20_000 });
-    await h.waitFor(async () => {
-      // Editors render spaces as non-breaking ones.
-      const text = async (side: string): Promise<string> => (await diff.locator(`.editor.${side} .view-lines`).innerText()).replace(/\u00a0/g, ' ');
-      const left = await text('original');
-      const right = await text('modified');
-      return /Patch_01 copy/.test(left) && /Patch_02 copy/.test(right);
-    }, 20_000, 'the diff to show Patch_01 (left) against Patch_02 (right)');
+    await h.waitFor(
+      async () => {
+        // Editors render spaces as non-breaking ones.
+        const text = async (side: string): Promise<string> => (await diff.locator(`.editor.${side} .view-lines`).innerText()).replace(/\u00a0/g, ' ');
+        const left = await text('original');
+        const right = await text('modified');
+        return /Patch_01 copy/.test(left) && /Patch_02 copy/.test(right);
+      },
+      20_000,
+      'the diff to show Patch_01 (left) against Patch_02 (right)',
+    );
     await h.screenshot('compare-with-next-copy');
 
     // 5. Go to File: fuzzy over every path.
@@ -103,10 +126,14 @@ test('browse, compare, find and extract in the arch06: workspace', { skip: e2eSk
     await h.runCommand('arch06: Find in Files…');
     await h.quickPick('Urfael');
     await h.quickPick('*.txt');
-    const results = await h.waitFor(async () => {
-      const rows = await h.viewRows('Search Results');
-      return rows.some((r) => /string\.txt/.test(r)) ? rows : undefined;
-    }, 20_000, 'search results listing string.txt');
+    const results = await h.waitFor(
+      async () => {
+        const rows = await h.viewRows('Search Results');
+        return rows.some((r) => /string\.txt/.test(r)) ? rows : undefined;
+      },
+      20_000,
+      'search results listing string.txt',
+    );
     assert.match(results[0], /1 results for "Urfael" in 1 files/);
     await h.screenshot('find-in-files');
 

@@ -43,10 +43,13 @@ export interface BoundedRunOptions {
 /** The probe `--require`d into the child: writes its peak RSS to ARCH06_TEST_RSS_FILE at exit. */
 function rssProbe(): string {
   const p = path.join(tempDir('arch06-probe-'), 'rssProbe.js');
-  fs.writeFileSync(p, `'use strict';
+  fs.writeFileSync(
+    p,
+    `'use strict';
 const f = process.env.ARCH06_TEST_RSS_FILE;
 if (f) process.on('exit', () => { try { require('fs').writeFileSync(f, String(process.resourceUsage().maxRSS)); } catch {} });
-`);
+`,
+  );
   return p;
 }
 let probe: string | undefined;
@@ -108,7 +111,7 @@ export function assertContract(r: BoundedRun, expect: { code: number | number[];
   if (expect.lines !== undefined) assert.equal(stderrLines(r).length, expect.lines, `stderr lines: ${ctx}`);
   assert.doesNotMatch(r.stderr, /^\s+at .+\(.*:\d+:\d+\)$/m, `a stack trace: ${ctx}`);
   assert.doesNotMatch(r.stderr, /^arch06: internal error/m, ctx);
-   
+
   assert.doesNotMatch(r.stderr.replace(/\n/g, ''), /[\x00-\x1f\x7f-\x9f]/, `a raw control character on stderr: ${ctx}`);
 }
 

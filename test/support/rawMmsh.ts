@@ -45,7 +45,11 @@ export function rawMmshFacts(b: Uint8Array): RawMmshFacts {
   const L = rawU32(b, info + 0x0c);
   const boneCount = rawU32(b, info + 0x40);
   const connAt = info + 72 + 4 * G;
-  const connections = Array.from({ length: C }, (_, i) => ({ lodGroup: s32(connAt + 16 * i), lod: s32(connAt + 16 * i + 4), material: s32(connAt + 16 * i + 8) }));
+  const connections = Array.from({ length: C }, (_, i) => ({
+    lodGroup: s32(connAt + 16 * i),
+    lod: s32(connAt + 16 * i + 4),
+    material: s32(connAt + 16 * i + 8),
+  }));
   const lodAt = connAt + 16 * C;
   const meshAt = lodAt + 48 * L;
   const meshes: number[] = [];

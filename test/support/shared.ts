@@ -28,7 +28,11 @@ export function repoRoot(): string {
  */
 export function sharedPath(rel: string): { path: string; skip: string | false } {
   const dir = sharedDir();
-  const missing = !dir ? `../shared is absent (set ARCH06_SHARED): ${rel} not available` : !fs.existsSync(path.join(dir, rel)) ? `${path.join(dir, rel)} is absent` : undefined;
+  const missing = !dir
+    ? `../shared is absent (set ARCH06_SHARED): ${rel} not available`
+    : !fs.existsSync(path.join(dir, rel))
+      ? `${path.join(dir, rel)} is absent`
+      : undefined;
   // CI sets ARCH06_REQUIRE_SHARED=1: there a missing sample fails the test file instead of skipping it.
   if (missing && process.env.ARCH06_REQUIRE_SHARED === '1') throw new Error(`ARCH06_REQUIRE_SHARED=1: ${missing}`);
   if (missing) return { path: dir ? path.join(dir, rel) : '', skip: missing };

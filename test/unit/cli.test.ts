@@ -33,28 +33,43 @@ test('make-sample writes an install', () => {
 
 test('mount --json: sources in search order, skipped lines, path count', () => {
   const m = json('mount', root);
-  assert.deepEqual(m.sources.map((s: any) => s.name), ['HotChunk.arch06', 'Patch_02.arch06', 'Patch_01.arch06', 'Patch_00_LC.arch06', 'Base.arch06', 'Game']);
-  assert.deepEqual(m.sources.map((s: any) => s.kind), ['archive', 'archive', 'archive', 'archive', 'archive', 'directory']);
+  assert.deepEqual(
+    m.sources.map((s: any) => s.name),
+    ['HotChunk.arch06', 'Patch_02.arch06', 'Patch_01.arch06', 'Patch_00_LC.arch06', 'Base.arch06', 'Game'],
+  );
+  assert.deepEqual(
+    m.sources.map((s: any) => s.kind),
+    ['archive', 'archive', 'archive', 'archive', 'archive', 'directory'],
+  );
   assert.equal(m.sources.find((s: any) => s.name === 'Patch_00_LC.arch06').files, 0);
-  assert.deepEqual(m.skipped.map((s: any) => s.text), ['..\\GameDev', '..\\Great_Hall.arch06']);
+  assert.deepEqual(
+    m.skipped.map((s: any) => s.text),
+    ['..\\GameDev', '..\\Great_Hall.arch06'],
+  );
   assert.deepEqual(m.unlisted, ['Blade.arch06']);
   assert.equal(typeof m.paths, 'number');
   assert.equal(m.paths, json('ls', root).files.length + 0 + countUnder(m));
 });
 
-test('--cfg mounts another config list (the engine\'s -archcfg); --arch adds an archive below it', () => {
+test("--cfg mounts another config list (the engine's -archcfg); --arch adds an archive below it", () => {
   // A list of our own, outside the install, naming two of the sample's archives by absolute path.
   const dir = tempDir();
   const cfg = path.join(dir, 'mine.archcfg');
   fs.writeFileSync(cfg, `; only two sources\r\n${path.join(root, 'Base.arch06')}\r\n${path.join(root, 'Patch_01.arch06')}\r\n`);
   const m = json('mount', root, '--cfg', cfg);
   assert.equal(m.cfg, cfg);
-  assert.deepEqual(m.sources.map((s: any) => s.name), ['Patch_01.arch06', 'Base.arch06']);
+  assert.deepEqual(
+    m.sources.map((s: any) => s.name),
+    ['Patch_01.arch06', 'Base.arch06'],
+  );
   // The winner follows the list: Patch_01's copy, since Patch_02 is not in it.
   assert.match(run('cat', root, 'config\\game.cfg', '--cfg', cfg).stdout.toString(), /Patch_01 copy/);
   // -arch archives rank below every line of the list.
   const withArch = json('mount', root, '--cfg', cfg, '--arch', path.join(root, 'Patch_02.arch06'));
-  assert.deepEqual(withArch.sources.map((s: any) => s.name), ['Patch_01.arch06', 'Base.arch06', 'Patch_02.arch06']);
+  assert.deepEqual(
+    withArch.sources.map((s: any) => s.name),
+    ['Patch_01.arch06', 'Base.arch06', 'Patch_02.arch06'],
+  );
   assert.match(run('cat', root, 'config\\game.cfg', '--cfg', cfg, '--arch', path.join(root, 'Patch_02.arch06')).stdout.toString(), /Patch_01 copy/);
 });
 
@@ -164,7 +179,10 @@ test('ls of a bundle folder: the members as the extension shows them, each serve
   const bundle = 'bundles\\characters\\orc_sample.bndl [bundle]';
   const top = json('ls', root, bundle);
   assert.deepEqual([top.folders, top.files], [[{ name: 'characters' }], []]);
-  assert.deepEqual(top.bundle, { manifest: { path: 'bundles\\characters\\orc_sample.bndl', source: 'Patch_02.arch06' }, container: { path: 'bundles\\characters\\orc_sample.embb', source: 'Base.arch06' } });
+  assert.deepEqual(top.bundle, {
+    manifest: { path: 'bundles\\characters\\orc_sample.bndl', source: 'Patch_02.arch06' },
+    container: { path: 'bundles\\characters\\orc_sample.embb', source: 'Base.arch06' },
+  });
   // Any case, either separator, deeper folders inside the bundle folder.
   const leaf = json('ls', root, 'Bundles/Characters/ORC_SAMPLE.BNDL [bundle]/characters/orcs/orc_sample');
   const served = leaf.files.map((f: any) => [f.name, f.servedFrom, f.source ?? null]);

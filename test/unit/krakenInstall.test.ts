@@ -27,15 +27,17 @@ interface Vector {
 
 function load(): { chunk: WriterChunk; raw: Buffer; name: string }[] {
   const manifest: Vector[] = JSON.parse(fs.readFileSync(path.join(vectors.path, 'manifest.json'), 'utf8'));
-  return manifest
-    .filter((v) => v.rawSize <= 0x10000)
-    .map((v) => {
-      const payload = fs.readFileSync(path.join(vectors.path, v.compressedFile));
-      const raw = fs.readFileSync(path.join(vectors.path, v.rawFile));
-      return { chunk: { payload, rawLen: v.rawSize }, raw, name: v.name };
-    })
-    // A chunk is Kraken only when its payload is shorter than its raw length; otherwise it is stored.
-    .filter((v) => v.chunk.payload.length < v.chunk.rawLen);
+  return (
+    manifest
+      .filter((v) => v.rawSize <= 0x10000)
+      .map((v) => {
+        const payload = fs.readFileSync(path.join(vectors.path, v.compressedFile));
+        const raw = fs.readFileSync(path.join(vectors.path, v.rawFile));
+        return { chunk: { payload, rawLen: v.rawSize }, raw, name: v.name };
+      })
+      // A chunk is Kraken only when its payload is shorter than its raw length; otherwise it is stored.
+      .filter((v) => v.chunk.payload.length < v.chunk.rawLen)
+  );
 }
 
 test('verify and extract an install whose entries mix stored and Kraken chunks', { skip: vectors.skip }, () => {
@@ -106,7 +108,13 @@ test('verify and extract an install whose entries mix stored and Kraken chunks',
 test('a chunk of a codec this build cannot decode (Mermaid) fails its entry only; verify counts it apart', () => {
   const w = new LtarWriter();
   w.addBytes('fine.txt', Buffer.from('fine'));
-  w.add('tail.bin', { storage: 'chunks', chunks: [{ payload: Buffer.alloc(0x10000, 7), rawLen: 0x10000 }, { payload: Buffer.from([0x8c, 0x0a, 0, 0, 0, 0]), rawLen: 900 }] });
+  w.add('tail.bin', {
+    storage: 'chunks',
+    chunks: [
+      { payload: Buffer.alloc(0x10000, 7), rawLen: 0x10000 },
+      { payload: Buffer.from([0x8c, 0x0a, 0, 0, 0, 0]), rawLen: 900 },
+    ],
+  });
   const root = tempDir();
   writeTree(root, { 'x64/default.archcfg': '..\\A.arch06\n', 'A.arch06': w.toBytes() });
   const v = run('verify', root, '--json');
@@ -124,7 +132,10 @@ test('a chunk of a codec this build cannot decode (Mermaid) fails its entry only
     const e = m.entry('tail.bin') as LtarEntry;
     assert.ok(Buffer.from(e.readSync(0x10000 - 100, 0x10000)).equals(Buffer.alloc(100, 7)));
     assert.equal(e.chunkStream().indexedCount, 1);
-    assert.throws(() => e.readSync(0x10000 - 100, 0x10000 + 1), (err: unknown) => err instanceof Arch06Error && err.code === 'UNSUPPORTED_CODEC');
+    assert.throws(
+      () => e.readSync(0x10000 - 100, 0x10000 + 1),
+      (err: unknown) => err instanceof Arch06Error && err.code === 'UNSUPPORTED_CODEC',
+    );
   } finally {
     m.close();
   }

@@ -7,7 +7,7 @@ import { repoRoot } from '../support/shared';
 
 const pkg = JSON.parse(fs.readFileSync(path.join(repoRoot(), 'package.json'), 'utf8'));
 
-test('package.json: Havok Script is registered for the game\'s .scripts files as well as .hks', () => {
+test("package.json: Havok Script is registered for the game's .scripts files as well as .hks", () => {
   const lang = pkg.contributes.languages.find((l: { id: string }) => l.id === 'havokscript');
   assert.deepEqual([...lang.extensions].sort(), ['.hks', '.scripts']);
   assert.ok(pkg.contributes.grammars.some((g: { language: string }) => g.language === 'havokscript'));

@@ -31,16 +31,37 @@ test('mesh --json on the sample sword: blocks, meshes, materials, LODs, bone nam
   assert.equal(j.blocks.length, 4);
   for (const b of j.blocks) {
     assert.equal(b.triangles, b.faceBytes / 6);
-    assert.equal(b.triangles, b.meshes.reduce((s: number, m: any) => s + m.triangles, 0));
-    assert.equal(b.vertices, b.meshes.reduce((s: number, m: any) => s + m.vertices, 0));
+    assert.equal(
+      b.triangles,
+      b.meshes.reduce((s: number, m: any) => s + m.triangles, 0),
+    );
+    assert.equal(
+      b.vertices,
+      b.meshes.reduce((s: number, m: any) => s + m.vertices, 0),
+    );
     for (const m of b.meshes) assert.equal(m.indices, 3 * m.triangles);
   }
-  assert.deepEqual(j.blocks.map((b: any) => b.material), [0, 1, 0, 1]);
-  assert.deepEqual(j.blocks.map((b: any) => b.groups), [[SAMPLE_SWORD_GROUPS[0]], [SAMPLE_SWORD_GROUPS[1]], [SAMPLE_SWORD_GROUPS[0]], [SAMPLE_SWORD_GROUPS[1]]]);
-  assert.deepEqual(j.materials.map((m: any) => m.slot), [0, 1]);
+  assert.deepEqual(
+    j.blocks.map((b: any) => b.material),
+    [0, 1, 0, 1],
+  );
+  assert.deepEqual(
+    j.blocks.map((b: any) => b.groups),
+    [[SAMPLE_SWORD_GROUPS[0]], [SAMPLE_SWORD_GROUPS[1]], [SAMPLE_SWORD_GROUPS[0]], [SAMPLE_SWORD_GROUPS[1]]],
+  );
+  assert.deepEqual(
+    j.materials.map((m: any) => m.slot),
+    [0, 1],
+  );
   assert.equal(j.boneCount, SAMPLE_SWORD_BONES.length);
-  assert.deepEqual(j.bones.map((b: any) => b.name), SAMPLE_SWORD_BONES.map((b) => b.name));
-  assert.deepEqual(j.lods.map((l: any) => l.distance), [0, 500]);
+  assert.deepEqual(
+    j.bones.map((b: any) => b.name),
+    SAMPLE_SWORD_BONES.map((b) => b.name),
+  );
+  assert.deepEqual(
+    j.lods.map((l: any) => l.distance),
+    [0, 500],
+  );
   assert.ok(j.lods[1].triangles < j.lods[0].triangles * 0.6);
   assert.equal(j.cullDistance, 140);
   // Any case and separator; the text form.
@@ -55,9 +76,18 @@ test('mesh: --skel names the skeleton; a .skel path prints the skeleton', () => 
   assert.equal(j.skeleton.from, SAMPLE_SKELETON);
   const s = json('mesh', root, SAMPLE_SKELETON);
   assert.equal(s.format, 'SKEL');
-  assert.deepEqual(s.bones.map((b: any) => [b.name, b.parent]), SAMPLE_SWORD_BONES.map((b) => [b.name, b.parent]));
-  assert.deepEqual(s.sockets.map((x: any) => x.name), ['Socket_Tip']);
-  assert.deepEqual(s.parts.map((p: any) => p.name), SAMPLE_SWORD_GROUPS);
+  assert.deepEqual(
+    s.bones.map((b: any) => [b.name, b.parent]),
+    SAMPLE_SWORD_BONES.map((b) => [b.name, b.parent]),
+  );
+  assert.deepEqual(
+    s.sockets.map((x: any) => x.name),
+    ['Socket_Tip'],
+  );
+  assert.deepEqual(
+    s.parts.map((p: any) => p.name),
+    SAMPLE_SWORD_GROUPS,
+  );
   const t = run('mesh', root, SAMPLE_SKELETON);
   assert.equal(t.code, 0, t.stderr);
   assert.match(t.stdout, /^ {2}1 Blade$/m);
@@ -124,7 +154,10 @@ test('mesh-file on files on disk: the sibling .skel, or bones by hash without on
   writeTree(dir, { 'b/sword.mesh': cat(SAMPLE_MESH), 'b/sword.skel': cat(SAMPLE_SKELETON) });
   const alone = json('mesh-file', path.join(dir, 'b', 'sword.mesh'));
   assert.equal(alone.skeleton.from, path.join(dir, 'b', 'sword.skel'));
-  assert.deepEqual(alone.bones.map((b: any) => b.name), SAMPLE_SWORD_BONES.map((b) => b.name));
+  assert.deepEqual(
+    alone.bones.map((b: any) => b.name),
+    SAMPLE_SWORD_BONES.map((b) => b.name),
+  );
   fs.rmSync(path.join(dir, 'b', 'sword.skel'));
   const hashed = json('mesh-file', path.join(dir, 'b', 'sword.mesh'));
   assert.equal(hashed.skeleton.from, null);
@@ -132,7 +165,10 @@ test('mesh-file on files on disk: the sibling .skel, or bones by hash without on
   // Every bone, named by its StringHash (as the mesh stores it), in the sample's bone order.
   assert.equal(hashed.bones.length, SAMPLE_SWORD_BONES.length);
   assert.ok(hashed.bones.every((b: any) => /^0x[0-9A-F]{8}$/.test(b.name)));
-  assert.deepEqual(hashed.bones.map((b: any) => b.name), SAMPLE_SWORD_BONES.map((b) => formatHash(stringHash(b.name))));
+  assert.deepEqual(
+    hashed.bones.map((b: any) => b.name),
+    SAMPLE_SWORD_BONES.map((b) => formatHash(stringHash(b.name))),
+  );
 });
 
 test('mesh-file on the real player_eltariel_head.mesh and .skel', { skip: MESH.skip || SKEL.skip }, () => {
@@ -142,16 +178,31 @@ test('mesh-file on the real player_eltariel_head.mesh and .skel', { skip: MESH.s
   // Per block: triangles = face bytes / 6, vertices and meshes, read from the file's tables by
   // test/support/rawMmsh.ts (formats-public §5 offsets), not by the reader.
   const raw = rawMmshFacts(fs.readFileSync(MESH.path));
-  assert.deepEqual(j.blocks.map((b: any) => b.triangles), raw.triangles);
-  assert.deepEqual(j.blocks.map((b: any) => b.vertices), raw.vertices);
-  assert.deepEqual(j.blocks.map((b: any) => b.meshes.length), raw.meshes);
+  assert.deepEqual(
+    j.blocks.map((b: any) => b.triangles),
+    raw.triangles,
+  );
+  assert.deepEqual(
+    j.blocks.map((b: any) => b.vertices),
+    raw.vertices,
+  );
+  assert.deepEqual(
+    j.blocks.map((b: any) => b.meshes.length),
+    raw.meshes,
+  );
   assert.equal(raw.boneCount, 142); // info +0x40; formats-public §5.4 names 142 bones for this sample
   assert.equal(j.boneCount, raw.boneCount);
   assert.equal(j.bones.length, raw.boneCount);
   assert.equal(j.bones[0].name, 'Null');
   assert.equal(j.bones.find((b: any) => b.name === 'R_Eye').hash, formatHash(stringHash('R_Eye')));
-  assert.deepEqual(j.lodGroups.map((g: any) => g.name), ['Eltariel_Eyes', 'Eltariel_Lashes', 'Eltariel_Lacrimal', 'Eltariel_Eyeshadow', 'Eltariel_Bangs', 'Eltariel_Head', 'Eltariel_Mouth', 'Eltariel_Hair']);
-  assert.deepEqual(j.lods.map((l: any) => l.distance), [0, 500, 1500, 2500]);
+  assert.deepEqual(
+    j.lodGroups.map((g: any) => g.name),
+    ['Eltariel_Eyes', 'Eltariel_Lashes', 'Eltariel_Lacrimal', 'Eltariel_Eyeshadow', 'Eltariel_Bangs', 'Eltariel_Head', 'Eltariel_Mouth', 'Eltariel_Hair'],
+  );
+  assert.deepEqual(
+    j.lods.map((l: any) => l.distance),
+    [0, 500, 1500, 2500],
+  );
   const s = json('mesh-file', SKEL.path);
   assert.equal(s.boneCount, raw.boneCount); // the .skel agrees with the .mesh's bone count
   assert.equal(s.header.boneBytes, 37 * raw.boneCount);

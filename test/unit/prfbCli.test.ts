@@ -9,7 +9,6 @@ import { cliJson, runCli } from '../support/cli';
 import { tempDir, writeTree } from '../support/fixtures';
 import { samplePrefabInput, sampleWorldMeshInput, writePrfb, writeWorldMesh } from '../../core/formats/prefab';
 
-
 const run = runCli;
 const json = cliJson;
 
@@ -35,10 +34,16 @@ test('mesh-file --json on a .inst: header words with labels, LOD groups and chai
   assert.equal(j.version, 8);
   assert.equal(j.confidence, 'uncertain');
   assert.equal(j.hash, '0xCAFEF00D');
-  assert.deepEqual([4, 5, 6, 9].map((i) => j.header[i].label), ['draws', 'materials', 'child prefabs', 'vertex formats']);
+  assert.deepEqual(
+    [4, 5, 6, 9].map((i) => j.header[i].label),
+    ['draws', 'materials', 'child prefabs', 'vertex formats'],
+  );
   assert.match(j.header[7].label, /not the unit count/);
   assert.equal(j.header[4].value, 6);
-  assert.deepEqual(j.lods.groups.map((g: any) => g.tag), ['0xD238B9DD', '0x00003249']);
+  assert.deepEqual(
+    j.lods.groups.map((g: any) => g.tag),
+    ['0xD238B9DD', '0x00003249'],
+  );
   assert.deepEqual(j.lods.groups[0].chains[0].units, [1, 2, 3]);
   assert.equal(j.lods.records[3].next, -1);
   assert.equal(j.lods.records[3].raw[7], '0xBF800000');
@@ -48,7 +53,10 @@ test('mesh-file --json on a .inst: header words with labels, LOD groups and chai
   assert.deepEqual(j.tables.materials.paths, samplePrefabInput().materials);
   assert.equal(j.buffers.vertexOffset, prefab.layout.vertexOffset);
   assert.equal(j.geometry.checkable, true);
-  assert.deepEqual(j.model.lods.map((l: any) => l.triangles), [24, 12, 12]);
+  assert.deepEqual(
+    j.model.lods.map((l: any) => l.triangles),
+    [24, 12, 12],
+  );
   assert.equal(j.modelReason, null);
   assert.ok(j.notes.some((n: string) => /draw table located by search/.test(n)));
   assert.ok(j.notes.some((n: string) => /UNCERTAIN/.test(n)));
@@ -98,7 +106,10 @@ test('mesh-file on a .wldmsh: buffers at 0x2C, tables, one LOD; typed errors exi
   const j = json('mesh-file', at('lithlad.wldmsh'));
   assert.equal(j.format, 'MESH');
   assert.equal(j.version, 5);
-  assert.deepEqual([3, 4, 9, 10].map((i) => j.header[i].label), ['draws', 'vertex formats', 'vertex bytes', 'index bytes']);
+  assert.deepEqual(
+    [3, 4, 9, 10].map((i) => j.header[i].label),
+    ['draws', 'vertex formats', 'vertex bytes', 'index bytes'],
+  );
   assert.equal(j.buffers.vertexOffset, 0x2c);
   assert.equal(j.tables.formats.offset, world.layout.formatsOffset);
   assert.equal(j.tables.materials, null);

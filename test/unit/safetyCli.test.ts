@@ -41,7 +41,10 @@ for (const c of HOSTILE_NAMES) {
   test(`extract: ${c.name} writes nothing outside the output folder; the rest is extracted`, () => {
     const arena = new Arena();
     const ph = placeholder(c.leaf, 'EVIL');
-    const bytes = craftArchive({ [c.folder ? `${c.folder}\\${ph}` : ph]: 'evil bytes', 'ok.txt': 'fine', [c.folder ? `${c.folder}\\ok2.txt` : 'ok2.txt']: 'fine too' }, { [ph]: c.leaf });
+    const bytes = craftArchive(
+      { [c.folder ? `${c.folder}\\${ph}` : ph]: 'evil bytes', 'ok.txt': 'fine', [c.folder ? `${c.folder}\\ok2.txt` : 'ok2.txt']: 'fine too' },
+      { [ph]: c.leaf },
+    );
     const args = mod(arena, bytes);
     fs.mkdirSync(path.dirname(arena.at(c.out)), { recursive: true });
     const before = fs.readFileSync(arena.at('game', 'Base.arch06'));
@@ -68,7 +71,10 @@ test('extract: names a disk may not take (CON.txt, a trailing dot) are recorded 
   assertContract(j, { code: 2, lines: 1 });
   const out = JSON.parse(j.stdout.toString());
   assert.equal(out.files, 1);
-  assert.deepEqual(out.failures.map((f: { path: string; code: string }) => [f.path, f.code]).sort(), [['con.txt', 'INVALID'], ['dot.', 'INVALID']]);
+  assert.deepEqual(out.failures.map((f: { path: string; code: string }) => [f.path, f.code]).sort(), [
+    ['con.txt', 'INVALID'],
+    ['dot.', 'INVALID'],
+  ]);
   arena.check(['out', 'out2']);
 });
 
@@ -204,7 +210,10 @@ test('cat > /dev/full: one line, exit 2 (a closed pipe stays a quiet exit 0)', {
   const json = runBounded(['mount', arena.game, '--json'], { stdoutTo: '/dev/full' });
   assertContract(json, { code: 2, lines: 1 });
   // EPIPE: the reader went away; the CLI ends quietly with 0.
-  const pipe = spawnSync('bash', ['-c', 'node "$0" cat "$1" data/big_stored.bin | head -c 10 >/dev/null; echo "${PIPESTATUS[0]}"', CLI, arena.game], { encoding: 'utf8', env: { ...process.env, PATH: `${path.dirname(process.execPath)}:${process.env.PATH}` } });
+  const pipe = spawnSync('bash', ['-c', 'node "$0" cat "$1" data/big_stored.bin | head -c 10 >/dev/null; echo "${PIPESTATUS[0]}"', CLI, arena.game], {
+    encoding: 'utf8',
+    env: { ...process.env, PATH: `${path.dirname(process.execPath)}:${process.env.PATH}` },
+  });
   assert.equal(pipe.stderr, '');
   assert.equal(pipe.stdout.trim(), '0');
   arena.check();
@@ -217,7 +226,11 @@ test('texture-file / mesh-file / oodle on /dev/zero, a folder or a FIFO end at o
   arena.seal();
   const inputs = ['/dev/zero', arena.game, ...(hasFifo ? [fifo] : [])].filter((p) => fs.existsSync(p));
   for (const input of inputs) {
-    for (const args of [['texture-file', input], ['mesh-file', input], ['oodle', input, '--raw-size', '10']]) {
+    for (const args of [
+      ['texture-file', input],
+      ['mesh-file', input],
+      ['oodle', input, '--raw-size', '10'],
+    ]) {
       const r = runBounded(args, { timeoutMs: 10_000 });
       assertContract(r, { code: 2, lines: 1, withinMs: 5_000 }, args.join(' '));
       assert.match(r.stderr, /not a regular file/);
@@ -253,7 +266,10 @@ test('texture / mesh on 512 MiB of memset Kraken chunks: the magic is refused af
   const args = mod(arena, craftArchive({ 'textures\\bomb.tex': memsetEntry(8192), 'characters\\bomb.mesh': memsetEntry(8192) }));
   assert.ok(fs.statSync(arena.at('mods', 'Mod.arch06')).size < 1 << 20);
   arena.seal();
-  for (const [cmd, p, msg] of [['texture', 'textures\\bomb.tex', /not a TEXR texture/], ['mesh', 'characters\\bomb.mesh', /not an MMSH mesh/]] as const) {
+  for (const [cmd, p, msg] of [
+    ['texture', 'textures\\bomb.tex', /not a TEXR texture/],
+    ['mesh', 'characters\\bomb.mesh', /not an MMSH mesh/],
+  ] as const) {
     const r = runBounded([cmd, arena.game, p, ...args]);
     assertContract(r, { code: 2, lines: 1, withinMs: 10_000 }, cmd);
     assert.match(r.stderr, msg);

@@ -11,17 +11,45 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { Arch06Error } from '../../core/errors';
 import { escapeControls, escapeName, unsafeNameReason } from '../../core/io';
-import { checkEntrySize, readFileBytes, readTextFile, isInside, isInsideReal, realPathOf, errnoSummary, isErrnoException, OutputFolder, writeFileAtomic } from '../../core/io/node';
+import {
+  checkEntrySize,
+  readFileBytes,
+  readTextFile,
+  isInside,
+  isInsideReal,
+  realPathOf,
+  errnoSummary,
+  isErrnoException,
+  OutputFolder,
+  writeFileAtomic,
+} from '../../core/io/node';
 import { expectArch06Error } from '../support/errors';
 import { snapshotTree, treeChanges } from '../support/adversarial';
 import { tempDir } from '../support/fixtures';
 
 test('unsafeNameReason: one plain segment or a reason', () => {
-  for (const ok of ['a', 'Base.arch06', 'x.tex0', '.hidden', 'caf\xe9', 'a b', 'con_x.txt', 'console.txt', '…']) assert.equal(unsafeNameReason(ok), undefined, ok);
+  for (const ok of ['a', 'Base.arch06', 'x.tex0', '.hidden', 'caf\xe9', 'a b', 'con_x.txt', 'console.txt', '…'])
+    assert.equal(unsafeNameReason(ok), undefined, ok);
   const bad: [string, RegExp][] = [
-    ['', /empty/], ['.', /relative/], ['..', /relative/], ['a/b', /separator/], ['a\\b', /separator/], ['..\\game', /separator/],
-    ['C:', /":"/], ['C:x', /":"/], ['a:stream', /":"/], ['a\0b', /control/], ['a\nb', /control/], ['a\x1bb', /control/], ['a\x7f', /control/],
-    ['dot.', /dot or a space/], ['space ', /dot or a space/], ['CON', /device/], ['nul.txt', /device/], ['Com1.dds', /device/], ['LPT9', /device/],
+    ['', /empty/],
+    ['.', /relative/],
+    ['..', /relative/],
+    ['a/b', /separator/],
+    ['a\\b', /separator/],
+    ['..\\game', /separator/],
+    ['C:', /":"/],
+    ['C:x', /":"/],
+    ['a:stream', /":"/],
+    ['a\0b', /control/],
+    ['a\nb', /control/],
+    ['a\x1bb', /control/],
+    ['a\x7f', /control/],
+    ['dot.', /dot or a space/],
+    ['space ', /dot or a space/],
+    ['CON', /device/],
+    ['nul.txt', /device/],
+    ['Com1.dds', /device/],
+    ['LPT9', /device/],
   ];
   for (const [name, why] of bad) assert.match(unsafeNameReason(name) ?? 'accepted', why, JSON.stringify(name));
 });
@@ -188,10 +216,20 @@ test('readFileBytes: devices, folders and files over the cap are refused before 
   expectArch06Error(() => readFileBytes(f, 4999, 'raise it'), 'OUT_OF_RANGE', { message: /cap for one file is 4999 bytes; raise it/ });
   assert.equal(readFileBytes(f, 5000).length, 5000);
   let seen = -1;
-  expectArch06Error(() => readFileBytes(f, 10, undefined, (p) => {
-    seen = p.length;
-    throw new Arch06Error('BAD_MAGIC', 'nope');
-  }, 64), 'BAD_MAGIC');
+  expectArch06Error(
+    () =>
+      readFileBytes(
+        f,
+        10,
+        undefined,
+        (p) => {
+          seen = p.length;
+          throw new Arch06Error('BAD_MAGIC', 'nope');
+        },
+        64,
+      ),
+    'BAD_MAGIC',
+  );
   assert.equal(seen, 64);
   const whole = readFileBytes(f, 5000, undefined, (p) => assert.equal(p.length, 64), 64);
   assert.deepEqual(whole, Buffer.alloc(5000, 7));

@@ -91,15 +91,21 @@ test('texture --json on the sample install: the tier chain (each tier file prese
   const j = run('texture', root, 'textures\\sample\\sample_banner_d.tex', '--json');
   assert.equal(j.code, 0, j.stderr);
   const { tiers, levels } = JSON.parse(j.stdout).tierChain;
-  assert.deepEqual(tiers.map((t: any) => [t.file, t.own, t.present, t.joined]), [
-    ['sample_banner_d.tex', true, true, true],
-    ['sample_banner_d.tex0', false, true, true],
-    ['sample_banner_d.texuhd', false, false, false],
-  ]);
+  assert.deepEqual(
+    tiers.map((t: any) => [t.file, t.own, t.present, t.joined]),
+    [
+      ['sample_banner_d.tex', true, true, true],
+      ['sample_banner_d.tex0', false, true, true],
+      ['sample_banner_d.texuhd', false, false, false],
+    ],
+  );
   assert.ok(tiers[0].size > 0 && tiers[1].size > tiers[0].size, 'the 512x512 .tex0 is larger than the 256x256 .tex');
   assert.equal(tiers[2].size, null);
   // The .tex0's 512 on top, then the .tex's own 256 .. 1: what the editor's mip list shows.
-  assert.deepEqual(levels.map((l: any) => `${l.width}×${l.height} · ${l.from}`).slice(0, 2), ['512×512 · sample_banner_d.tex0', '256×256 · sample_banner_d.tex']);
+  assert.deepEqual(levels.map((l: any) => `${l.width}×${l.height} · ${l.from}`).slice(0, 2), [
+    '512×512 · sample_banner_d.tex0',
+    '256×256 · sample_banner_d.tex',
+  ]);
   assert.equal(levels.length, 10);
   // texture-file reads one file on disk: no tier chain.
   const cat = spawnSync(process.execPath, [cli, 'cat', root, 'textures\\sample\\sample_banner_d.tex'], { maxBuffer: 16 << 20 }).stdout;

@@ -18,7 +18,8 @@ function sources(dir: string): string[] {
   return out;
 }
 
-const importsOf = (file: string): string[] => [...fs.readFileSync(file, 'utf8').matchAll(/(?:from\s+|import\s*\(\s*|require\s*\(\s*)['"]([^'"]+)['"]/g)].map((m) => m[1]);
+const importsOf = (file: string): string[] =>
+  [...fs.readFileSync(file, 'utf8').matchAll(/(?:from\s+|import\s*\(\s*|require\s*\(\s*)['"]([^'"]+)['"]/g)].map((m) => m[1]);
 
 test('core/ never imports vscode, LSP, the DOM side or the layers above it', () => {
   const root = repoRoot();
@@ -57,7 +58,10 @@ test('a format family (core/formats/<family>/) imports no other family: shared p
       if (!inFormats.startsWith('..')) {
         assert.equal(inFormats.split(path.sep)[0], family, `${path.relative(root, f)} imports ${spec}, a module of another format family`);
       } else {
-        assert.ok(/^core[\\/](io|hash|oodle)([\\/]|$)|^core[\\/]errors$/.test(target), `${path.relative(root, f)} imports ${spec} (${target}); formats use core/io, core/errors, core/hash, core/oodle`);
+        assert.ok(
+          /^core[\\/](io|hash|oodle)([\\/]|$)|^core[\\/]errors$/.test(target),
+          `${path.relative(root, f)} imports ${spec} (${target}); formats use core/io, core/errors, core/hash, core/oodle`,
+        );
       }
     }
   }
@@ -80,7 +84,21 @@ function coreFaces(root: string): string[] {
     .readdirSync(path.join(root, 'core', 'formats'), { withFileTypes: true })
     .filter((e) => e.isDirectory() && e.name !== 'tests')
     .map((e) => `core/formats/${e.name}`);
-  return ['core/errors', 'core/io', 'core/io/node', 'core/hash', 'core/oodle', 'core/archive', ...families, 'core/image', 'core/image/node', 'core/model', 'core/search', 'core/texture', 'core/sample'];
+  return [
+    'core/errors',
+    'core/io',
+    'core/io/node',
+    'core/hash',
+    'core/oodle',
+    'core/archive',
+    ...families,
+    'core/image',
+    'core/image/node',
+    'core/model',
+    'core/search',
+    'core/texture',
+    'core/sample',
+  ];
 }
 
 test('every core/ face exists: core/errors.ts and an index.ts per layer, per format family and per node-only part', () => {
@@ -89,7 +107,7 @@ test('every core/ face exists: core/errors.ts and an index.ts per layer, per for
     const file = face === 'core/errors' ? `${face}.ts` : `${face}/index.ts`;
     assert.ok(fs.existsSync(path.join(root, file)), `${file} is missing`);
   }
-  assert.ok(!fs.existsSync(path.join(root, 'core', 'index.ts')), 'core/index.ts is gone: each layer\'s index is its face');
+  assert.ok(!fs.existsSync(path.join(root, 'core', 'index.ts')), "core/index.ts is gone: each layer's index is its face");
 });
 
 test('code outside core/ imports core/ only through the faces (layer indexes), never a module behind them', () => {
@@ -99,7 +117,12 @@ test('code outside core/ imports core/ only through the faces (layer indexes), n
     for (const f of sources(path.join(root, dir))) {
       for (const spec of importsOf(f)) {
         if (!spec.startsWith('.')) continue;
-        const target = path.relative(root, path.resolve(path.dirname(f), spec)).split(path.sep).join('/').replace(/\.ts$/, '').replace(/\/index$/, '');
+        const target = path
+          .relative(root, path.resolve(path.dirname(f), spec))
+          .split(path.sep)
+          .join('/')
+          .replace(/\.ts$/, '')
+          .replace(/\/index$/, '');
         if (!target.startsWith('core/')) continue;
         assert.ok(faces.has(target), `${path.relative(root, f)} imports ${spec} (${target}); outside core/, import a face: ${[...faces].join(', ')}`);
       }
@@ -109,7 +132,11 @@ test('code outside core/ imports core/ only through the faces (layer indexes), n
 
 /** Value imports of a file (type-only imports and re-exports are erased, so they pull in nothing at run time). */
 const valueImportsOf = (file: string): string[] =>
-  [...fs.readFileSync(file, 'utf8').matchAll(/^\s*(?:import|export)\s+(type\s+)?[^;'"]*?from\s+['"]([^'"]+)['"]|(?:import\s*\(\s*|require\s*\(\s*)['"]([^'"]+)['"]/gm)]
+  [
+    ...fs
+      .readFileSync(file, 'utf8')
+      .matchAll(/^\s*(?:import|export)\s+(type\s+)?[^;'"]*?from\s+['"]([^'"]+)['"]|(?:import\s*\(\s*|require\s*\(\s*)['"]([^'"]+)['"]/gm),
+  ]
     .filter((m) => !m[1])
     .map((m) => m[2] ?? m[3]);
 

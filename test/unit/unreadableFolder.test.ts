@@ -12,7 +12,11 @@ import { CLI, runCli } from '../support/cli';
 const asRoot = typeof process.getuid === 'function' && process.getuid() === 0;
 /** Whether `nobody` can run the built CLI at all (the checkout must be readable to it). */
 const nobodyRuns = (): boolean => asRoot && spawnSync(process.execPath, [CLI, '--help'], { uid: 65534, gid: 65534 }).status === 0;
-const skip = !asRoot ? 'needs root to run the CLI as another user (permissions do not bind root itself)' : !nobodyRuns() ? `user nobody cannot read ${CLI}` : false;
+const skip = !asRoot
+  ? 'needs root to run the CLI as another user (permissions do not bind root itself)'
+  : !nobodyRuns()
+    ? `user nobody cannot read ${CLI}`
+    : false;
 
 test('an unreadable Game subfolder is skipped and reported; mount, verify and unhash still answer', { skip }, () => {
   const top = tempDir('arch06-locked-');

@@ -23,13 +23,20 @@ function sampleMount(): Mount {
 }
 
 test('a bundle folder path: manifest and member as game paths, either separator, any case; undefined outside one', () => {
-  assert.deepEqual(bundleFolderPath(`bundles/characters/orc_sample.bndl${BUNDLE_SUFFIX}/characters/orcs`), { bundle: 'bundles\\characters\\orc_sample.bndl', member: 'characters\\orcs' });
+  assert.deepEqual(bundleFolderPath(`bundles/characters/orc_sample.bndl${BUNDLE_SUFFIX}/characters/orcs`), {
+    bundle: 'bundles\\characters\\orc_sample.bndl',
+    member: 'characters\\orcs',
+  });
   assert.deepEqual(bundleFolderPath('\\b\\\\x.BNDL [BUNDLE]\\'), { bundle: 'b\\x.BNDL', member: '' });
   assert.deepEqual(bundleFolderPath('x.bndl [bundle]/a\\b.txt'), { bundle: 'x.bndl', member: 'a\\b.txt' });
   assert.equal(bundleFolderPath('bundles\\characters\\orc_sample.bndl'), undefined);
   assert.equal(bundleFolderPath(''), undefined);
   for (const p of ['x.bndl [bundle]\\..\\y', '..\\x.bndl [bundle]', 'x.bndl [bundle]\\a\u0001b']) {
-    assert.throws(() => bundleFolderPath(p), (e: unknown) => e instanceof Arch06Error && e.code === 'BAD_ARGUMENT', p);
+    assert.throws(
+      () => bundleFolderPath(p),
+      (e: unknown) => e instanceof Arch06Error && e.code === 'BAD_ARGUMENT',
+      p,
+    );
   }
 });
 
@@ -43,9 +50,15 @@ test('bundle folders: the member tree of the sample bundle, listed folder by fol
     assert.deepEqual(b.list(gp('CHARACTERS\\orcs'))!.folders, ['orc_sample']);
     const leaf = b.list(gp('characters\\orcs\\orc_sample'))!;
     assert.deepEqual(leaf.folders, []);
-    assert.deepEqual(leaf.files.map((x) => x.path.split('\\').pop()), ['body.txt', 'head.txt', 'weapon.txt', 'banner.txt', 'voice.txt']);
+    assert.deepEqual(
+      leaf.files.map((x) => x.path.split('\\').pop()),
+      ['body.txt', 'head.txt', 'weapon.txt', 'banner.txt', 'voice.txt'],
+    );
     assert.deepEqual(leaf.files.map(memberName), ['body.txt', 'head.txt', 'weapon.txt', 'banner.txt', 'voice.txt']);
-    assert.deepEqual(leaf.files.map((x) => x.servedFrom), ['container', 'container', 'container', 'loose', 'missing']);
+    assert.deepEqual(
+      leaf.files.map((x) => x.servedFrom),
+      ['container', 'container', 'container', 'loose', 'missing'],
+    );
     assert.equal(b.list(gp('characters\\nothing')), undefined);
     assert.equal(b.list(gp('characters\\orcs\\orc_sample\\body.txt')), undefined, 'a member is no folder');
     assert.equal(b.member(gp('Characters\\Orcs\\Orc_Sample\\Body.txt'))!.servedFrom, 'container');
@@ -77,8 +90,14 @@ test('bundle folders: members as entries serve the bytes the engine would, range
     assert.deepEqual([by.get('banner.txt')!.source.name, by.get('banner.txt')!.storage], ['Patch_02.arch06', 'loose']);
     const weapon = by.get('weapon.txt')!;
     assert.equal(text(weapon, 11, 17), 'weapon');
-    assert.throws(() => weapon.readSync(0, weapon.size + 1), (e: unknown) => e instanceof Arch06Error && e.code === 'OUT_OF_RANGE');
-    assert.throws(() => folders.resolve(m, gp(`${SAMPLE_BUNDLE}.bndl`)).entries(gp('characters\\orcs\\orc_sample\\voice.txt')), (e: unknown) => e instanceof Arch06Error && e.code === 'NOT_FOUND');
+    assert.throws(
+      () => weapon.readSync(0, weapon.size + 1),
+      (e: unknown) => e instanceof Arch06Error && e.code === 'OUT_OF_RANGE',
+    );
+    assert.throws(
+      () => folders.resolve(m, gp(`${SAMPLE_BUNDLE}.bndl`)).entries(gp('characters\\orcs\\orc_sample\\voice.txt')),
+      (e: unknown) => e instanceof Arch06Error && e.code === 'NOT_FOUND',
+    );
   } finally {
     m.close();
   }
@@ -105,7 +124,13 @@ test('bundle folders: member paths are normalised once (either separator, repeat
     { path: 'ui\\..\\escape.txt', bytes: Buffer.from('X') },
   ];
   const w = new LtarWriter();
-  w.addBytes('b\\odd.bndl', writeBndl('Presentation', members.map((x) => ({ path: x.path, size: x.bytes.length }))));
+  w.addBytes(
+    'b\\odd.bndl',
+    writeBndl(
+      'Presentation',
+      members.map((x) => ({ path: x.path, size: x.bytes.length })),
+    ),
+  );
   w.addBytes('b\\odd.embb', writeEmbb(members));
   writeTree(root, { 'x64/default.archcfg': '..\\Base.arch06\n', 'Base.arch06': w.toBytes() });
   const m = Mount.open({ root });
@@ -118,8 +143,14 @@ test('bundle folders: member paths are normalised once (either separator, repeat
     assert.equal(b.member(gp('ui\\..\\escape.txt')), undefined);
     // The whole bundle takes every member that ships, so extraction reports the unsafe name rather than skipping it.
     const all = b.entries(gp(''));
-    assert.deepEqual(all.map((e) => e.path), ['ui\\menus\\a.txt', 'ui\\b.txt', 'ui\\..\\escape.txt']);
-    assert.deepEqual(b.entries(gp('ui')).map((e) => e.path), ['ui\\menus\\a.txt', 'ui\\b.txt']);
+    assert.deepEqual(
+      all.map((e) => e.path),
+      ['ui\\menus\\a.txt', 'ui\\b.txt', 'ui\\..\\escape.txt'],
+    );
+    assert.deepEqual(
+      b.entries(gp('ui')).map((e) => e.path),
+      ['ui\\menus\\a.txt', 'ui\\b.txt'],
+    );
   } finally {
     m.close();
   }

@@ -25,13 +25,21 @@ const orcMembers = [
 const sizes = (ms: { path: string; bytes: Uint8Array }[]): { path: string; size: number }[] => ms.map((m) => ({ path: m.path, size: m.bytes.length }));
 
 /** Patch_01's orc manifest: the container's members plus two more. */
-const patchedOrcManifest = writeBndl('Presentation', [...sizes(orcMembers), { path: 'characters\\orcs\\orc\\banner.tex', size: 6 }, { path: 'characters\\orcs\\orc\\voice.bnk', size: 40 }]);
+const patchedOrcManifest = writeBndl('Presentation', [
+  ...sizes(orcMembers),
+  { path: 'characters\\orcs\\orc\\banner.tex', size: 6 },
+  { path: 'characters\\orcs\\orc\\voice.bnk', size: 40 },
+]);
 
 /** Every read of an entry through `mount.entry`, logged: [entry path, start, end]. */
 function countingMount(m: Mount): { mount: Mount; reads: [string, number, number][] } {
   const reads: [string, number, number][] = [];
   const counted = (e: SourceEntry): SourceEntry => ({
-    source: e.source, path: e.path, size: e.size, storedSize: e.storedSize, storage: e.storage,
+    source: e.source,
+    path: e.path,
+    size: e.size,
+    storedSize: e.storedSize,
+    storage: e.storage,
     readSync: (start = 0, end = e.size) => (reads.push([e.path, start, end]), e.readSync(start, end)),
     read: (start = 0, end = e.size) => (reads.push([e.path, start, end]), e.read(start, end)),
   });
@@ -57,10 +65,19 @@ function install(): string {
   const base = new LtarWriter();
   base.addBytes('bundles\\orc.bndl', writeBndl('Presentation', sizes(orcMembers)));
   base.add('bundles\\orc.embb', { storage: 'chunked', bytes: writeEmbb(orcMembers), chunkSize: 512 });
-  const plain = [{ path: 'ui\\a.txt', bytes: text('A') }, { path: 'ui\\b.txt', bytes: text('BB') }];
+  const plain = [
+    { path: 'ui\\a.txt', bytes: text('A') },
+    { path: 'ui\\b.txt', bytes: text('BB') },
+  ];
   base.addBytes('bundles\\Plain.bndl', writeBndl('Flair_1MB', sizes(plain)));
   base.addBytes('bundles\\Plain.embb', writeEmbb(plain));
-  base.addBytes('sound\\sfx.bndl', writeBndl('Sound_1', [{ path: 'sound\\sfx\\hit.bnk', size: 3 }, { path: 'sound\\sfx\\gone.bnk', size: 9 }]));
+  base.addBytes(
+    'sound\\sfx.bndl',
+    writeBndl('Sound_1', [
+      { path: 'sound\\sfx\\hit.bnk', size: 3 },
+      { path: 'sound\\sfx\\gone.bnk', size: 9 },
+    ]),
+  );
   base.addBytes('sound\\sfx\\hit.bnk', text('BKH'));
   base.addBytes('bundles\\mordor.bndl', Buffer.concat([text('BNDL'), Buffer.from([4, 0, 0, 0]), Buffer.alloc(20)]));
   base.addBytes('bundles\\orphan.embb', writeEmbb([]));
@@ -83,13 +100,21 @@ test('bundle stems: .bndl, .embb or none, any case and separator', () => {
   assert.equal(bundleStem('Bundles/ORC.BNDL'), 'Bundles\\ORC');
   assert.equal(bundleStem('bundles\\orc.embb'), 'bundles\\orc');
   assert.equal(bundleStem('bundles\\orc'), 'bundles\\orc');
-  assert.throws(() => bundleStem('/'), (e: unknown) => e instanceof Arch06Error && e.code === 'BAD_ARGUMENT');
+  assert.throws(
+    () => bundleStem('/'),
+    (e: unknown) => e instanceof Arch06Error && e.code === 'BAD_ARGUMENT',
+  );
 });
 
 test('a manifest patched above its container: the winning manifest lists the members, each served by its rule', () => {
   const m = Mount.open({ root: install() });
   const b = resolveBundle(m, 'BUNDLES/orc.BNDL');
-  assert.deepEqual(b.manifest, { path: 'Bundles\\ORC.bndl', source: 'Patch_01.arch06', size: patchedOrcManifest.length, copies: ['Patch_01.arch06', 'Base.arch06'] });
+  assert.deepEqual(b.manifest, {
+    path: 'Bundles\\ORC.bndl',
+    source: 'Patch_01.arch06',
+    size: patchedOrcManifest.length,
+    copies: ['Patch_01.arch06', 'Base.arch06'],
+  });
   assert.equal(b.container!.source, 'Base.arch06');
   assert.equal(b.container!.path, 'bundles\\orc.embb');
   assert.equal(b.container!.memberCount, 3);
@@ -101,7 +126,15 @@ test('a manifest patched above its container: the winning manifest lists the mem
   // Only in the container.
   assert.deepEqual(
     { ...by.get('weapon.mesh')!, embedded: undefined },
-    { path: 'characters\\orcs\\orc\\weapon.mesh', declaredSize: 5000, servedFrom: 'container', source: 'Base.arch06', size: 5000, sizeMatchesDeclared: true, embedded: undefined },
+    {
+      path: 'characters\\orcs\\orc\\weapon.mesh',
+      declaredSize: 5000,
+      servedFrom: 'container',
+      source: 'Base.arch06',
+      size: 5000,
+      sizeMatchesDeclared: true,
+      embedded: undefined,
+    },
   );
   // In the container and loose above it: the loose copy is served.
   const h = by.get('head.mat')!;
@@ -116,7 +149,10 @@ test('a manifest patched above its container: the winning manifest lists the mem
   assert.equal(bo.source, 'Game');
   assert.match(bo.note!, /ranks below the container/);
   // Declared beyond the container: loose in Patch_01, or nowhere.
-  assert.deepEqual([by.get('banner.tex')!.servedFrom, by.get('banner.tex')!.source, by.get('banner.tex')!.sizeMatchesDeclared], ['loose', 'Patch_01.arch06', true]);
+  assert.deepEqual(
+    [by.get('banner.tex')!.servedFrom, by.get('banner.tex')!.source, by.get('banner.tex')!.sizeMatchesDeclared],
+    ['loose', 'Patch_01.arch06', true],
+  );
   assert.deepEqual(by.get('voice.bnk'), { path: 'characters\\orcs\\orc\\voice.bnk', declaredSize: 40, servedFrom: 'missing', sizeMatchesDeclared: false });
   assert.deepEqual(b.counts, { loose: 3, container: 1, missing: 1 });
   assert.deepEqual(b.undeclared, []);
@@ -144,8 +180,14 @@ test('reading members: loose bytes, container payloads by one ranged read, missi
   assert.equal(str(readBundleMember(m, b, 'characters\\orcs\\orc\\head.mat')), 'patched head, longer than the embedded one');
   assert.equal(str(readBundleMember(m, b, 'characters\\orcs\\orc\\banner.tex')), 'banner');
   assert.equal(str(readBundleMember(m, b, 'characters\\orcs\\orc\\body.mat')), 'loose body in Game');
-  assert.throws(() => readBundleMember(m, b, 'characters\\orcs\\orc\\voice.bnk'), (e: unknown) => e instanceof Arch06Error && e.code === 'NOT_FOUND' && /neither in the container/.test(e.message));
-  assert.throws(() => readBundleMember(m, b, 'not\\declared.txt'), (e: unknown) => e instanceof Arch06Error && e.code === 'NOT_FOUND');
+  assert.throws(
+    () => readBundleMember(m, b, 'characters\\orcs\\orc\\voice.bnk'),
+    (e: unknown) => e instanceof Arch06Error && e.code === 'NOT_FOUND' && /neither in the container/.test(e.message),
+  );
+  assert.throws(
+    () => readBundleMember(m, b, 'not\\declared.txt'),
+    (e: unknown) => e instanceof Arch06Error && e.code === 'NOT_FOUND',
+  );
   // The embedded head is still reachable through its offset in the container entry.
   const h = b.members.find((x) => x.path.endsWith('head.mat'))!;
   const embb = m.entry(b.container!.path, b.container!.source);
@@ -161,7 +203,13 @@ test('a manifest that mirrors its container: every member from the container, th
   assert.equal(b.type, 'Flair_1MB');
   assert.deepEqual(b.mirror, { mirrors: true, identityHolds: true, differences: [] });
   assert.equal(b.manifestAboveContainer, false);
-  assert.deepEqual(b.members.map((x) => [x.servedFrom, x.size, x.sizeMatchesDeclared]), [['container', 1, true], ['container', 2, true]]);
+  assert.deepEqual(
+    b.members.map((x) => [x.servedFrom, x.size, x.sizeMatchesDeclared]),
+    [
+      ['container', 1, true],
+      ['container', 2, true],
+    ],
+  );
   assert.equal(str(readBundleMember(m, b, b.members[1])), 'BB');
   assert.equal(b.container!.confidence, 'confirmed');
   m.close();
@@ -173,10 +221,13 @@ test('a container-less bundle: members are loose entries or missing', () => {
   assert.equal(b.container, undefined);
   assert.equal(b.mirror, undefined);
   assert.equal(b.type, 'Sound_1');
-  assert.deepEqual(b.members.map((x) => [x.path, x.servedFrom, x.source, x.sizeMatchesDeclared]), [
-    ['sound\\sfx\\hit.bnk', 'loose', 'Base.arch06', true],
-    ['sound\\sfx\\gone.bnk', 'missing', undefined, false],
-  ]);
+  assert.deepEqual(
+    b.members.map((x) => [x.path, x.servedFrom, x.source, x.sizeMatchesDeclared]),
+    [
+      ['sound\\sfx\\hit.bnk', 'loose', 'Base.arch06', true],
+      ['sound\\sfx\\gone.bnk', 'missing', undefined, false],
+    ],
+  );
   assert.match(b.notes.join('\n'), /no container anywhere/);
   assert.equal(str(readBundleMember(m, b, 'sound\\sfx\\hit.bnk')), 'BKH');
   m.close();
@@ -184,9 +235,18 @@ test('a container-less bundle: members are loose entries or missing', () => {
 
 test('no manifest, a container without one, a data-carrying BNDL: typed errors', () => {
   const m = Mount.open({ root: install() });
-  assert.throws(() => resolveBundle(m, 'bundles\\nothing.bndl'), (e: unknown) => e instanceof Arch06Error && e.code === 'NOT_FOUND');
-  assert.throws(() => resolveBundle(m, 'bundles\\orphan'), (e: unknown) => e instanceof Arch06Error && e.code === 'NOT_FOUND' && /but no manifest/.test(e.message));
-  assert.throws(() => resolveBundle(m, 'bundles\\mordor.bndl'), (e: unknown) => e instanceof Arch06Error && e.code === 'INVALID' && /data-carrying/.test(e.message));
+  assert.throws(
+    () => resolveBundle(m, 'bundles\\nothing.bndl'),
+    (e: unknown) => e instanceof Arch06Error && e.code === 'NOT_FOUND',
+  );
+  assert.throws(
+    () => resolveBundle(m, 'bundles\\orphan'),
+    (e: unknown) => e instanceof Arch06Error && e.code === 'NOT_FOUND' && /but no manifest/.test(e.message),
+  );
+  assert.throws(
+    () => resolveBundle(m, 'bundles\\mordor.bndl'),
+    (e: unknown) => e instanceof Arch06Error && e.code === 'INVALID' && /data-carrying/.test(e.message),
+  );
   m.close();
 });
 
@@ -200,11 +260,14 @@ test('a corrupt container is a typed error naming the source and entry', () => {
   base.addBytes('bundles\\orc.embb', bad);
   writeTree(root, { 'Base.arch06': base.toBytes() });
   const m = Mount.open({ root });
-  assert.throws(() => resolveBundle(m, 'bundles\\orc'), (e: unknown) => e instanceof Arch06Error && e.code === 'TRUNCATED' && e.file === 'Base.arch06:bundles\\orc.embb');
+  assert.throws(
+    () => resolveBundle(m, 'bundles\\orc'),
+    (e: unknown) => e instanceof Arch06Error && e.code === 'TRUNCATED' && e.file === 'Base.arch06:bundles\\orc.embb',
+  );
   m.close();
 });
 
-test('the sample install\'s bundle: manifest patched in Patch_02 above the container in Base', () => {
+test("the sample install's bundle: manifest patched in Patch_02 above the container in Base", () => {
   const root = tempDir('arch06-sample-bundle-');
   for (const f of sampleGame()) writeTree(root, { [f.path]: f.bytes });
   const m = Mount.open({ root });
@@ -213,13 +276,16 @@ test('the sample install\'s bundle: manifest patched in Patch_02 above the conta
   assert.deepEqual(b.manifest.copies, ['Patch_02.arch06', 'Base.arch06']);
   assert.equal(b.container!.source, 'Base.arch06');
   assert.equal(b.manifestAboveContainer, true);
-  assert.deepEqual(b.members.map((x) => [x.path.split('\\').pop(), x.servedFrom, x.source ?? null]), [
-    ['body.txt', 'container', 'Base.arch06'],
-    ['head.txt', 'container', 'Base.arch06'],
-    ['weapon.txt', 'container', 'Base.arch06'],
-    ['banner.txt', 'loose', 'Patch_02.arch06'],
-    ['voice.txt', 'missing', null],
-  ]);
+  assert.deepEqual(
+    b.members.map((x) => [x.path.split('\\').pop(), x.servedFrom, x.source ?? null]),
+    [
+      ['body.txt', 'container', 'Base.arch06'],
+      ['head.txt', 'container', 'Base.arch06'],
+      ['weapon.txt', 'container', 'Base.arch06'],
+      ['banner.txt', 'loose', 'Patch_02.arch06'],
+      ['voice.txt', 'missing', null],
+    ],
+  );
   assert.match(str(readBundleMember(m, b, b.members[2])), /cleaver/);
   // The winning manifest declares two members beyond the container, so it no longer mirrors it.
   assert.equal(b.mirror!.mirrors, false);

@@ -74,14 +74,26 @@ test('a leaf that names a path (..\\game\\Base.arch06) is hidden from listings, 
   const a = LtarArchive.open(new MemoryByteSource('Mod.arch06', bytes));
   assert.equal(a.hiddenRecords.length, 2);
   const m = Mount.open({ root: install(bytes) });
-  assert.deepEqual(m.list('sub')!.files.map((f) => f.name), ['ok.txt']);
+  assert.deepEqual(
+    m.list('sub')!.files.map((f) => f.name),
+    ['ok.txt'],
+  );
   assert.equal(m.index().size, 2, 'only sub\\ok.txt and game\\Base.txt');
-  assert.deepEqual(collectEntries(m, 'sub').map((e) => e.path), ['sub\\ok.txt']);
-  assert.deepEqual(collectEntries(m, '', 'Mod.arch06').map((e) => e.path), ['sub\\ok.txt']);
+  assert.deepEqual(
+    collectEntries(m, 'sub').map((e) => e.path),
+    ['sub\\ok.txt'],
+  );
+  assert.deepEqual(
+    collectEntries(m, '', 'Mod.arch06').map((e) => e.path),
+    ['sub\\ok.txt'],
+  );
   const r = verifyMount(m);
   const unsafe = r.failures.filter((f) => f.code === 'UNSAFE_NAME');
   assert.equal(unsafe.length, 2);
-  assert.ok(unsafe.every((f) => f.source === 'Mod.arch06' && /file\[\d+\]/.test(f.message)), JSON.stringify(unsafe));
+  assert.ok(
+    unsafe.every((f) => f.source === 'Mod.arch06' && /file\[\d+\]/.test(f.message)),
+    JSON.stringify(unsafe),
+  );
   assert.ok(unsafe.some((f) => f.path === 'sub\\..\\game\\Base.arch06'));
   m.close();
 });
@@ -96,7 +108,10 @@ test('folder segments that are not names (.., a drive, control characters) hide 
   bytes = patchName(bytes, 'WW', 'C:');
   bytes = patchName(bytes, 'ZZZ', 'e\x1b[');
   const m = Mount.open({ root: install(bytes) });
-  assert.deepEqual(m.list('')!.folders.map((f) => f.name), ['game', 'ok']);
+  assert.deepEqual(
+    m.list('')!.folders.map((f) => f.name),
+    ['game', 'ok'],
+  );
   assert.equal(m.which('C:\\c.txt'), undefined);
   const a = (m.source('Mod.arch06') as unknown as { archive: LtarArchive }).archive;
   assert.equal(a.structureProblems.length, 3, a.structureProblems.join('\n'));
@@ -114,7 +129,10 @@ test('folder links that loop back to the root, name a folder as its own sibling,
   // A folder that is its own next sibling: the old walk was exponential.
   bytes = setLink(bytes, folderIndex(bytes, 'b'), 'nextSibling', folderIndex(bytes, 'b'));
   const m = Mount.open({ root: install(bytes) });
-  assert.deepEqual(m.list('')!.folders.map((f) => f.name), ['a', 'b', 'game']);
+  assert.deepEqual(
+    m.list('')!.folders.map((f) => f.name),
+    ['a', 'b', 'game'],
+  );
   assert.deepEqual(m.list('a')!.folders, []);
   assert.deepEqual([...m.walk('')].map((e) => e.path).sort(), ['a\\x.txt', 'b\\y.txt', 'game\\Base.txt']);
   assert.equal(collectEntries(m, '', 'Mod.arch06').length, 2);
@@ -207,9 +225,15 @@ test('storedLen > rawLen: an Oodle stream that yields exactly rawLen bytes is de
   const root = install(w.toBytes());
   const m = Mount.open({ root });
   assert.deepEqual(Buffer.from(m.entry('a.bin').readSync()), raw);
-  assert.throws(() => m.entry('b.bin').readSync(), (e: Error & { code?: string }) => e.code === 'INVALID' && /longer than the chunk/.test(e.message));
+  assert.throws(
+    () => m.entry('b.bin').readSync(),
+    (e: Error & { code?: string }) => e.code === 'INVALID' && /longer than the chunk/.test(e.message),
+  );
   const r = verifyMount(m);
-  assert.deepEqual(r.failures.map((f) => f.path), ['b.bin']);
+  assert.deepEqual(
+    r.failures.map((f) => f.path),
+    ['b.bin'],
+  );
   assert.equal(r.chunksByCodec.kraken, 1);
   m.close();
   fs.rmSync(path.join(root, 'Mod.arch06'));

@@ -54,9 +54,21 @@ test('archcfg: comments, blank lines, line numbers', () => {
 
 test('search order is the cfg reversed; missing lines are skipped and reported', () => {
   const m = Mount.open({ root: install() });
-  assert.deepEqual(m.sources.map((s) => s.name), ['Patch_02.arch06', 'Patch_01.arch06', 'Base.arch06', 'Game']);
-  assert.deepEqual(m.sources.map((s) => s.kind), ['archive', 'archive', 'archive', 'directory']);
-  assert.deepEqual(m.skipped.map((s) => [s.line, s.text]), [[4, '..\\NoSuchDir'], [7, '..\\Great_Hall.arch06']]);
+  assert.deepEqual(
+    m.sources.map((s) => s.name),
+    ['Patch_02.arch06', 'Patch_01.arch06', 'Base.arch06', 'Game'],
+  );
+  assert.deepEqual(
+    m.sources.map((s) => s.kind),
+    ['archive', 'archive', 'archive', 'directory'],
+  );
+  assert.deepEqual(
+    m.skipped.map((s) => [s.line, s.text]),
+    [
+      [4, '..\\NoSuchDir'],
+      [7, '..\\Great_Hall.arch06'],
+    ],
+  );
   assert.ok(m.skipped.every((s) => /nothing/.test(s.reason)));
   // On disk but not in the cfg: not mounted, listed for the user.
   assert.deepEqual(m.unlisted, ['Blade.arch06']);
@@ -68,7 +80,10 @@ test('a path shadowed in three archives: the lowest cfg line wins, copies in sea
   const m = Mount.open({ root: install() });
   const w = m.which('CONFIG/game.cfg')!;
   assert.equal(w.winner.source.name, 'Patch_02.arch06');
-  assert.deepEqual(w.copies.map((c) => c.source.name), ['Patch_02.arch06', 'Patch_01.arch06', 'Base.arch06']);
+  assert.deepEqual(
+    w.copies.map((c) => c.source.name),
+    ['Patch_02.arch06', 'Patch_01.arch06', 'Base.arch06'],
+  );
   assert.equal(w.path, 'Config\\Game.cfg');
   assert.equal(read(m, 'config\\game.cfg'), 'patch2');
   assert.equal(read(m, 'config\\game.cfg', 'patch_01.arch06'), 'patch1');
@@ -79,7 +94,10 @@ test('a path shadowed in three archives: the lowest cfg line wins, copies in sea
 test('the same path in the Game folder and an archive: Game is the top line, so consulted last', () => {
   const m = Mount.open({ root: install() });
   const w = m.which('scripts\\s.scripts')!;
-  assert.deepEqual(w.copies.map((c) => c.source.name), ['Base.arch06', 'Game']);
+  assert.deepEqual(
+    w.copies.map((c) => c.source.name),
+    ['Base.arch06', 'Game'],
+  );
   assert.equal(read(m, 'scripts/s.scripts'), 'base script');
   assert.equal(read(m, 'scripts/s.scripts', 'Game'), 'game script');
   // Directory sources resolve case-insensitively, as on Windows.
@@ -116,7 +134,10 @@ test('an explicit cfg (-archcfg) replaces default.archcfg', () => {
   const root = install();
   writeTree(root, { 'x64/mine.archcfg': '..\\Patch_01.arch06\n..\\Base.arch06\n' });
   const m = Mount.open({ root, cfg: path.join(root, 'x64/mine.archcfg') });
-  assert.deepEqual(m.sources.map((s) => s.name), ['Base.arch06', 'Patch_01.arch06']);
+  assert.deepEqual(
+    m.sources.map((s) => s.name),
+    ['Base.arch06', 'Patch_01.arch06'],
+  );
   assert.equal(read(m, 'config\\game.cfg'), 'base');
   m.close();
 });
@@ -124,13 +145,22 @@ test('an explicit cfg (-archcfg) replaces default.archcfg', () => {
 test('merged listing, distinct path count and copies', () => {
   const m = Mount.open({ root: install() });
   const root = m.list('')!;
-  assert.deepEqual(root.folders.map((f) => f.name.toLowerCase()), ['config', 'movies', 'only', 'scripts']);
-  assert.deepEqual(root.files.map((f) => [f.name, f.winner.source.name, f.copies]), [
-    ['archivepatchloosefiles.txt', 'Patch_02.arch06', 2],
-    ['patch1.txt', 'Patch_01.arch06', 1],
-  ]);
+  assert.deepEqual(
+    root.folders.map((f) => f.name.toLowerCase()),
+    ['config', 'movies', 'only', 'scripts'],
+  );
+  assert.deepEqual(
+    root.files.map((f) => [f.name, f.winner.source.name, f.copies]),
+    [
+      ['archivepatchloosefiles.txt', 'Patch_02.arch06', 2],
+      ['patch1.txt', 'Patch_01.arch06', 1],
+    ],
+  );
   const config = m.list('config')!;
-  assert.deepEqual(config.files.map((f) => [f.name, f.copies]), [['Game.cfg', 3]]);
+  assert.deepEqual(
+    config.files.map((f) => [f.name, f.copies]),
+    [['Game.cfg', 3]],
+  );
   assert.equal(m.list('nope'), undefined);
   // Distinct paths: index (1) + config\game.cfg + only\base.txt + scripts\s.scripts + patch1.txt + movies\intro.vib.
   const ix = m.index();
@@ -138,7 +168,12 @@ test('merged listing, distinct path count and copies', () => {
   assert.equal(ix.maxCopies(), 3);
   assert.equal(ix.shadowedCount(), 3);
   assert.deepEqual([...m.walk('')].map((e) => e.path.toLowerCase()).sort(), [
-    'archivepatchloosefiles.txt', 'config\\game.cfg', 'movies\\intro.vib', 'only\\base.txt', 'patch1.txt', 'scripts\\s.scripts',
+    'archivepatchloosefiles.txt',
+    'config\\game.cfg',
+    'movies\\intro.vib',
+    'only\\base.txt',
+    'patch1.txt',
+    'scripts\\s.scripts',
   ]);
   m.close();
 });
@@ -147,7 +182,10 @@ test('path index: every archive merged into one sorted hash -> path table; unhas
   const m = Mount.open({ root: install() });
   const t = m.pathTable();
   assert.deepEqual(t.archives, ['Patch_02.arch06', 'Patch_01.arch06']);
-  assert.deepEqual(t.rows.map((r) => r.path), [...t.rows].sort((a, b) => a.hash - b.hash).map((r) => r.path));
+  assert.deepEqual(
+    t.rows.map((r) => r.path),
+    [...t.rows].sort((a, b) => a.hash - b.hash).map((r) => r.path),
+  );
   assert.deepEqual(t.rows.map((r) => r.path).sort(), ['config\\game.cfg', 'patch1.txt']);
   assert.deepEqual(t.problems, []);
   assert.deepEqual(m.unhash(stringHash('config\\game.cfg')), [{ path: 'config\\game.cfg', from: 'path-index' }]);
@@ -157,22 +195,48 @@ test('path index: every archive merged into one sorted hash -> path table; unhas
 });
 
 test('missing root or cfg, and bad paths, are typed errors', () => {
-  assert.throws(() => Mount.open({ root: '/definitely/not/here' }), (e: unknown) => e instanceof Arch06Error && e.code === 'NOT_FOUND');
-  assert.throws(() => Mount.open({ root: tempDir() }), (e: unknown) => e instanceof Arch06Error && e.code === 'NOT_FOUND' && /archcfg/.test(e.message));
+  assert.throws(
+    () => Mount.open({ root: '/definitely/not/here' }),
+    (e: unknown) => e instanceof Arch06Error && e.code === 'NOT_FOUND',
+  );
+  assert.throws(
+    () => Mount.open({ root: tempDir() }),
+    (e: unknown) => e instanceof Arch06Error && e.code === 'NOT_FOUND' && /archcfg/.test(e.message),
+  );
   const m = Mount.open({ root: install() });
-  assert.throws(() => m.which('..\\..\\etc\\passwd'), (e: unknown) => e instanceof Arch06Error && e.code === 'BAD_ARGUMENT');
-  assert.throws(() => m.entry('nope.txt'), (e: unknown) => e instanceof Arch06Error && e.code === 'NOT_FOUND');
-  assert.throws(() => m.entry('config\\game.cfg', 'Nope.arch06'), (e: unknown) => e instanceof Arch06Error && e.code === 'NOT_FOUND');
+  assert.throws(
+    () => m.which('..\\..\\etc\\passwd'),
+    (e: unknown) => e instanceof Arch06Error && e.code === 'BAD_ARGUMENT',
+  );
+  assert.throws(
+    () => m.entry('nope.txt'),
+    (e: unknown) => e instanceof Arch06Error && e.code === 'NOT_FOUND',
+  );
+  assert.throws(
+    () => m.entry('config\\game.cfg', 'Nope.arch06'),
+    (e: unknown) => e instanceof Arch06Error && e.code === 'NOT_FOUND',
+  );
   m.close();
 });
 
 test('a cfg line naming a file that is no archive is a broken source, not a skipped line; the rest mounts', () => {
   const root = install();
-  for (const bytes of [Buffer.from('LTAR garbage'), Buffer.from('hello, I am a text file\n'), Buffer.alloc(0), Buffer.from([0x4c, 0x54, 0x41, 0x52, 4, 0, 0, 0])]) {
+  for (const bytes of [
+    Buffer.from('LTAR garbage'),
+    Buffer.from('hello, I am a text file\n'),
+    Buffer.alloc(0),
+    Buffer.from([0x4c, 0x54, 0x41, 0x52, 4, 0, 0, 0]),
+  ]) {
     fs.writeFileSync(path.join(root, 'Patch_01.arch06'), bytes);
     const m = Mount.open({ root });
-    assert.deepEqual(m.sources.map((s) => s.name), ['Patch_02.arch06', 'Base.arch06', 'Game']);
-    assert.equal(m.skipped.find((x) => x.text === '..\\Patch_01.arch06'), undefined);
+    assert.deepEqual(
+      m.sources.map((s) => s.name),
+      ['Patch_02.arch06', 'Base.arch06', 'Game'],
+    );
+    assert.equal(
+      m.skipped.find((x) => x.text === '..\\Patch_01.arch06'),
+      undefined,
+    );
     assert.equal(m.unlisted.includes('Patch_01.arch06'), false, 'a broken source is not also "not in the cfg"');
     assert.equal(m.broken.length, 1);
     const b = m.broken[0];
@@ -190,7 +254,10 @@ test('a UTF-8 byte-order mark before the first cfg line is not part of it', () =
   const cfg = path.join(root, 'x64', 'default.archcfg');
   fs.writeFileSync(cfg, Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), fs.readFileSync(cfg)]));
   const m = Mount.open({ root });
-  assert.deepEqual(m.skipped.filter((s) => s.line === 1), []);
+  assert.deepEqual(
+    m.skipped.filter((s) => s.line === 1),
+    [],
+  );
   assert.equal(m.sources.length, 4);
   m.close();
 });

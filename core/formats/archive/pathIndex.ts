@@ -32,7 +32,12 @@ export interface PathIndex {
 
 const td = new TextDecoder('latin1');
 
-export function parsePathIndex(bytes: Uint8Array, file = 'archivepatchloosefiles.txt', hasher: StringHasher = defaultHasher, options: ParseOptions = {}): PathIndex {
+export function parsePathIndex(
+  bytes: Uint8Array,
+  file = 'archivepatchloosefiles.txt',
+  hasher: StringHasher = defaultHasher,
+  options: ParseOptions = {},
+): PathIndex {
   const r = new FieldReader(bytes, file, { spans: options.spans });
   r.need(8, 'header');
   const lead = r.u32('lead');
@@ -64,7 +69,13 @@ export function parsePathIndex(bytes: Uint8Array, file = 'archivepatchloosefiles
     const off = dv.getUint32(at + 4, true);
     const end = off < strings.length ? nextNul[off] : -1;
     if (end < 0) {
-      throw new Arch06Error('OUT_OF_RANGE', 'path index row points outside its strings', { file, offset: at + 4, field: `row[${i}].stringOffset`, expected: `< ${stringBytes}, NUL-terminated`, actual: String(off) });
+      throw new Arch06Error('OUT_OF_RANGE', 'path index row points outside its strings', {
+        file,
+        offset: at + 4,
+        field: `row[${i}].stringOffset`,
+        expected: `< ${stringBytes}, NUL-terminated`,
+        actual: String(off),
+      });
     }
     let s = byOffset.get(off);
     if (!s) {

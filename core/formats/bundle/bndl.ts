@@ -124,7 +124,10 @@ const td = new TextDecoder('latin1');
 export function parseBndl(bytes: Uint8Array, file: string, options: ParseOptions = {}): Bndl {
   const r = new FieldReader(bytes, file, { spans: options.spans });
   const version = expectMagicVersion(r, 'BNDL', [BNDL_VERSION, BNDL_MORDOR_VERSION], 'BNDL', {
-    what: 'a BNDL file', bigEndian: 'BNDL files', expectedVersion: '6 (or 4 with u32 @0x10 == 0)', headerSize: BNDL_MANIFEST_HEADER_SIZE,
+    what: 'a BNDL file',
+    bigEndian: 'BNDL files',
+    expectedVersion: '6 (or 4 with u32 @0x10 == 0)',
+    headerSize: BNDL_MANIFEST_HEADER_SIZE,
   });
   const at10 = r.u32At(0x10, 'header.count');
   if (version === BNDL_VERSION) {
@@ -143,19 +146,48 @@ export function parseBndl(bytes: Uint8Array, file: string, options: ParseOptions
     }
   }
   if (at10 === 0) return parseDataBundle(r);
-  throw new Arch06Error('UNSUPPORTED_VERSION', `unsupported BNDL version ${version} (version 4 is known only as the Mordor data-carrying shape, u32 @0x10 == 0)`, {
-    file, offset: 4, field: 'header.version', expected: '6 (or 4 with u32 @0x10 == 0)', actual: String(version),
-  });
+  throw new Arch06Error(
+    'UNSUPPORTED_VERSION',
+    `unsupported BNDL version ${version} (version 4 is known only as the Mordor data-carrying shape, u32 @0x10 == 0)`,
+    {
+      file,
+      offset: 4,
+      field: 'header.version',
+      expected: '6 (or 4 with u32 @0x10 == 0)',
+      actual: String(version),
+    },
+  );
 }
 
 /** The NUL-terminated string at absolute `at`, which must end before `limit`. */
-function stringAt(bytes: Uint8Array, at: number, limit: number, file: string, field: string, refAt: number, refValue: number, base: string): { text: string; end: number } {
+function stringAt(
+  bytes: Uint8Array,
+  at: number,
+  limit: number,
+  file: string,
+  field: string,
+  refAt: number,
+  refValue: number,
+  base: string,
+): { text: string; end: number } {
   if (at >= limit) {
-    throw new Arch06Error('OUT_OF_RANGE', `string offset outside the ${base}`, { file, offset: refAt, field, expected: `< ${limit - (at - refValue)}`, actual: String(refValue) });
+    throw new Arch06Error('OUT_OF_RANGE', `string offset outside the ${base}`, {
+      file,
+      offset: refAt,
+      field,
+      expected: `< ${limit - (at - refValue)}`,
+      actual: String(refValue),
+    });
   }
   const end = bytes.subarray(0, limit).indexOf(0, at);
   if (end < 0) {
-    throw new Arch06Error('INVALID', `string is not NUL-terminated inside the ${base}`, { file, offset: at, field, expected: `a NUL before 0x${limit.toString(16)}`, actual: `${limit - at} bytes without one` });
+    throw new Arch06Error('INVALID', `string is not NUL-terminated inside the ${base}`, {
+      file,
+      offset: at,
+      field,
+      expected: `a NUL before 0x${limit.toString(16)}`,
+      actual: `${limit - at} bytes without one`,
+    });
   }
   return { text: td.decode(bytes.subarray(at, end)), end };
 }
@@ -167,12 +199,24 @@ function parseManifest(r: FieldReader): BndlManifest {
   const count = r.u32At(0x10, 'header.count');
   const poolStart = BNDL_MANIFEST_HEADER_SIZE + 4 * count;
   if (poolStart > bytes.length) {
-    throw new Arch06Error('TRUNCATED', 'the declared sizes run past the end of the file', { file, offset: BNDL_MANIFEST_HEADER_SIZE, field: 'sizes', expected: `${4 * count} bytes (count ${count})`, actual: `${bytes.length - BNDL_MANIFEST_HEADER_SIZE} bytes` });
+    throw new Arch06Error('TRUNCATED', 'the declared sizes run past the end of the file', {
+      file,
+      offset: BNDL_MANIFEST_HEADER_SIZE,
+      field: 'sizes',
+      expected: `${4 * count} bytes (count ${count})`,
+      actual: `${bytes.length - BNDL_MANIFEST_HEADER_SIZE} bytes`,
+    });
   }
   // The 0x0C rule: the table is at pool + [0x0C], wherever the strings end.
   const tableAt = poolStart + tableOffset;
   if (tableAt + 4 * count > bytes.length) {
-    throw new Arch06Error('OUT_OF_RANGE', 'path-offset table (pool + u32 @0x0C) runs past the end of the file', { file, offset: 0x0c, field: 'header.tableOffset', expected: `<= ${bytes.length - poolStart - 4 * count}`, actual: String(tableOffset) });
+    throw new Arch06Error('OUT_OF_RANGE', 'path-offset table (pool + u32 @0x0C) runs past the end of the file', {
+      file,
+      offset: 0x0c,
+      field: 'header.tableOffset',
+      expected: `<= ${bytes.length - poolStart - 4 * count}`,
+      actual: String(tableOffset),
+    });
   }
   const type = stringAt(bytes, poolStart + typeOffset, bytes.length, file, 'header.typeOffset', 0x08, typeOffset, 'file');
   const members: BndlManifestMember[] = new Array(count);
@@ -187,8 +231,10 @@ function parseManifest(r: FieldReader): BndlManifest {
   }
   const notes: string[] = [];
   const typeFollowsPaths = pathsEnd <= typeOffset;
-  if (!typeFollowsPaths) notes.push('a member path ends after the type string starts: u32 @0x08 is then not the path area\'s size, so predictedContainerSize is UNCERTAIN');
-  if (covered < bytes.length) notes.push(`${bytes.length - covered} bytes after the last string and the path-offset table (retail manifests parse to their last byte)`);
+  if (!typeFollowsPaths)
+    notes.push("a member path ends after the type string starts: u32 @0x08 is then not the path area's size, so predictedContainerSize is UNCERTAIN");
+  if (covered < bytes.length)
+    notes.push(`${bytes.length - covered} bytes after the last string and the path-offset table (retail manifests parse to their last byte)`);
   const pathAreaSize = typeOffset;
   const pathArea = Uint8Array.from(bytes.subarray(poolStart, Math.min(bytes.length, poolStart + pathAreaSize)));
   const declared = members.reduce((n, m) => n + 4 + m.declaredSize, 0);
@@ -218,16 +264,34 @@ function parseDataBundle(r: FieldReader): BndlDataBundle {
   const fileCount = r.u32At(0x18, 'header.fileCount');
   const pool = BNDL_DATA_HEADER_SIZE;
   if (pool + namesSize > bytes.length) {
-    throw new Arch06Error('TRUNCATED', 'the name pool runs past the end of the file', { file, offset: 0x08, field: 'header.namesSize', expected: `<= ${bytes.length - pool}`, actual: String(namesSize) });
+    throw new Arch06Error('TRUNCATED', 'the name pool runs past the end of the file', {
+      file,
+      offset: 0x08,
+      field: 'header.namesSize',
+      expected: `<= ${bytes.length - pool}`,
+      actual: String(namesSize),
+    });
   }
   const refsAt = pool + recordTableOffset;
   if (refsAt + 4 * nameRefCount > bytes.length) {
-    throw new Arch06Error('OUT_OF_RANGE', 'the record table (pool + u32 @0x0C) and its name references run past the end of the file', { file, offset: 0x0c, field: 'header.recordTableOffset', expected: `<= ${bytes.length - pool - 4 * nameRefCount}`, actual: String(recordTableOffset) });
+    throw new Arch06Error('OUT_OF_RANGE', 'the record table (pool + u32 @0x0C) and its name references run past the end of the file', {
+      file,
+      offset: 0x0c,
+      field: 'header.recordTableOffset',
+      expected: `<= ${bytes.length - pool - 4 * nameRefCount}`,
+      actual: String(recordTableOffset),
+    });
   }
   let pos = refsAt + 4 * nameRefCount;
   // Each record needs at least its 8-byte head: bound the count before allocating for it.
   if (pos + 8 * fileCount > bytes.length) {
-    throw new Arch06Error('TRUNCATED', 'the file count needs more record bytes than the file holds', { file, offset: 0x18, field: 'header.fileCount', expected: `<= ${Math.floor((bytes.length - pos) / 8)}`, actual: String(fileCount) });
+    throw new Arch06Error('TRUNCATED', 'the file count needs more record bytes than the file holds', {
+      file,
+      offset: 0x18,
+      field: 'header.fileCount',
+      expected: `<= ${Math.floor((bytes.length - pos) / 8)}`,
+      actual: String(fileCount),
+    });
   }
   const nameRefs: number[] = new Array(nameRefCount);
   for (let i = 0; i < nameRefCount; i++) nameRefs[i] = r.u32At(refsAt + 4 * i, `nameRefs[${i}]`);
@@ -238,7 +302,13 @@ function parseDataBundle(r: FieldReader): BndlDataBundle {
     const size = r.u32At(pos + 4, `record[${i}].size`);
     const name = stringAt(bytes, pool + nameOffset, limit, file, `record[${i}].nameOffset`, pos, nameOffset, 'name pool');
     if (pos + 8 + size > bytes.length) {
-      throw new Arch06Error('TRUNCATED', `member ${JSON.stringify(name.text)} runs past the end of the file`, { file, offset: pos + 4, field: `record[${i}].size`, expected: `<= ${bytes.length - pos - 8}`, actual: String(size) });
+      throw new Arch06Error('TRUNCATED', `member ${JSON.stringify(name.text)} runs past the end of the file`, {
+        file,
+        offset: pos + 4,
+        field: `record[${i}].size`,
+        expected: `<= ${bytes.length - pos - 8}`,
+        actual: String(size),
+      });
     }
     members[i] = { path: name.text, nameOffset, recordOffset: pos, offset: pos + 8, size };
     pos += 8 + size;
@@ -246,7 +316,19 @@ function parseDataBundle(r: FieldReader): BndlDataBundle {
   const notes = ['data-carrying BNDL (Shadow of Mordor era, S5/S3 only): read-only, no SoW sample known (UNCERTAIN)'];
   if (nameRefCount > 0) notes.push(`${nameRefCount} extra name references of unknown meaning kept raw in nameRefs`);
   if (pos < bytes.length) notes.push(`${bytes.length - pos} bytes after the last member`);
-  return { variant: 'data-carrying', readOnly: true, era: 'mordor', file, version: r.u32At(4, 'header.version'), namesSize, recordTableOffset, nameRefs, members, confidence: 'uncertain', notes };
+  return {
+    variant: 'data-carrying',
+    readOnly: true,
+    era: 'mordor',
+    file,
+    version: r.u32At(4, 'header.version'),
+    namesSize,
+    recordTableOffset,
+    nameRefs,
+    members,
+    confidence: 'uncertain',
+    notes,
+  };
 }
 
 // ---- manifest against container ----------------------------------------------------------
@@ -267,8 +349,9 @@ export function checkMirror(manifest: BndlManifest, container: EmbbContainer): M
   if (!identityHolds) differences.push(`predicted container size ${manifest.predictedContainerSize}, actual ${container.size}`);
   if (container.blocks.length !== 1) differences.push(`container has ${container.blocks.length} blocks`);
   const block = container.blocks[0];
-  if (manifest.members.length !== container.members.length) differences.push(`manifest declares ${manifest.members.length} members, container holds ${container.members.length}`);
-  if (block && !bytesEqual(manifest.pathArea, block.pathPool)) differences.push('path area differs from the container\'s path pool');
+  if (manifest.members.length !== container.members.length)
+    differences.push(`manifest declares ${manifest.members.length} members, container holds ${container.members.length}`);
+  if (block && !bytesEqual(manifest.pathArea, block.pathPool)) differences.push("path area differs from the container's path pool");
   const n = Math.min(manifest.members.length, container.members.length);
   let offsets = 0;
   let sizes = 0;

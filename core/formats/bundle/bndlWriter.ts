@@ -34,7 +34,9 @@ export function writeBndl(typeString: string, members: BndlWriterMember[]): Uint
   const tableOffset = typeOffset + typeField;
   const w = new ByteWriter(poolStart + tableOffset + 4 * n).u32(BNDL_MAGIC).u32(BNDL_VERSION).u32(typeOffset).u32(tableOffset).u32(n);
   for (const m of members) w.u32(m.size);
-  w.bytes(pool).latin1(typeString).zeros(typeField - typeString.length);
+  w.bytes(pool)
+    .latin1(typeString)
+    .zeros(typeField - typeString.length);
   for (const o of offsets) w.u32(o);
   return w.toBytes();
 }

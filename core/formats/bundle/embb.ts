@@ -103,7 +103,11 @@ const td = new TextDecoder('latin1');
  */
 class SizeWords {
   private r: FieldReader | undefined;
-  constructor(private readonly source: ByteSource, private readonly window: number, private readonly spans: FieldSpan[] | undefined) {}
+  constructor(
+    private readonly source: ByteSource,
+    private readonly window: number,
+    private readonly spans: FieldSpan[] | undefined,
+  ) {}
 
   u32(pos: number, field: string): number {
     checkRange(this.source.name, this.source.size, pos, 4, field);
@@ -142,7 +146,9 @@ export function readEmbb(source: ByteSource, options: EmbbReadOptions = {}): Emb
   if (at < source.size) {
     trailing = { offset: at, length: source.size - at };
     const peek = source.readSync(at, Math.min(16, source.size - at));
-    notes.push(`${trailing.length} bytes after the last payload that do not start an EMBB block (bytes ${hexBytes(peek)}); retail chains end exactly at the end of the file`);
+    notes.push(
+      `${trailing.length} bytes after the last payload that do not start an EMBB block (bytes ${hexBytes(peek)}); retail chains end exactly at the end of the file`,
+    );
   }
   if (blocks.length > 1) notes.push(`${blocks.length} concatenated EMBB blocks: only S3 describes concatenation, seed 004 measured none (UNCERTAIN)`);
   for (const b of blocks) {
@@ -173,7 +179,11 @@ function readBlock(source: ByteSource, at: number, blockIndex: number, words: Si
   const f = `block[${blockIndex}]`;
   const h = new FieldReader(source.readSync(at, Math.min(EMBB_HEADER_SIZE, source.size - at)), file, { base: at, fileSize: source.size, spans });
   const version = expectMagicVersion(h, 'EMBB', [EMBB_VERSION], 'EMBB', {
-    what: 'an EMBB container', magicField: `${f}.magic`, versionField: `${f}.version`, bigEndian: 'EMBB containers', headerSize: EMBB_HEADER_SIZE,
+    what: 'an EMBB container',
+    magicField: `${f}.magic`,
+    versionField: `${f}.version`,
+    bigEndian: 'EMBB containers',
+    headerSize: EMBB_HEADER_SIZE,
     headerField: `${f}.header`,
     hint: (found) => (found === BNDL_MAGIC_LE ? ' (this is a BNDL: a Mordor-era data-carrying bundle, read it with parseBndl)' : ''),
   });
@@ -194,11 +204,23 @@ function readBlock(source: ByteSource, at: number, blockIndex: number, words: Si
     const field = `${f}.pathOffset[${i}]`;
     const off = t.u32(field);
     if (off >= pathPoolSize) {
-      throw new Arch06Error('OUT_OF_RANGE', 'path offset outside the path pool (offsets are relative to 0x10)', { file, offset: tableAt + 4 * i, field, expected: `< ${pathPoolSize}`, actual: String(off) });
+      throw new Arch06Error('OUT_OF_RANGE', 'path offset outside the path pool (offsets are relative to 0x10)', {
+        file,
+        offset: tableAt + 4 * i,
+        field,
+        expected: `< ${pathPoolSize}`,
+        actual: String(off),
+      });
     }
     const end = pathPool.indexOf(0, off);
     if (end < 0) {
-      throw new Arch06Error('INVALID', 'path is not NUL-terminated inside the path pool', { file, offset: poolAt + off, field, expected: `a NUL before pool end ${pathPoolSize}`, actual: `${pathPoolSize - off} bytes without one` });
+      throw new Arch06Error('INVALID', 'path is not NUL-terminated inside the path pool', {
+        file,
+        offset: poolAt + off,
+        field,
+        expected: `a NUL before pool end ${pathPoolSize}`,
+        actual: `${pathPoolSize - off} bytes without one`,
+      });
     }
     pathOffsets[i] = off;
     paths[i] = td.decode(pathPool.subarray(off, end));
@@ -210,7 +232,13 @@ function readBlock(source: ByteSource, at: number, blockIndex: number, words: Si
     const field = `${f}.member[${i}].size`;
     const size = words.u32(pos, field);
     if (pos + 4 + size > source.size) {
-      throw new Arch06Error('TRUNCATED', `member ${JSON.stringify(paths[i])} runs past the end of the file`, { file, offset: pos, field, expected: `<= ${source.size - pos - 4}`, actual: String(size) });
+      throw new Arch06Error('TRUNCATED', `member ${JSON.stringify(paths[i])} runs past the end of the file`, {
+        file,
+        offset: pos,
+        field,
+        expected: `<= ${source.size - pos - 4}`,
+        actual: String(size),
+      });
     }
     members[i] = { path: paths[i], block: blockIndex, index: i, pathOffset: pathOffsets[i], sizeWordOffset: pos, offset: pos + 4, size };
     pos += 4 + size;

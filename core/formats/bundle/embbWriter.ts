@@ -16,7 +16,11 @@ export interface EmbbWriterMember {
 export function writeEmbb(members: EmbbWriterMember[]): Uint8Array {
   const { pool, offsets } = buildPathPool(members.map((m) => m.path));
   members.forEach((m, i) => {
-    if (m.bytes.length > 0xffffffff) throw new Arch06Error('BAD_ARGUMENT', 'a member holds at most 0xFFFFFFFF bytes (u32 size word)', { field: `member[${i}].bytes`, actual: String(m.bytes.length) });
+    if (m.bytes.length > 0xffffffff)
+      throw new Arch06Error('BAD_ARGUMENT', 'a member holds at most 0xFFFFFFFF bytes (u32 size word)', {
+        field: `member[${i}].bytes`,
+        actual: String(m.bytes.length),
+      });
   });
   const size = EMBB_HEADER_SIZE + pool.length + 4 * members.length + members.reduce((n, m) => n + 4 + m.bytes.length, 0);
   const w = new ByteWriter(size).u32(EMBB_MAGIC).u32(EMBB_VERSION).u32(pool.length).u32(members.length).bytes(pool);

@@ -20,9 +20,7 @@ export const LTFX_GADB_OFFSET = 8;
 /** S2 `gamedb.hexpat`: a 44-byte GADB header. */
 export const GADB_HEADER_SIZE = 44;
 /** S2's names for the GADB header words after magic and version (UNCERTAIN). */
-const GADB_WORD_LABELS = [
-  'stringTableSize', 'recordCount', 'unknown', 'unknown', 'unknown', 'blockCount', 'unknown', 'unknown', 'stringTableOffset',
-] as const;
+const GADB_WORD_LABELS = ['stringTableSize', 'recordCount', 'unknown', 'unknown', 'unknown', 'blockCount', 'unknown', 'unknown', 'stringTableOffset'] as const;
 
 export interface LtfxHeader {
   file: string;
@@ -55,8 +53,6 @@ export function parseLtfxHeader(bytes: Uint8Array, file: string, options: ParseO
     version,
     gadb: { offset: g, version: gadbVersion, words },
     confidence: 'uncertain',
-    notes: [
-      'only the LTFX and GADB headers are read (formats-public §9: one sample, S2 labels); the GADB words are UNCERTAIN',
-    ],
+    notes: ['only the LTFX and GADB headers are read (formats-public §9: one sample, S2 labels); the GADB words are UNCERTAIN'],
   };
 }

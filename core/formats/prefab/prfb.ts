@@ -166,15 +166,22 @@ export function parsePrfb(bytes: Uint8Array, file: string, options: ParseOptions
   const lods = readLods(r);
 
   const search = locateTables({
-    reader: r, from: lods.end, drawCount: counts.draws, formatCount: counts.vertexFormats, materialCount: counts.materials, findCounts: true,
+    reader: r,
+    from: lods.end,
+    drawCount: counts.draws,
+    formatCount: counts.vertexFormats,
+    materialCount: counts.materials,
+    findCounts: true,
     labels: { draws: 'header [4]', formats: 'header [9]', materials: 'header [5]' },
   });
   notes.push(...search.notes);
   const { tables, buffers, geometry } = search;
   if (buffers?.countsOffset !== undefined) {
-    notes.push(buffers.countsOffset === lods.end
-      ? 'the {draws, vertex bytes, index bytes} words follow the LOD records directly'
-      : `the {draws, vertex bytes, index bytes} words lie ${buffers.countsOffset - lods.end} bytes after the LOD records (the bytes between are not described by the seed)`);
+    notes.push(
+      buffers.countsOffset === lods.end
+        ? 'the {draws, vertex bytes, index bytes} words follow the LOD records directly'
+        : `the {draws, vertex bytes, index bytes} words lie ${buffers.countsOffset - lods.end} bytes after the LOD records (the bytes between are not described by the seed)`,
+    );
   }
   if (tables) {
     const D = tables.draws.length;
@@ -184,7 +191,10 @@ export function parsePrfb(bytes: Uint8Array, file: string, options: ParseOptions
     const inUnit = drawCoverage(D, units);
     const orphans: number[] = [];
     for (let i = 0; i < D; i++) if (!inUnit[i]) orphans.push(i);
-    if (orphans.length) notes.push(`draw(s) ${orphans.slice(0, 32).join(', ')}${orphans.length > 32 ? ` … (${orphans.length})` : ''} are in no unit (seed: depth-prepass and shadow casters)`);
+    if (orphans.length)
+      notes.push(
+        `draw(s) ${orphans.slice(0, 32).join(', ')}${orphans.length > 32 ? ` … (${orphans.length})` : ''} are in no unit (seed: depth-prepass and shadow casters)`,
+      );
   }
 
   let rest: Prfb['rest'];
@@ -201,7 +211,20 @@ export function parsePrfb(bytes: Uint8Array, file: string, options: ParseOptions
   }
 
   const prfb = {
-    file, size: bytes.length, format: 'PRFB', version, hash: w(2), header, counts, lods, tables, buffers, geometry, rest, confidence: 'uncertain', notes,
+    file,
+    size: bytes.length,
+    format: 'PRFB',
+    version,
+    hash: w(2),
+    header,
+    counts,
+    lods,
+    tables,
+    buffers,
+    geometry,
+    rest,
+    confidence: 'uncertain',
+    notes,
   } as Omit<Prfb, 'bytes'>;
   Object.defineProperty(prfb, 'bytes', { value: bytes, enumerable: false });
   return prfb as Prfb;
@@ -261,8 +284,18 @@ function readLods(r: FieldReader): PrfbLods {
       break;
     }
     records.push({
-      index: i, offset: o, kind: 'unit', tag, raw, next: s32(raw[4]!), nameHash: raw[1], firstDraw: raw[2], drawCount: raw[3],
-      switchDistance: asF32(raw[5]!), unknown24: asF32(raw[6]!), distinctDraws: raw[10],
+      index: i,
+      offset: o,
+      kind: 'unit',
+      tag,
+      raw,
+      next: s32(raw[4]!),
+      nameHash: raw[1],
+      firstDraw: raw[2],
+      drawCount: raw[3],
+      switchDistance: asF32(raw[5]!),
+      unknown24: asF32(raw[6]!),
+      distinctDraws: raw[10],
     });
     r.record(`lods[${i}]`, o, PRFB_LOD_RECORD_SIZE);
   }
@@ -331,7 +364,11 @@ function resolveChains(records: PrfbLodRecord[], groups: PrfbLodGroup[], notes: 
     const same = ok.length === 2 && JSON.stringify(results[0]) === JSON.stringify(results[1]);
     notes.push(
       `next read as ${readings[pick]!.name === 'record index' ? 'an index over all LOD records' : 'an index within the group (root = 0)'} (our reading: every chain resolves with it)` +
-        (ok.length === 2 ? (same ? '; reading it within the group gives the same chains' : '; reading it within the group also resolves, to different chains: UNCERTAIN') : ''),
+        (ok.length === 2
+          ? same
+            ? '; reading it within the group gives the same chains'
+            : '; reading it within the group also resolves, to different chains: UNCERTAIN'
+          : ''),
     );
     return readings[pick]!.name;
   }
@@ -349,7 +386,9 @@ function resolveChains(records: PrfbLodRecord[], groups: PrfbLodGroup[], notes: 
     }
     g.chains = chains;
   }
-  notes.push('next resolves neither as an index over all LOD records nor within the group: chains taken in file order (a root, then its units up to the next root): UNCERTAIN');
+  notes.push(
+    'next resolves neither as an index over all LOD records nor within the group: chains taken in file order (a root, then its units up to the next root): UNCERTAIN',
+  );
   return 'file order';
 }
 
@@ -371,15 +410,31 @@ export function prfbSummary(p: Prfb): string[] {
   };
   for (const g of p.lods.groups.slice(0, SUMMARY_MAX)) {
     lines.push(`  group ${formatHash(g.tag)}: ${g.roots.length} root(s), ${g.units.length} unit(s)`);
-    capped(g.roots, SUMMARY_MAX, (ri) => {
-      const r = p.lods.records[ri]!;
-      return `    root ${ri} at ${hexOff(r.offset)}: next ${r.next}, cull distance ${f(r.cullDistance)}`;
-    }, 'roots');
-    capped(g.units, SUMMARY_MAX, (ui) => {
-      const u = p.lods.records[ui]!;
-      return `    unit ${ui} at ${hexOff(u.offset)}: name ${formatHash(u.nameHash!)}, draws ${u.firstDraw} + ${u.drawCount}, next ${u.next}${u.next === -1 ? ' (finest)' : ''}, switch distance ${f(u.switchDistance)}, f32 ${f(u.unknown24)}, distinct draws ${u.distinctDraws}`;
-    }, 'units');
-    capped(g.chains, SUMMARY_MAX, (c) => `    chain from root ${c.root} (coarse to fine): ${c.units.length ? c.units.join(' -> ') : 'no units'}${c.complete ? '' : ' (does not end at -1)'}`, 'chains');
+    capped(
+      g.roots,
+      SUMMARY_MAX,
+      (ri) => {
+        const r = p.lods.records[ri]!;
+        return `    root ${ri} at ${hexOff(r.offset)}: next ${r.next}, cull distance ${f(r.cullDistance)}`;
+      },
+      'roots',
+    );
+    capped(
+      g.units,
+      SUMMARY_MAX,
+      (ui) => {
+        const u = p.lods.records[ui]!;
+        return `    unit ${ui} at ${hexOff(u.offset)}: name ${formatHash(u.nameHash!)}, draws ${u.firstDraw} + ${u.drawCount}, next ${u.next}${u.next === -1 ? ' (finest)' : ''}, switch distance ${f(u.switchDistance)}, f32 ${f(u.unknown24)}, distinct draws ${u.distinctDraws}`;
+      },
+      'units',
+    );
+    capped(
+      g.chains,
+      SUMMARY_MAX,
+      (c) =>
+        `    chain from root ${c.root} (coarse to fine): ${c.units.length ? c.units.join(' -> ') : 'no units'}${c.complete ? '' : ' (does not end at -1)'}`,
+      'chains',
+    );
   }
   if (p.lods.groups.length > SUMMARY_MAX) lines.push(`  … ${p.lods.groups.length - SUMMARY_MAX} more groups`);
   // A loop, not push(...): the summary has a line per vertex format and material path, counts the file sets.

@@ -65,22 +65,40 @@ export function parseWorldMesh(bytes: Uint8Array, file: string, options: ParseOp
   const counts = { draws: w(3), vertexFormats: w(4), vertexBytes: w(9), indexBytes: w(10) };
   const left = bytes.length - WORLD_MESH_VERTEX_OFFSET;
   if (counts.vertexBytes > left) {
-    throw new Arch06Error('TRUNCATED', 'the vertex buffer runs past the end of the file', { file, offset: 0x24, field: 'header[9].vertexBytes', expected: `at most ${left} bytes after 0x2c`, actual: String(counts.vertexBytes) });
+    throw new Arch06Error('TRUNCATED', 'the vertex buffer runs past the end of the file', {
+      file,
+      offset: 0x24,
+      field: 'header[9].vertexBytes',
+      expected: `at most ${left} bytes after 0x2c`,
+      actual: String(counts.vertexBytes),
+    });
   }
   if (counts.indexBytes > left - counts.vertexBytes) {
     throw new Arch06Error('TRUNCATED', 'the index buffer runs past the end of the file', {
-      file, offset: 0x28, field: 'header[10].indexBytes', expected: `at most ${left - counts.vertexBytes} bytes after the vertex buffer`, actual: String(counts.indexBytes),
+      file,
+      offset: 0x28,
+      field: 'header[10].indexBytes',
+      expected: `at most ${left - counts.vertexBytes} bytes after the vertex buffer`,
+      actual: String(counts.indexBytes),
     });
   }
   const notes: string[] = [];
   const buffers: Buffers = {
-    vertexOffset: WORLD_MESH_VERTEX_OFFSET, vertexBytes: counts.vertexBytes,
-    indexOffset: WORLD_MESH_VERTEX_OFFSET + counts.vertexBytes, indexBytes: counts.indexBytes, padding: 0,
+    vertexOffset: WORLD_MESH_VERTEX_OFFSET,
+    vertexBytes: counts.vertexBytes,
+    indexOffset: WORLD_MESH_VERTEX_OFFSET + counts.vertexBytes,
+    indexBytes: counts.indexBytes,
+    padding: 0,
   };
   if (counts.indexBytes % 2) notes.push(`header [10] = ${counts.indexBytes} index bytes is odd (u16 indices expected)`);
   const tablesAt = buffers.indexOffset + buffers.indexBytes;
   const search = locateTables({
-    reader: r, from: tablesAt, formatsAt: tablesAt, drawCount: counts.draws, formatCount: counts.vertexFormats, buffers,
+    reader: r,
+    from: tablesAt,
+    formatsAt: tablesAt,
+    drawCount: counts.draws,
+    formatCount: counts.vertexFormats,
+    buffers,
     labels: { draws: 'header [3]', formats: 'header [4]' },
   });
   notes.push(...search.notes);
@@ -88,8 +106,16 @@ export function parseWorldMesh(bytes: Uint8Array, file: string, options: ParseOp
   if (tables?.formats) buffers.padding = tables.formats.offset - tablesAt;
   let rest: WorldMesh['rest'];
   const after = tables ? tables.end : tablesAt;
-  if (after < bytes.length) rest = { offset: after, size: bytes.length - after, note: tables ? 'after the draw records: not described by the seed, kept raw' : 'not located: kept raw' };
-  const mesh = { file, size: bytes.length, format: 'MESH', version, header, counts, buffers, tables, geometry, rest, confidence: 'uncertain', notes } as Omit<WorldMesh, 'bytes'>;
+  if (after < bytes.length)
+    rest = {
+      offset: after,
+      size: bytes.length - after,
+      note: tables ? 'after the draw records: not described by the seed, kept raw' : 'not located: kept raw',
+    };
+  const mesh = { file, size: bytes.length, format: 'MESH', version, header, counts, buffers, tables, geometry, rest, confidence: 'uncertain', notes } as Omit<
+    WorldMesh,
+    'bytes'
+  >;
   Object.defineProperty(mesh, 'bytes', { value: bytes, enumerable: false });
   return mesh as WorldMesh;
 }

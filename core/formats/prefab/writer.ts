@@ -155,13 +155,20 @@ function strides(format: WriteEntry[], fi: number): [number, number] {
 function writeEntryData(w: ByteWriter, e: WriteEntry, d: WriteDraw, v: number): void {
   const pick = (): ArrayLike<number> | undefined => {
     switch (e.usage) {
-      case VERTEX_USAGE.POSITION: return d.positions;
-      case VERTEX_USAGE.NORMAL: return d.normals;
-      case VERTEX_USAGE.TANGENT: return d.tangents;
-      case VERTEX_USAGE.BINORMAL: return d.binormals;
-      case VERTEX_USAGE.UV: return d.uvs;
-      case VERTEX_USAGE.COLOUR: return d.colors;
-      default: return undefined;
+      case VERTEX_USAGE.POSITION:
+        return d.positions;
+      case VERTEX_USAGE.NORMAL:
+        return d.normals;
+      case VERTEX_USAGE.TANGENT:
+        return d.tangents;
+      case VERTEX_USAGE.BINORMAL:
+        return d.binormals;
+      case VERTEX_USAGE.UV:
+        return d.uvs;
+      case VERTEX_USAGE.COLOUR:
+        return d.colors;
+      default:
+        return undefined;
     }
   };
   const src = (e.index ?? 0) === 0 ? pick() : undefined;
@@ -236,7 +243,11 @@ function encodeGeometry(formats: WriteEntry[][], draws: WriteDraw[]): Geometry {
  * the tables: the part both PRFB and MESH lay out the same way. Returns the offsets.
  */
 function writeBuffersAndTables(
-  w: ByteWriter, geo: Geometry, formats: WriteEntry[][], framing: 'counted' | 'flat', tailPadding: number | undefined,
+  w: ByteWriter,
+  geo: Geometry,
+  formats: WriteEntry[][],
+  framing: 'counted' | 'flat',
+  tailPadding: number | undefined,
 ): { vertexOffset: number; indexOffset: number; formatsOffset: number; drawsOffset: number } {
   const vertexOffset = w.length;
   w.bytes(geo.vertex);
@@ -252,7 +263,11 @@ function writeTables(w: ByteWriter, formats: WriteEntry[][], records: number[][]
   const formatsOffset = w.length;
   for (const f of formats) {
     if (framing === 'counted') w.u32(f.length);
-    for (const e of f) w.u8(e.stream).u8(e.type).u8(e.usage).u8(e.index ?? 0);
+    for (const e of f)
+      w.u8(e.stream)
+        .u8(e.type)
+        .u8(e.usage)
+        .u8(e.index ?? 0);
   }
   const drawsOffset = w.length;
   for (const r of records) {
@@ -285,10 +300,30 @@ export function writePrfb(input: PrfbWriteInput): Written {
   for (const g of input.groups) {
     const rootIndex = recordIndex;
     const local = (k: number): number => (input.nextReading === 'index in group' ? k : rootIndex + k);
-    w.u32(g.tag).u32(PRFB_NONE).u32(0).u32(0).u32(g.units.length ? local(1) : PRFB_NONE).f32(g.cullDistance).u32(0).u32(PRFB_LOD_MARKER).u32(0).u32(0).u32(0);
+    w.u32(g.tag)
+      .u32(PRFB_NONE)
+      .u32(0)
+      .u32(0)
+      .u32(g.units.length ? local(1) : PRFB_NONE)
+      .f32(g.cullDistance)
+      .u32(0)
+      .u32(PRFB_LOD_MARKER)
+      .u32(0)
+      .u32(0)
+      .u32(0);
     g.units.forEach((u, k) => {
       const next = k + 1 < g.units.length ? local(k + 2) : PRFB_NONE;
-      w.u32(g.tag).u32(u.nameHash).u32(u.firstDraw).u32(u.drawCount).u32(next).f32(u.switchDistance).f32(u.f24 ?? 0).u32(PRFB_LOD_MARKER).u32(0).u32(0).u32(u.distinctDraws ?? u.drawCount);
+      w.u32(g.tag)
+        .u32(u.nameHash)
+        .u32(u.firstDraw)
+        .u32(u.drawCount)
+        .u32(next)
+        .f32(u.switchDistance)
+        .f32(u.f24 ?? 0)
+        .u32(PRFB_LOD_MARKER)
+        .u32(0)
+        .u32(0)
+        .u32(u.distinctDraws ?? u.drawCount);
     });
     recordIndex += 1 + g.units.length;
   }
@@ -310,8 +345,18 @@ export function writePrfb(input: PrfbWriteInput): Written {
   return {
     bytes: w.toBytes(),
     layout: {
-      lodOffset: PRFB_LOD_OFFSET, lodCount: recordIndex, countsOffset, vertexOffset, vertexBytes: geo.vertex.length, indexOffset, indexBytes: geo.index.length,
-      formatsOffset, drawsOffset, materialsOffset, restOffset, blocks: geo.blocks,
+      lodOffset: PRFB_LOD_OFFSET,
+      lodCount: recordIndex,
+      countsOffset,
+      vertexOffset,
+      vertexBytes: geo.vertex.length,
+      indexOffset,
+      indexBytes: geo.index.length,
+      formatsOffset,
+      drawsOffset,
+      materialsOffset,
+      restOffset,
+      blocks: geo.blocks,
     },
   };
 }
@@ -335,8 +380,18 @@ export function writeWorldMesh(input: WorldMeshWriteInput): Written {
   return {
     bytes: w.toBytes(),
     layout: {
-      lodOffset: 0, lodCount: 0, countsOffset: 0, vertexOffset, vertexBytes: geo.vertex.length, indexOffset, indexBytes: geo.index.length,
-      formatsOffset, drawsOffset, materialsOffset: restOffset, restOffset, blocks: geo.blocks,
+      lodOffset: 0,
+      lodCount: 0,
+      countsOffset: 0,
+      vertexOffset,
+      vertexBytes: geo.vertex.length,
+      indexOffset,
+      indexBytes: geo.index.length,
+      formatsOffset,
+      drawsOffset,
+      materialsOffset: restOffset,
+      restOffset,
+      blocks: geo.blocks,
     },
   };
 }
@@ -344,13 +399,32 @@ export function writeWorldMesh(input: WorldMeshWriteInput): Written {
 // ---- ready-made inputs for tests and fixtures -------------------------------------------------
 
 /** A box from (x0, y0, z0) to (x1, y1, z1): 24 vertices (4 per face) with normals and uvs, 12 triangles. */
-export function box(min: [number, number, number], max: [number, number, number]): { positions: number[]; normals: number[]; uvs: number[]; colors: number[]; indices: number[] } {
-  const positions: number[] = [], normals: number[] = [], uvs: number[] = [], colors: number[] = [], indices: number[] = [];
-  const faces: [number, number, number][] = [[1, 0, 0], [-1, 0, 0], [0, 1, 0], [0, -1, 0], [0, 0, 1], [0, 0, -1]];
+export function box(
+  min: [number, number, number],
+  max: [number, number, number],
+): { positions: number[]; normals: number[]; uvs: number[]; colors: number[]; indices: number[] } {
+  const positions: number[] = [],
+    normals: number[] = [],
+    uvs: number[] = [],
+    colors: number[] = [],
+    indices: number[] = [];
+  const faces: [number, number, number][] = [
+    [1, 0, 0],
+    [-1, 0, 0],
+    [0, 1, 0],
+    [0, -1, 0],
+    [0, 0, 1],
+    [0, 0, -1],
+  ];
   faces.forEach((n, fi) => {
     const axis = n.findIndex((x) => x !== 0);
     const [a, b] = [0, 1, 2].filter((k) => k !== axis) as [number, number];
-    for (const [s, t] of [[0, 0], [1, 0], [1, 1], [0, 1]] as const) {
+    for (const [s, t] of [
+      [0, 0],
+      [1, 0],
+      [1, 1],
+      [0, 1],
+    ] as const) {
       const p: [number, number, number] = [0, 0, 0];
       p[axis] = n[axis]! > 0 ? max[axis]! : min[axis]!;
       p[a] = s ? max[a]! : min[a]!;

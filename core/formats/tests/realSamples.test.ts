@@ -33,8 +33,15 @@ const LAYERS = ['island', 'mtnpass', 'snowmtn', 'volcano'];
 const layerPath = (layer: string, ext: string): string => `worlds\\retail\\${layer}\\sectionsandlayers\\fortwallgameplay.${ext}`;
 // README.md: each .embb's members and their formats, "(9 in island, 9 in the others)".
 const MEMBER_FORMATS: Record<string, [string, number]> = {
-  inst: ['PRFB', 8], veggrid: ['VEGG', 1], terrain: ['TERR', 9], uiwd: ['UIWD', 4], objres: ['OBJR', 13],
-  uis: ['UISH', 3], scripts: ['SCRI', 1], wldclnt: ['WDSC', 9], hkai: ['HKAI', 3],
+  inst: ['PRFB', 8],
+  veggrid: ['VEGG', 1],
+  terrain: ['TERR', 9],
+  uiwd: ['UIWD', 4],
+  objres: ['OBJR', 13],
+  uis: ['UISH', 3],
+  scripts: ['SCRI', 1],
+  wldclnt: ['WDSC', 9],
+  hkai: ['HKAI', 3],
 };
 
 /** An install holding the retail archive, named by its cfg (as the game's x64/default.archcfg does). */
@@ -62,10 +69,19 @@ test('Patch_00.arch06 mounts with its 8 entries, each the size and storage its r
   try {
     assert.deepEqual(m.skipped, []);
     assert.deepEqual(m.broken, []);
-    assert.deepEqual(m.sources.map((s) => [s.name, s.kind, s.fileCount]), [['Patch_00.arch06', 'archive', 8]]);
+    assert.deepEqual(
+      m.sources.map((s) => [s.name, s.kind, s.fileCount]),
+      [['Patch_00.arch06', 'archive', 8]],
+    );
     assert.deepEqual([...m.sources[0].allPaths()].sort(), [...expected].sort());
     assert.equal(m.distinctPaths().length, 8);
-    assert.deepEqual(m.list('worlds\\retail')!.folders.map((f) => f.name).sort(), LAYERS);
+    assert.deepEqual(
+      m
+        .list('worlds\\retail')!
+        .folders.map((f) => f.name)
+        .sort(),
+      LAYERS,
+    );
     for (const r of raw) {
       const e = m.entry(r.path);
       assert.deepEqual([e.size, e.storedSize, e.storage], [r.size, r.storedSize, 'chunked'], r.path);
@@ -129,7 +145,10 @@ test('Patch_00.arch06: the 4 EMBB containers parse to their last byte, 9 members
       assert.equal(c.confidence, 'confirmed');
       assert.deepEqual(c.notes, []);
       assert.equal(c.blocks[0].pathPoolSize, pathPoolSize);
-      assert.deepEqual(c.members.map((x) => [x.path, x.offset, x.size]), paths.map((s, i) => [s, walked[i].offset, walked[i].size]));
+      assert.deepEqual(
+        c.members.map((x) => [x.path, x.offset, x.size]),
+        paths.map((s, i) => [s, walked[i].offset, walked[i].size]),
+      );
     }
   } finally {
     m.close();
@@ -149,7 +168,10 @@ test('Patch_00.arch06: the four embedded .inst (PRFB v8) read as far as the read
       assert.ok(inst.subarray(0x0c).every((b) => b === 0));
       const p = parsePrfb(inst, member.path);
       assert.equal(p.version, 8); // bytes 4-7
-      assert.deepEqual(p.header.map((w) => w.value), Array.from({ length: 14 }, (_, i) => u32(inst, 4 * i)));
+      assert.deepEqual(
+        p.header.map((w) => w.value),
+        Array.from({ length: 14 }, (_, i) => u32(inst, 4 * i)),
+      );
       assert.equal(ascii(inst, 0, 4), 'PRFB');
       // Word [2] ("u32 hash; of what is not stated", seed 001) is StringHash of the member's own path
       // in all four samples: a finding of this test, computed by the independent StringHash.
@@ -199,7 +221,10 @@ test('landmine_curse.fxp: LTFX v8 with an embedded GADB v17 at 0x08', { skip: FX
   assert.equal(h.gadb.version, 0x11);
   // The nine words at 0x10..0x30, as xxd shows them: 4c0e0000 0c000000 10000000 00000000 8c020000
   // 02020000 df44f2ab 00000000 2c000000.
-  assert.deepEqual(h.gadb.words.map((w) => w.value), [0xe4c, 0x0c, 0x10, 0, 0x28c, 0x202, 0xabf244df, 0, 0x2c]);
+  assert.deepEqual(
+    h.gadb.words.map((w) => w.value),
+    [0xe4c, 0x0c, 0x10, 0, 0x28c, 0x202, 0xabf244df, 0, 0x2c],
+  );
   assert.equal(h.size, 14524); // ls -l
   assert.equal(h.confidence, 'uncertain');
 });

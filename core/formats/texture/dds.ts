@@ -156,16 +156,25 @@ export interface DdsFile {
   notes: string[];
 }
 
-const fourCCText = (v: number): string =>
-  String.fromCharCode(v & 0xff, (v >>> 8) & 0xff, (v >>> 16) & 0xff, (v >>> 24) & 0xff);
+const fourCCText = (v: number): string => String.fromCharCode(v & 0xff, (v >>> 8) & 0xff, (v >>> 16) & 0xff, (v >>> 24) & 0xff);
 const hex = (v: number): string => '0x' + v.toString(16).toUpperCase();
 
 const bc = (name: string, dxgi: number, blockBytes: number, decoder?: DdsDecoder, srgb = false): DdsFormat => ({
-  name, dxgi, blockBytes, srgb, decoder, decodable: decoder !== undefined,
+  name,
+  dxgi,
+  blockBytes,
+  srgb,
+  decoder,
+  decodable: decoder !== undefined,
   reason: decoder ? undefined : `${name} is not decoded in this build`,
 });
 const px = (name: string, dxgi: number | undefined, bytesPerPixel: number, decoder?: DdsDecoder, srgb = false): DdsFormat => ({
-  name, dxgi, bytesPerPixel, srgb, decoder, decodable: decoder !== undefined,
+  name,
+  dxgi,
+  bytesPerPixel,
+  srgb,
+  decoder,
+  decodable: decoder !== undefined,
   reason: decoder ? undefined : `${name} is not decoded in this build`,
 });
 
@@ -264,7 +273,9 @@ function resolveFormat(pf: DdsPixelFormat, dx10: DdsDx10Header | undefined): Dds
   const hasAlpha = (pf.flags & (DDPF_ALPHAPIXELS | DDPF_ALPHA)) !== 0;
   if (pf.flags & DDPF_RGB) {
     if (bits === 32 && r === 0xff && g === 0xff00 && b === 0xff0000) {
-      return hasAlpha && a === 0xff000000 ? DXGI[28]() : { ...DXGI[28](), name: 'R8G8B8X8_UNORM', dxgi: undefined, decoder: 'RGBA8', reason: undefined, decodable: true };
+      return hasAlpha && a === 0xff000000
+        ? DXGI[28]()
+        : { ...DXGI[28](), name: 'R8G8B8X8_UNORM', dxgi: undefined, decoder: 'RGBA8', reason: undefined, decodable: true };
     }
     if (bits === 32 && r === 0xff0000 && g === 0xff00 && b === 0xff) return hasAlpha && a === 0xff000000 ? DXGI[87]() : DXGI[88]();
     if (bits === 16 && r === 0xf800 && g === 0x7e0 && b === 0x1f) return DXGI[85]();
@@ -335,7 +346,13 @@ export function parseDds(bytes: Uint8Array, file: string, start = 0, options: Pa
     throw new Arch06Error('INVALID', 'DDS_HEADER.size must be 124', { file, offset: h, field: 'dds.header.size', expected: '124', actual: String(size) });
   }
   if (pfSize !== DDS_PIXELFORMAT_SIZE) {
-    throw new Arch06Error('INVALID', 'DDS_PIXELFORMAT.size must be 32', { file, offset: pfAt, field: 'dds.header.pixelFormat.size', expected: '32', actual: String(pfSize) });
+    throw new Arch06Error('INVALID', 'DDS_PIXELFORMAT.size must be 32', {
+      file,
+      offset: pfAt,
+      field: 'dds.header.pixelFormat.size',
+      expected: '32',
+      actual: String(pfSize),
+    });
   }
   const fcText = fourCCText(fourCCRaw);
   const pixelFormat: DdsPixelFormat = {
@@ -349,7 +366,22 @@ export function parseDds(bytes: Uint8Array, file: string, start = 0, options: Pa
     bMask,
     aMask,
   };
-  const header: DdsHeader = { size, flags, height: headerHeight, width: headerWidth, pitchOrLinearSize, depth: headerDepth, mipMapCount, reserved1, pixelFormat, caps, caps2, caps3, caps4, reserved2 };
+  const header: DdsHeader = {
+    size,
+    flags,
+    height: headerHeight,
+    width: headerWidth,
+    pitchOrLinearSize,
+    depth: headerDepth,
+    mipMapCount,
+    reserved1,
+    pixelFormat,
+    caps,
+    caps2,
+    caps3,
+    caps4,
+    reserved2,
+  };
   const notes: string[] = [];
   let dataOffset = start + DDS_BASE_DATA_OFFSET;
   let dx10: DdsDx10Header | undefined;
@@ -357,15 +389,30 @@ export function parseDds(bytes: Uint8Array, file: string, start = 0, options: Pa
     r.need(DDS_DX10_HEADER_SIZE, 'dds.dx10');
     const x = dataOffset;
     dx10 = {
-      dxgiFormat: r.u32('dds.dx10.dxgiFormat'), resourceDimension: r.u32('dds.dx10.resourceDimension'), miscFlag: r.u32('dds.dx10.miscFlag'),
-      arraySize: r.u32('dds.dx10.arraySize'), miscFlags2: r.u32('dds.dx10.miscFlags2'),
+      dxgiFormat: r.u32('dds.dx10.dxgiFormat'),
+      resourceDimension: r.u32('dds.dx10.resourceDimension'),
+      miscFlag: r.u32('dds.dx10.miscFlag'),
+      arraySize: r.u32('dds.dx10.arraySize'),
+      miscFlags2: r.u32('dds.dx10.miscFlags2'),
     };
     dataOffset += DDS_DX10_HEADER_SIZE;
     if (dx10.resourceDimension < DDS_DIMENSION_TEXTURE1D || dx10.resourceDimension > DDS_DIMENSION_TEXTURE3D) {
-      throw new Arch06Error('INVALID', 'DX10 resourceDimension must be 2 (1D), 3 (2D) or 4 (3D)', { file, offset: x + 4, field: 'dds.dx10.resourceDimension', expected: '2, 3 or 4', actual: String(dx10.resourceDimension) });
+      throw new Arch06Error('INVALID', 'DX10 resourceDimension must be 2 (1D), 3 (2D) or 4 (3D)', {
+        file,
+        offset: x + 4,
+        field: 'dds.dx10.resourceDimension',
+        expected: '2, 3 or 4',
+        actual: String(dx10.resourceDimension),
+      });
     }
     if (dx10.arraySize === 0) {
-      throw new Arch06Error('INVALID', 'DX10 arraySize must be at least 1', { file, offset: x + 12, field: 'dds.dx10.arraySize', expected: '>= 1', actual: '0' });
+      throw new Arch06Error('INVALID', 'DX10 arraySize must be at least 1', {
+        file,
+        offset: x + 12,
+        field: 'dds.dx10.arraySize',
+        expected: '>= 1',
+        actual: '0',
+      });
     }
   }
 
@@ -377,7 +424,13 @@ export function parseDds(bytes: Uint8Array, file: string, start = 0, options: Pa
   const depth = volume ? header.depth : 1;
   const dim = (v: number, off: number, field: string): void => {
     if (v < 1 || v > DDS_MAX_DIMENSION) {
-      throw new Arch06Error('OUT_OF_RANGE', `DDS ${field} outside 1..${DDS_MAX_DIMENSION}`, { file, offset: off, field: `dds.header.${field}`, expected: `1..${DDS_MAX_DIMENSION}`, actual: String(v) });
+      throw new Arch06Error('OUT_OF_RANGE', `DDS ${field} outside 1..${DDS_MAX_DIMENSION}`, {
+        file,
+        offset: off,
+        field: `dds.header.${field}`,
+        expected: `1..${DDS_MAX_DIMENSION}`,
+        actual: String(v),
+      });
     }
   };
   dim(width, h + 12, 'width');
@@ -386,7 +439,13 @@ export function parseDds(bytes: Uint8Array, file: string, start = 0, options: Pa
   const maxMips = 32 - Math.clz32(Math.max(width, height, depth));
   const mipCount = header.flags & DDSD_MIPMAPCOUNT || header.mipMapCount > 0 ? Math.max(1, header.mipMapCount) : 1;
   if (mipCount > maxMips) {
-    throw new Arch06Error('OUT_OF_RANGE', `more mip levels than a ${width}x${height}x${depth} surface has`, { file, offset: h + 24, field: 'dds.header.mipMapCount', expected: `<= ${maxMips}`, actual: String(mipCount) });
+    throw new Arch06Error('OUT_OF_RANGE', `more mip levels than a ${width}x${height}x${depth} surface has`, {
+      file,
+      offset: h + 24,
+      field: 'dds.header.mipMapCount',
+      expected: `<= ${maxMips}`,
+      actual: String(mipCount),
+    });
   }
   if (!(header.flags & DDSD_MIPMAPCOUNT) && header.mipMapCount > 1) notes.push('mipMapCount is set without DDSD_MIPMAPCOUNT in flags; the count is used');
 
@@ -402,14 +461,27 @@ export function parseDds(bytes: Uint8Array, file: string, start = 0, options: Pa
     let bitsSet = 0;
     for (let m = header.caps2 & DDSCAPS2_CUBEMAP_FACES; m; m &= m - 1) bitsSet++;
     faces = bitsSet;
-    if (faces === 0) throw new Arch06Error('INVALID', 'a cube map names no faces', { file, offset: h + 0x6c, field: 'dds.header.caps2', expected: 'at least one DDSCAPS2_CUBEMAP_* face bit', actual: hex(header.caps2) });
+    if (faces === 0)
+      throw new Arch06Error('INVALID', 'a cube map names no faces', {
+        file,
+        offset: h + 0x6c,
+        field: 'dds.header.caps2',
+        expected: 'at least one DDSCAPS2_CUBEMAP_* face bit',
+        actual: hex(header.caps2),
+      });
     if (faces !== 6) notes.push(`partial cube map: ${faces} faces`);
   }
   const arraySize = dx10 ? dx10.arraySize : 1;
   // Every surface holds at least one byte, so a count beyond the data is impossible; check before the loop.
   const surfacesBig = arraySize * faces;
   if (surfacesBig > end - dataOffset) {
-    throw new Arch06Error('TRUNCATED', 'more array slices than the file has bytes for', { file, offset: dx10 ? dataOffset - 8 : h, field: 'dds.dx10.arraySize', expected: `<= ${Math.max(0, end - dataOffset)} surfaces`, actual: String(surfacesBig) });
+    throw new Arch06Error('TRUNCATED', 'more array slices than the file has bytes for', {
+      file,
+      offset: dx10 ? dataOffset - 8 : h,
+      field: 'dds.dx10.arraySize',
+      expected: `<= ${Math.max(0, end - dataOffset)} surfaces`,
+      actual: String(surfacesBig),
+    });
   }
   const surfaces = surfacesBig;
   const format = resolveFormat(pixelFormat, dx10);
@@ -428,7 +500,11 @@ export function parseDds(bytes: Uint8Array, file: string, start = 0, options: Pa
         const n = levelSize(format, w, hh, d)!;
         if (pos + n > end) {
           throw new Arch06Error('TRUNCATED', `mip level ${m} of surface ${s} (${w}x${hh}${d > 1 ? 'x' + d : ''} ${format.name}) runs past the end of the DDS`, {
-            file, offset: pos, field: `dds.surface[${s}].mip[${m}]`, expected: `${n} bytes`, actual: `${Math.max(0, end - pos)} bytes`,
+            file,
+            offset: pos,
+            field: `dds.surface[${s}].mip[${m}]`,
+            expected: `${n} bytes`,
+            actual: `${Math.max(0, end - pos)} bytes`,
           });
         }
         levels.push({ slice: s, mip: m, width: w, height: hh, depth: d, offset: pos, size: n });
@@ -442,7 +518,26 @@ export function parseDds(bytes: Uint8Array, file: string, start = 0, options: Pa
     }
   }
   const dimension = cube ? 'cube' : volume ? '3D' : is1D ? '1D' : '2D';
-  return { file, start, end, header, dx10, format, width, height, depth, mipCount, faces, arraySize, surfaces, dimension, dataOffset, levels, dataEnd: pos, notes };
+  return {
+    file,
+    start,
+    end,
+    header,
+    dx10,
+    format,
+    width,
+    height,
+    depth,
+    mipCount,
+    faces,
+    arraySize,
+    surfaces,
+    dimension,
+    dataOffset,
+    levels,
+    dataEnd: pos,
+    notes,
+  };
 }
 
 /** The level for (slice, mip), or a BAD_ARGUMENT error naming the valid ranges. */
@@ -451,10 +546,20 @@ export function ddsLevel(dds: DdsFile, slice: number, mip: number): DdsLevel {
     throw new Arch06Error('UNSUPPORTED_CODEC', `the layout of ${dds.format.name} is unknown`, { file: dds.file, field: 'dds.format', actual: dds.format.name });
   }
   if (!Number.isInteger(slice) || slice < 0 || slice >= dds.surfaces) {
-    throw new Arch06Error('BAD_ARGUMENT', `slice ${slice} does not exist`, { file: dds.file, field: 'slice', expected: `0..${dds.surfaces - 1}`, actual: String(slice) });
+    throw new Arch06Error('BAD_ARGUMENT', `slice ${slice} does not exist`, {
+      file: dds.file,
+      field: 'slice',
+      expected: `0..${dds.surfaces - 1}`,
+      actual: String(slice),
+    });
   }
   if (!Number.isInteger(mip) || mip < 0 || mip >= dds.mipCount) {
-    throw new Arch06Error('BAD_ARGUMENT', `mip ${mip} does not exist`, { file: dds.file, field: 'mip', expected: `0..${dds.mipCount - 1}`, actual: String(mip) });
+    throw new Arch06Error('BAD_ARGUMENT', `mip ${mip} does not exist`, {
+      file: dds.file,
+      field: 'mip',
+      expected: `0..${dds.mipCount - 1}`,
+      actual: String(mip),
+    });
   }
   return dds.levels[slice * dds.mipCount + mip];
 }

@@ -58,7 +58,16 @@ const printable = (c: number): boolean => c >= 0x20 && c < 0x7f;
 
 /** Characters a game path is made of; anything else ends a run (a length byte, a flag). */
 const pathChar = (c: number): boolean =>
-  (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a) || c === 0x5c || c === 0x2f || c === 0x2e || c === 0x5f || c === 0x2d || c === 0x3a || c === 0x20;
+  (c >= 0x30 && c <= 0x39) ||
+  (c >= 0x41 && c <= 0x5a) ||
+  (c >= 0x61 && c <= 0x7a) ||
+  c === 0x5c ||
+  c === 0x2f ||
+  c === 0x2e ||
+  c === 0x5f ||
+  c === 0x2d ||
+  c === 0x3a ||
+  c === 0x20;
 const MAX_FRAMED_PATH = 1024;
 
 const latin1 = new TextDecoder('latin1');
@@ -98,7 +107,7 @@ function framedPaths(r: FieldReader, from: number, to: number): TexaPath[] | und
     }
     if (first < 0) continue;
     const found: TexaPath[] = [];
-    for (let p = first; p < to; ) {
+    for (let p = first; p < to;) {
       const end = stringEnd(p);
       found.push({ offset: p + width, text: latin1.decode(bytes.subarray(p + width, end)), framing });
       p = end;
@@ -133,7 +142,13 @@ export function parseTexa(bytes: Uint8Array, file: string, options: ParseOptions
   const last = Math.min(bytes.length - 4, 8 + TEXA_DDS_SEARCH_LIMIT);
   const ddsOffset = r.findU32(DDS_MAGIC, 8, 8 + TEXA_DDS_SEARCH_LIMIT);
   if (ddsOffset < 0) {
-    throw new Arch06Error('INVALID', `no "DDS " within ${TEXA_DDS_SEARCH_LIMIT} bytes of the TEXA header`, { file, offset: 8, field: 'dds.magic', expected: '"DDS " after the header and paths', actual: `none in bytes 8..${last + 4}` });
+    throw new Arch06Error('INVALID', `no "DDS " within ${TEXA_DDS_SEARCH_LIMIT} bytes of the TEXA header`, {
+      file,
+      offset: 8,
+      field: 'dds.magic',
+      expected: '"DDS " after the header and paths',
+      actual: `none in bytes 8..${last + 4}`,
+    });
   }
   r.skip(ddsOffset - 8, 'header');
   const dds = parseDds(bytes, file, ddsOffset, { spans: r.spans });
@@ -152,10 +167,22 @@ export function parseTexa(bytes: Uint8Array, file: string, options: ParseOptions
     slicePaths = paths.slice(1).map((p) => p.text);
     notes.push(`${paths.length} paths for ${dds.arraySize} slices: read as the array's own path, then one source per slice (seed 004's order)`);
   } else {
-    notes.push(`${paths.length} path-like runs for ${dds.arraySize} slices: not the own path + one per slice the seed describes, so they are listed unassigned`);
+    notes.push(
+      `${paths.length} path-like runs for ${dds.arraySize} slices: not the own path + one per slice the seed describes, so they are listed unassigned`,
+    );
   }
   return {
-    file, size: bytes.length, version, headerHex: hexBytes(bytes.subarray(8, ddsOffset), 256), headerBytes: ddsOffset - 8,
-    paths, ownPath, slicePaths, ddsOffset, dds, confidence: 'uncertain', notes,
+    file,
+    size: bytes.length,
+    version,
+    headerHex: hexBytes(bytes.subarray(8, ddsOffset), 256),
+    headerBytes: ddsOffset - 8,
+    paths,
+    ownPath,
+    slicePaths,
+    ddsOffset,
+    dds,
+    confidence: 'uncertain',
+    notes,
   };
 }

@@ -118,21 +118,34 @@ function parseSlvt(r: FieldReader): TexrFile {
   const version = expectMagicVersion(r, 'SLVT', [SLVT_VERSION], 'SLVT', { magicField: 'magic', versionField: 'slvt.version' });
   const at = r.findU32(TEXR_MAGIC, 8, 8 + SLVT_TEXR_SEARCH_LIMIT);
   if (at < 0) {
-    throw new Arch06Error('INVALID', `no "TEXR" inside the SLVT within ${SLVT_TEXR_SEARCH_LIMIT} bytes`, { file, offset: 8, field: 'slvt.texr', expected: '"TEXR"', actual: `none in bytes 8..${Math.min(bytes.length, 8 + SLVT_TEXR_SEARCH_LIMIT + 4)}` });
+    throw new Arch06Error('INVALID', `no "TEXR" inside the SLVT within ${SLVT_TEXR_SEARCH_LIMIT} bytes`, {
+      file,
+      offset: 8,
+      field: 'slvt.texr',
+      expected: '"TEXR"',
+      actual: `none in bytes 8..${Math.min(bytes.length, 8 + SLVT_TEXR_SEARCH_LIMIT + 4)}`,
+    });
   }
   r.skip(at - r.pos, 'slvt.header');
   const t = parseTexrAt(r, at);
   t.container = 'SLVT';
   t.slvt = { version, texrOffset: at, headerBytes: hexBytes(bytes.subarray(0, at), 64), certainty: 'uncertain' };
   t.confidence = 'uncertain';
-  t.notes.unshift(`SLVT v4 wrapper: its ${at}-byte header is undocumented; the TEXR was found by searching and is taken to run to the end of the file (UNCERTAIN)`);
+  t.notes.unshift(
+    `SLVT v4 wrapper: its ${at}-byte header is undocumented; the TEXR was found by searching and is taken to run to the end of the file (UNCERTAIN)`,
+  );
   return t;
 }
 
 function parseTexrAt(r: FieldReader, base: number): TexrFile {
   const { bytes, file } = r;
   r.pos = base;
-  const version = expectMagicVersion(r, 'TEXR', [TEXR_VERSION], 'TEXR', { what: 'a TEXR texture', magicField: 'magic', versionField: 'version', bigEndian: 'TEXR textures' });
+  const version = expectMagicVersion(r, 'TEXR', [TEXR_VERSION], 'TEXR', {
+    what: 'a TEXR texture',
+    magicField: 'magic',
+    versionField: 'version',
+    bigEndian: 'TEXR textures',
+  });
   const unk1 = r.u32('unk1');
   const unk2 = r.u32('unk2');
   const lenAt = r.pos;
@@ -150,12 +163,20 @@ function parseTexrAt(r: FieldReader, base: number): TexrFile {
   const ddsOffset = r.findU32(DDS_MAGIC, searchFrom, searchFrom + TEXR_DDS_SEARCH_LIMIT);
   if (ddsOffset < 0 && bytes.length < P + TEXR_DDS_DOCUMENTED_DELTA + 4) {
     throw new Arch06Error('TRUNCATED', 'file ends before the DDS (documented at P + 23)', {
-      file, offset: searchFrom, field: 'dds.magic', expected: `"DDS " at 0x${(P + TEXR_DDS_DOCUMENTED_DELTA).toString(16)}`, actual: `${bytes.length - searchFrom} bytes after the dimension pair`,
+      file,
+      offset: searchFrom,
+      field: 'dds.magic',
+      expected: `"DDS " at 0x${(P + TEXR_DDS_DOCUMENTED_DELTA).toString(16)}`,
+      actual: `${bytes.length - searchFrom} bytes after the dimension pair`,
     });
   }
   if (ddsOffset < 0) {
     throw new Arch06Error('INVALID', `no "DDS " within ${TEXR_DDS_SEARCH_LIMIT} bytes after the dimension pair`, {
-      file, offset: searchFrom, field: 'dds.magic', expected: `"DDS " at 0x${(P + TEXR_DDS_DOCUMENTED_DELTA).toString(16)} (P + 23) or soon after`, actual: `bytes ${hexBytes(bytes.subarray(searchFrom, searchFrom + 24), 24)}`,
+      file,
+      offset: searchFrom,
+      field: 'dds.magic',
+      expected: `"DDS " at 0x${(P + TEXR_DDS_DOCUMENTED_DELTA).toString(16)} (P + 23) or soon after`,
+      actual: `bytes ${hexBytes(bytes.subarray(searchFrom, searchFrom + 24), 24)}`,
     });
   }
   const unk4 = Uint8Array.from(r.bytesOf(ddsOffset - searchFrom, 'unk4'));
@@ -188,19 +209,59 @@ function parseTexrAt(r: FieldReader, base: number): TexrFile {
   const fields: TexrField[] = [
     { name: 'magic', offset: base, length: 4, raw: raw(base, 4), value: 'TEXR', certainty: 'confirmed' },
     { name: 'version', offset: base + 4, length: 4, raw: raw(base + 4, 4), value: version, certainty: 'confirmed' },
-    { name: 'unk1', offset: base + 8, length: 4, raw: raw(base + 8, 4), value: unk1, certainty: 'uncertain', note: `bytes ${bytes[base + 8]}, ${bytes[base + 9]}, ${bytes[base + 10]}, ${bytes[base + 11]}; guess: byte 0 = DDS mip count (${dds.mipCount}), byte 3 = high-res mip count` },
+    {
+      name: 'unk1',
+      offset: base + 8,
+      length: 4,
+      raw: raw(base + 8, 4),
+      value: unk1,
+      certainty: 'uncertain',
+      note: `bytes ${bytes[base + 8]}, ${bytes[base + 9]}, ${bytes[base + 10]}, ${bytes[base + 11]}; guess: byte 0 = DDS mip count (${dds.mipCount}), byte 3 = high-res mip count`,
+    },
     { name: 'unk2', offset: base + 12, length: 4, raw: raw(base + 12, 4), value: unk2, certainty: 'uncertain' },
     { name: 'pathLength', offset: lenAt, length: 2, raw: raw(lenAt, 2), value: pathLength, certainty: 'confirmed' },
-    { name: 'path', offset: pathAt, length: pathLength, raw: raw(pathAt, pathLength), value: path, certainty: 'confirmed', note: 'tier name field (seed 004): a .tex names its .tex0 or itself; .tex0/.texuhd name their .tex; empty under worlds\\' },
+    {
+      name: 'path',
+      offset: pathAt,
+      length: pathLength,
+      raw: raw(pathAt, pathLength),
+      value: path,
+      certainty: 'confirmed',
+      note: 'tier name field (seed 004): a .tex names its .tex0 or itself; .tex0/.texuhd name their .tex; empty under worlds\\',
+    },
     { name: 'unk3', offset: P, length: 1, raw: raw(P, 1), value: unk3, certainty: 'uncertain' },
-    { name: 'width', offset: P + 1, length: 2, raw: raw(P + 1, 2), value: width, certainty: 'confirmed', note: 'S2 "higherResolution": 2x the DDS in the sample' },
+    {
+      name: 'width',
+      offset: P + 1,
+      length: 2,
+      raw: raw(P + 1, 2),
+      value: width,
+      certainty: 'confirmed',
+      note: 'S2 "higherResolution": 2x the DDS in the sample',
+    },
     { name: 'height', offset: P + 3, length: 2, raw: raw(P + 3, 2), value: height, certainty: 'confirmed' },
     { name: 'unk4', offset: searchFrom, length: unk4.length, raw: raw(searchFrom, unk4.length), certainty: 'uncertain', note: guess || undefined },
     { name: 'dds', offset: ddsOffset, length: bytes.length - ddsOffset, raw: raw(ddsOffset, 4), value: 'DDS ', certainty: 'confirmed' },
   ];
   return {
-    file, size: bytes.length, container: 'TEXR', texrOffset: base, version, unk1, unk2, path, tierName: { path, tier }, unk3, width, height,
-    unk4, ddsOffset, dds, fields, confidence, notes,
+    file,
+    size: bytes.length,
+    container: 'TEXR',
+    texrOffset: base,
+    version,
+    unk1,
+    unk2,
+    path,
+    tierName: { path, tier },
+    unk3,
+    width,
+    height,
+    unk4,
+    ddsOffset,
+    dds,
+    fields,
+    confidence,
+    notes,
   };
 }
 

@@ -9,7 +9,17 @@ import { Arch06Error } from '../../errors';
 import { ByteWriter } from '../../io/byteWriter';
 import { FieldReader } from '../../io/fieldReader';
 import { tagValue } from '../../io/magic';
-import { DDPF_ALPHAPIXELS, DDPF_FOURCC, DDPF_RGB, DDS_BASE_DATA_OFFSET, DDS_HEADER_SIZE, DDS_MAGIC, DDS_MAX_DIMENSION, DDS_PIXELFORMAT_SIZE, DDSD_MIPMAPCOUNT } from './dds';
+import {
+  DDPF_ALPHAPIXELS,
+  DDPF_FOURCC,
+  DDPF_RGB,
+  DDS_BASE_DATA_OFFSET,
+  DDS_HEADER_SIZE,
+  DDS_MAGIC,
+  DDS_MAX_DIMENSION,
+  DDS_PIXELFORMAT_SIZE,
+  DDSD_MIPMAPCOUNT,
+} from './dds';
 import { TEXR_MAGIC, TEXR_PATH_LENGTH_OFFSET, TEXR_VERSION } from './texr';
 import { TEXA_MAGIC, TEXA_VERSION } from './texa';
 
@@ -59,14 +69,20 @@ export function writeDds(spec: DdsWriteSpec): Uint8Array {
   const { width, height, format, mips } = spec;
   const slices = [mips, ...(spec.extraSlices ?? [])];
   const dx10 = slices.length > 1;
-  for (const [name, v] of [['width', width], ['height', height]] as const) {
-    if (!Number.isInteger(v) || v < 1 || v > DDS_MAX_DIMENSION) throw bad(`DDS ${name} outside 1..${DDS_MAX_DIMENSION}`, name, `1..${DDS_MAX_DIMENSION}`, String(v));
+  for (const [name, v] of [
+    ['width', width],
+    ['height', height],
+  ] as const) {
+    if (!Number.isInteger(v) || v < 1 || v > DDS_MAX_DIMENSION)
+      throw bad(`DDS ${name} outside 1..${DDS_MAX_DIMENSION}`, name, `1..${DDS_MAX_DIMENSION}`, String(v));
   }
   const maxMips = 32 - Math.clz32(Math.max(width, height));
-  if (mips.length < 1 || mips.length > maxMips) throw bad(`a ${width}x${height} DDS has 1..${maxMips} mip levels`, 'mips', `1..${maxMips}`, String(mips.length));
+  if (mips.length < 1 || mips.length > maxMips)
+    throw bad(`a ${width}x${height} DDS has 1..${maxMips} mip levels`, 'mips', `1..${maxMips}`, String(mips.length));
   let total = 0;
   slices.forEach((chain, s) => {
-    if (chain.length !== mips.length) throw bad(`slice ${s} has ${chain.length} mips, slice 0 has ${mips.length}`, `slices[${s}]`, `${mips.length} mips`, String(chain.length));
+    if (chain.length !== mips.length)
+      throw bad(`slice ${s} has ${chain.length} mips, slice 0 has ${mips.length}`, `slices[${s}]`, `${mips.length} mips`, String(chain.length));
     chain.forEach((m, i) => {
       const n = ddsLevelBytes(format, Math.max(1, width >>> i), Math.max(1, height >>> i));
       if (m.length !== n) throw bad(`mip ${i} of slice ${s} has the wrong size`, `mips[${i}]`, `${n} bytes`, `${m.length} bytes`);
@@ -140,8 +156,12 @@ export interface TexrWriteSpec {
 /** A TEXR v8 file: header (the DDS at P + 23, as in the sample), then `spec.dds`. */
 export function writeTexr(spec: TexrWriteSpec): Uint8Array {
   const { path, width, height, dds } = spec;
-  if (path.length > 0xffff || /[^\x00-\xff]/.test(path)) throw bad('the name field must be latin1 and at most 65535 characters', 'path', 'latin1, <= 65535 chars', `${path.length} chars`);
-  for (const [name, x] of [['width', width], ['height', height]] as const) {
+  if (path.length > 0xffff || /[^\x00-\xff]/.test(path))
+    throw bad('the name field must be latin1 and at most 65535 characters', 'path', 'latin1, <= 65535 chars', `${path.length} chars`);
+  for (const [name, x] of [
+    ['width', width],
+    ['height', height],
+  ] as const) {
     if (!Number.isInteger(x) || x < 0 || x > 0xffff) throw bad(`the TEXR ${name} is a u16`, name, '0..65535', String(x));
   }
   if (new FieldReader(dds, 'dds').peekU32(0) !== DDS_MAGIC) throw bad('the payload must be a DDS file', 'dds', '"DDS "', `${dds.length} bytes`);
@@ -169,7 +189,8 @@ export interface TexaWriteSpec {
 export function writeTexa(spec: TexaWriteSpec): Uint8Array {
   const paths = [spec.path, ...spec.slicePaths];
   for (const p of paths) {
-    if (p.length > 0xffff || /[^\x00-\xff]/.test(p)) throw bad('TEXA paths must be latin1 and at most 65535 characters', 'path', 'latin1, <= 65535 chars', `${p.length} chars`);
+    if (p.length > 0xffff || /[^\x00-\xff]/.test(p))
+      throw bad('TEXA paths must be latin1 and at most 65535 characters', 'path', 'latin1, <= 65535 chars', `${p.length} chars`);
   }
   const head = 12 + paths.reduce((n, p) => n + 2 + p.length, 0);
   const w = new ByteWriter(head + spec.dds.length).u32(TEXA_MAGIC).u32(TEXA_VERSION).u32(spec.slicePaths.length);

@@ -16,14 +16,28 @@ test('case folds, separators do not', () => {
 
 test('known table values: h = h * 919 + LUT[c]', () => {
   // A single byte hashes to its table value; two bytes to v1 * 919 + v2.
-  const cases: [string, number][] = [['a', 1], ['Z', 26], ['0', 27], ['9', 36], [' ', 37], ['_', 38], ['-', 39], ['\\', 42], ['/', 52], ['.', 55]];
+  const cases: [string, number][] = [
+    ['a', 1],
+    ['Z', 26],
+    ['0', 27],
+    ['9', 36],
+    [' ', 37],
+    ['_', 38],
+    ['-', 39],
+    ['\\', 42],
+    ['/', 52],
+    ['.', 55],
+  ];
   for (const [c, v] of cases) assert.equal(stringHash(c), v, c);
   assert.equal(stringHash('ab'), 1 * 919 + 2);
   assert.equal(stringHash(''), 0);
 });
 
 test('a byte the table does not know is reported, not hashed', () => {
-  assert.throws(() => stringHash('a(b'), (e: unknown) => e instanceof Arch06Error && e.code === 'UNKNOWN_HASH_BYTE' && e.offset === 1);
+  assert.throws(
+    () => stringHash('a(b'),
+    (e: unknown) => e instanceof Arch06Error && e.code === 'UNKNOWN_HASH_BYTE' && e.offset === 1,
+  );
   const r = new StringHasher().tryHash('x&');
   assert.deepEqual(r, { ok: false, byte: 0x26, index: 1 });
 });

@@ -22,8 +22,7 @@ export interface DecodeRequest {
 }
 
 export type DecodeReply =
-  | { id: number; rgba: Uint8Array; error?: undefined }
-  | { id: number; rgba?: undefined; error: { code: ErrorCode; description: string } & ErrorDetails };
+  { id: number; rgba: Uint8Array; error?: undefined } | { id: number; rgba?: undefined; error: { code: ErrorCode; description: string } & ErrorDetails };
 
 export interface DecodePoolOptions {
   /** The compiled nodeDecodeWorker.js (its bundle: dist/nodeDecodeWorker.js). */
@@ -58,7 +57,11 @@ export class DecodePool {
   /** Decode level (slice, mip) of `dds` (offsets into `bytes`) to RGBA8. Same errors as `decodeDdsLevel`. */
   async decode(dds: DdsFile, bytes: Uint8Array, slice: number, mip: number): Promise<{ width: number; height: number; rgba: Uint8Array; onWorker: boolean }> {
     if (!dds.format.decodable || !dds.format.decoder) {
-      throw new Arch06Error('UNSUPPORTED_CODEC', dds.format.reason ?? `${dds.format.name} is not decoded`, { file: dds.file, field: 'dds.format', actual: dds.format.name });
+      throw new Arch06Error('UNSUPPORTED_CODEC', dds.format.reason ?? `${dds.format.name} is not decoded`, {
+        file: dds.file,
+        field: 'dds.format',
+        actual: dds.format.name,
+      });
     }
     const level = ddsLevel(dds, slice, mip);
     const { width, height } = level;

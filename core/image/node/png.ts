@@ -46,14 +46,21 @@ export interface PngOptions {
 
 /** Encode a width x height RGBA8 buffer (row-major, 4 bytes per pixel) as a PNG file. */
 export function encodePng(rgba: Uint8Array, width: number, height: number, options: PngOptions = {}): Uint8Array {
-  for (const [v, field] of [[width, 'width'], [height, 'height']] as const) {
+  for (const [v, field] of [
+    [width, 'width'],
+    [height, 'height'],
+  ] as const) {
     if (!Number.isInteger(v) || v < 1 || v > PNG_MAX_DIMENSION) {
       throw new Arch06Error('BAD_ARGUMENT', `PNG ${field} must be 1..2^31-1`, { field, actual: String(v) });
     }
   }
   const row = width * 4;
   if (rgba.length !== row * height) {
-    throw new Arch06Error('BAD_ARGUMENT', 'pixel buffer size does not match the dimensions', { field: 'rgba', expected: `${row * height} bytes (${width}x${height}x4)`, actual: `${rgba.length} bytes` });
+    throw new Arch06Error('BAD_ARGUMENT', 'pixel buffer size does not match the dimensions', {
+      field: 'rgba',
+      expected: `${row * height} bytes (${width}x${height}x4)`,
+      actual: `${rgba.length} bytes`,
+    });
   }
   const raw = new Uint8Array((row + 1) * height);
   for (let y = 0; y < height; y++) raw.set(rgba.subarray(y * row, (y + 1) * row), y * (row + 1) + 1); // filter byte 0

@@ -32,13 +32,26 @@ export function textureThumbnail(bytes: Uint8Array, file: string, maxSide = 128)
   const level = largestLevelWithin(t.dds, maxSide) ?? largestLevelWithin(t.dds, maxSide * THUMBNAIL_SLACK);
   if (!level) {
     const smallest = t.dds.levels.filter((l) => l.slice === 0).pop();
-    throw new Arch06Error('OUT_OF_RANGE', `no level small enough for a preview (smallest ${smallest ? `${smallest.width}x${smallest.height}` : 'none'}; open the file, or its .tex tier)`, {
-      file, field: 'dds.levels', expected: `a level within ${maxSide * THUMBNAIL_SLACK} px`, actual: smallest ? `${smallest.width}x${smallest.height}` : 'no levels',
-    });
+    throw new Arch06Error(
+      'OUT_OF_RANGE',
+      `no level small enough for a preview (smallest ${smallest ? `${smallest.width}x${smallest.height}` : 'none'}; open the file, or its .tex tier)`,
+      {
+        file,
+        field: 'dds.levels',
+        expected: `a level within ${maxSide * THUMBNAIL_SLACK} px`,
+        actual: smallest ? `${smallest.width}x${smallest.height}` : 'no levels',
+      },
+    );
   }
   const d = decodeDdsLevel(t.dds, t.bytes, 0, level.mip);
   return {
-    png: encodePng(d.rgba, d.width, d.height), width: d.width, height: d.height, mip: level.mip,
-    fullWidth: t.dds.width, fullHeight: t.dds.height, format: t.dds.format.name, slices: t.dds.surfaces,
+    png: encodePng(d.rgba, d.width, d.height),
+    width: d.width,
+    height: d.height,
+    mip: level.mip,
+    fullWidth: t.dds.width,
+    fullHeight: t.dds.height,
+    format: t.dds.format.name,
+    slices: t.dds.surfaces,
   };
 }

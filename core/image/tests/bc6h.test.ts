@@ -27,15 +27,81 @@ interface Mode {
   layout: string; // after the mode bits, in the spec's notation (r0..r3 = w, x, y, z; [10:15] reversed)
 }
 const MODES: Record<string, Mode> = {
-  'mode 1': { value: 0, bits: 2, transformed: true, regions: 2, epb: 10, delta: [5, 5, 5], layout: 'g2[4] b2[4] b3[4] r0[9:0] g0[9:0] b0[9:0] r1[4:0] g3[4] g2[3:0] g1[4:0] b3[0] g3[3:0] b1[4:0] b3[1] b2[3:0] r2[4:0] b3[2] r3[4:0] b3[3]' },
-  'mode 2': { value: 1, bits: 2, transformed: true, regions: 2, epb: 7, delta: [6, 6, 6], layout: 'g2[5] g3[4] g3[5] r0[6:0] b3[0] b3[1] b2[4] g0[6:0] b2[5] b3[2] g2[4] b0[6:0] b3[3] b3[5] b3[4] r1[5:0] g2[3:0] g1[5:0] g3[3:0] b1[5:0] b2[3:0] r2[5:0] r3[5:0]' },
-  'mode 4': { value: 0x06, bits: 5, transformed: true, regions: 2, epb: 11, delta: [4, 5, 4], layout: 'r0[9:0] g0[9:0] b0[9:0] r1[3:0] r0[10] g3[4] g2[3:0] g1[4:0] g0[10] g3[3:0] b1[3:0] b0[10] b3[1] b2[3:0] r2[3:0] b3[0] b3[2] r3[3:0] g2[4] b3[3]' },
-  'mode 7': { value: 0x12, bits: 5, transformed: true, regions: 2, epb: 8, delta: [6, 5, 5], layout: 'r0[7:0] g3[4] b2[4] g0[7:0] b3[2] g2[4] b0[7:0] b3[3] b3[4] r1[5:0] g2[3:0] g1[4:0] b3[0] g3[3:0] b1[4:0] b3[1] b2[3:0] r2[5:0] r3[5:0]' },
-  'mode 10': { value: 0x1e, bits: 5, transformed: false, regions: 2, epb: 6, delta: [6, 6, 6], layout: 'r0[5:0] g3[4] b3[0] b3[1] b2[4] g0[5:0] g2[5] b2[5] b3[2] g2[4] b0[5:0] g3[5] b3[3] b3[5] b3[4] r1[5:0] g2[3:0] g1[5:0] g3[3:0] b1[5:0] b2[3:0] r2[5:0] r3[5:0]' },
+  'mode 1': {
+    value: 0,
+    bits: 2,
+    transformed: true,
+    regions: 2,
+    epb: 10,
+    delta: [5, 5, 5],
+    layout: 'g2[4] b2[4] b3[4] r0[9:0] g0[9:0] b0[9:0] r1[4:0] g3[4] g2[3:0] g1[4:0] b3[0] g3[3:0] b1[4:0] b3[1] b2[3:0] r2[4:0] b3[2] r3[4:0] b3[3]',
+  },
+  'mode 2': {
+    value: 1,
+    bits: 2,
+    transformed: true,
+    regions: 2,
+    epb: 7,
+    delta: [6, 6, 6],
+    layout:
+      'g2[5] g3[4] g3[5] r0[6:0] b3[0] b3[1] b2[4] g0[6:0] b2[5] b3[2] g2[4] b0[6:0] b3[3] b3[5] b3[4] r1[5:0] g2[3:0] g1[5:0] g3[3:0] b1[5:0] b2[3:0] r2[5:0] r3[5:0]',
+  },
+  'mode 4': {
+    value: 0x06,
+    bits: 5,
+    transformed: true,
+    regions: 2,
+    epb: 11,
+    delta: [4, 5, 4],
+    layout: 'r0[9:0] g0[9:0] b0[9:0] r1[3:0] r0[10] g3[4] g2[3:0] g1[4:0] g0[10] g3[3:0] b1[3:0] b0[10] b3[1] b2[3:0] r2[3:0] b3[0] b3[2] r3[3:0] g2[4] b3[3]',
+  },
+  'mode 7': {
+    value: 0x12,
+    bits: 5,
+    transformed: true,
+    regions: 2,
+    epb: 8,
+    delta: [6, 5, 5],
+    layout: 'r0[7:0] g3[4] b2[4] g0[7:0] b3[2] g2[4] b0[7:0] b3[3] b3[4] r1[5:0] g2[3:0] g1[4:0] b3[0] g3[3:0] b1[4:0] b3[1] b2[3:0] r2[5:0] r3[5:0]',
+  },
+  'mode 10': {
+    value: 0x1e,
+    bits: 5,
+    transformed: false,
+    regions: 2,
+    epb: 6,
+    delta: [6, 6, 6],
+    layout:
+      'r0[5:0] g3[4] b3[0] b3[1] b2[4] g0[5:0] g2[5] b2[5] b3[2] g2[4] b0[5:0] g3[5] b3[3] b3[5] b3[4] r1[5:0] g2[3:0] g1[5:0] g3[3:0] b1[5:0] b2[3:0] r2[5:0] r3[5:0]',
+  },
   'mode 11': { value: 0x03, bits: 5, transformed: false, regions: 1, epb: 10, delta: [10, 10, 10], layout: 'r0[9:0] g0[9:0] b0[9:0] r1[9:0] g1[9:0] b1[9:0]' },
-  'mode 12': { value: 0x07, bits: 5, transformed: true, regions: 1, epb: 11, delta: [9, 9, 9], layout: 'r0[9:0] g0[9:0] b0[9:0] r1[8:0] r0[10] g1[8:0] g0[10] b1[8:0] b0[10]' },
-  'mode 13': { value: 0x0b, bits: 5, transformed: true, regions: 1, epb: 12, delta: [8, 8, 8], layout: 'r0[9:0] g0[9:0] b0[9:0] r1[7:0] r0[10:11] g1[7:0] g0[10:11] b1[7:0] b0[10:11]' },
-  'mode 14': { value: 0x0f, bits: 5, transformed: true, regions: 1, epb: 16, delta: [4, 4, 4], layout: 'r0[9:0] g0[9:0] b0[9:0] r1[3:0] r0[10:15] g1[3:0] g0[10:15] b1[3:0] b0[10:15]' },
+  'mode 12': {
+    value: 0x07,
+    bits: 5,
+    transformed: true,
+    regions: 1,
+    epb: 11,
+    delta: [9, 9, 9],
+    layout: 'r0[9:0] g0[9:0] b0[9:0] r1[8:0] r0[10] g1[8:0] g0[10] b1[8:0] b0[10]',
+  },
+  'mode 13': {
+    value: 0x0b,
+    bits: 5,
+    transformed: true,
+    regions: 1,
+    epb: 12,
+    delta: [8, 8, 8],
+    layout: 'r0[9:0] g0[9:0] b0[9:0] r1[7:0] r0[10:11] g1[7:0] g0[10:11] b1[7:0] b0[10:11]',
+  },
+  'mode 14': {
+    value: 0x0f,
+    bits: 5,
+    transformed: true,
+    regions: 1,
+    epb: 16,
+    delta: [4, 4, 4],
+    layout: 'r0[9:0] g0[9:0] b0[9:0] r1[3:0] r0[10:15] g1[3:0] g0[10:15] b1[3:0] b0[10:15]',
+  },
 };
 // Some of the first 32 two-subset shapes of the BC7 table, with the anchor of subset 1.
 const SHAPES: Record<number, { map: string; anchor: number }> = {
@@ -181,12 +247,30 @@ test('bc6h: values the spec fixes exactly; reserved modes decode to zeros', () =
   const m = MODES['mode 11'];
   const idx = [0, ...new Array(14).fill(7), 15];
   // Unsigned: endpoint 1023 unquantises to 0xFFFF, which scales to half 0x7BFF = 65504; 0 stays 0.
-  const u = makeBlock(m, [[1023, 1023, 1023], [0, 0, 0]], 0, idx, false);
+  const u = makeBlock(
+    m,
+    [
+      [1023, 1023, 1023],
+      [0, 0, 0],
+    ],
+    0,
+    idx,
+    false,
+  );
   const fu = decodeLevelFloat('BC6H_UF16', u.bytes, 0, 4, 4);
   assert.deepEqual(Array.from(fu.subarray(0, 3)), [65504, 65504, 65504]);
   assert.deepEqual(Array.from(fu.subarray(45, 48)), [0, 0, 0]);
   // Signed: +511 and -511 (10-bit two's complement 0x201) are the extremes, +-65504.
-  const s = makeBlock(m, [[511, 511, 511], [0x201, 0x201, 0x201]], 0, idx, true);
+  const s = makeBlock(
+    m,
+    [
+      [511, 511, 511],
+      [0x201, 0x201, 0x201],
+    ],
+    0,
+    idx,
+    true,
+  );
   const fs = decodeLevelFloat('BC6H_SF16', s.bytes, 0, 4, 4);
   assert.deepEqual(Array.from(fs.subarray(0, 3)), [65504, 65504, 65504]);
   assert.deepEqual(Array.from(fs.subarray(45, 48)), [-65504, -65504, -65504]);
@@ -201,8 +285,14 @@ test('bc6h: values the spec fixes exactly; reserved modes decode to zeros', () =
     const blk = Uint8Array.from({ length: 16 }, () => Math.floor(rnd() * 256));
     assert.equal(decodeLevelFloat(k & 1 ? 'BC6H_SF16' : 'BC6H_UF16', blk, 0, 4, 4).length, 48);
   }
-  assert.throws(() => decodeLevelFloat('BC6H_UF16', new Uint8Array(15), 0, 4, 4), (e: unknown) => e instanceof Arch06Error && e.code === 'TRUNCATED');
-  assert.throws(() => decodeLevelFloat('BC7', new Uint8Array(16), 0, 4, 4), (e: unknown) => e instanceof Arch06Error && e.code === 'BAD_ARGUMENT');
+  assert.throws(
+    () => decodeLevelFloat('BC6H_UF16', new Uint8Array(15), 0, 4, 4),
+    (e: unknown) => e instanceof Arch06Error && e.code === 'TRUNCATED',
+  );
+  assert.throws(
+    () => decodeLevelFloat('BC7', new Uint8Array(16), 0, 4, 4),
+    (e: unknown) => e instanceof Arch06Error && e.code === 'BAD_ARGUMENT',
+  );
 });
 
 test('bc6h: tone mapping for previews (rgb * 2^exposure, clamp, sRGB)', () => {
@@ -230,8 +320,17 @@ test('bc6h: DDS BC6H_UF16 / SF16 levels; BC6H_TYPELESS is reported, not decoded'
   assert.equal(decodeDdsLevelFloat(sf, dds(96).bytes).rgb.length, 48);
   const tl = parseDds(dds(94).bytes, 'x.dds');
   assert.equal(tl.format.decodable, false);
-  assert.throws(() => decodeDdsLevel(tl, dds(94).bytes), (e: unknown) => e instanceof Arch06Error && e.code === 'UNSUPPORTED_CODEC' && /BC6H/.test(e.message));
-  assert.throws(() => decodeDdsLevelFloat(tl, dds(94).bytes), (e: unknown) => e instanceof Arch06Error && e.code === 'UNSUPPORTED_CODEC');
+  assert.throws(
+    () => decodeDdsLevel(tl, dds(94).bytes),
+    (e: unknown) => e instanceof Arch06Error && e.code === 'UNSUPPORTED_CODEC' && /BC6H/.test(e.message),
+  );
+  assert.throws(
+    () => decodeDdsLevelFloat(tl, dds(94).bytes),
+    (e: unknown) => e instanceof Arch06Error && e.code === 'UNSUPPORTED_CODEC',
+  );
   const bc7 = parseDds(dds(98).bytes, 'x.dds');
-  assert.throws(() => decodeDdsLevelFloat(bc7, dds(98).bytes), (e: unknown) => e instanceof Arch06Error && e.code === 'UNSUPPORTED_CODEC');
+  assert.throws(
+    () => decodeDdsLevelFloat(bc7, dds(98).bytes),
+    (e: unknown) => e instanceof Arch06Error && e.code === 'UNSUPPORTED_CODEC',
+  );
 });

@@ -104,8 +104,7 @@ function makeBlock(mode: number, rnd: () => number, shape: number, rotation = 0,
   const alpha = Array.from({ length: ne }, () => int(m.alphaBits));
   const pb = m.pbits === 'endpoint' ? Array.from({ length: ne }, () => int(1)) : m.pbits === 'subset' ? Array.from({ length: m.subsets }, () => int(1)) : [];
   const pOf = (e: number): number => (m.pbits === 'endpoint' ? pb[e] : m.pbits === 'subset' ? pb[e >> 1] : 0);
-  const subsetOf = (i: number): number =>
-    m.subsets === 1 ? 0 : m.subsets === 2 ? Number(SHAPES2[shape].map[i]) : Number(SHAPES3[shape].map[i]);
+  const subsetOf = (i: number): number => (m.subsets === 1 ? 0 : m.subsets === 2 ? Number(SHAPES2[shape].map[i]) : Number(SHAPES3[shape].map[i]));
   const anchors = m.subsets === 1 ? [0] : m.subsets === 2 ? [0, SHAPES2[shape].anchor] : [0, ...SHAPES3[shape].anchors];
   const isAnchor = (i: number): boolean => anchors[subsetOf(i)] === i;
   const idx = Array.from({ length: 16 }, (_, i) => int(m.indexBits - (isAnchor(i) ? 1 : 0)));
@@ -193,7 +192,10 @@ test('bc7: reserved mode (first byte 0) is transparent black; partial and multi-
       assert.deepEqual(Array.from(rgba.subarray((y * 6 + x) * 4, (y * 6 + x) * 4 + 4)), e, `6x5 pixel ${x},${y}`);
     }
   }
-  assert.throws(() => decodeLevel('BC7', src, 1, 6, 5), (e: unknown) => e instanceof Arch06Error && e.code === 'TRUNCATED');
+  assert.throws(
+    () => decodeLevel('BC7', src, 1, 6, 5),
+    (e: unknown) => e instanceof Arch06Error && e.code === 'TRUNCATED',
+  );
 });
 
 test('bc7: DDS BC7_UNORM / BC7_UNORM_SRGB levels decode through decodeDdsLevel', () => {
@@ -229,7 +231,10 @@ function findBasisu(): string | undefined {
 function readPng(b: Uint8Array): { width: number; height: number; rgba: Uint8Array } {
   const dv = new DataView(b.buffer, b.byteOffset, b.byteLength);
   let o = 8;
-  let width = 0, height = 0, depth = 0, ct = 0;
+  let width = 0,
+    height = 0,
+    depth = 0,
+    ct = 0;
   let plte: Uint8Array | undefined;
   let trns: Uint8Array | undefined;
   const idat: Uint8Array[] = [];
@@ -267,7 +272,9 @@ function readPng(b: Uint8Array): { width: number; height: number; rgba: Uint8Arr
       else if (f === 2) p = up;
       else if (f === 3) p = (a + up) >> 1;
       else if (f === 4) {
-        const pa = Math.abs(up - c), pb = Math.abs(a - c), pc = Math.abs(a + up - 2 * c);
+        const pa = Math.abs(up - c),
+          pb = Math.abs(a - c),
+          pc = Math.abs(a + up - 2 * c);
         p = pa <= pb && pa <= pc ? a : pb <= pc ? up : c;
       }
       line[i] = (line[i] + p) & 255;
@@ -303,25 +310,38 @@ test('bc7: Basis Universal BC7 blocks decode exactly as basisu decodes them', (t
   }
   const dir = tempDir('arch06-bc7-');
   const rnd = prng(0x5eed);
-  const W = 64, H = 64;
+  const W = 64,
+    H = 64;
   const images: Record<string, (x: number, y: number) => number[]> = {
     noise: (x) => [rnd() * 256, rnd() * 256, rnd() * 256, (x >> 3) & 1 ? rnd() * 256 : 255],
     gradient: (x, y) => [x * 4, y * 4, 128 + ((x ^ y) & 31), (x * 4) ^ (y * 4)],
     blocks: (x, y) => {
       const k = ((x >> 2) + (y >> 2) * 16) % 7;
-      return [(x * 4 + k * 30 + rnd() * 40) & 255, (y * 4 + (k & 1) * 90) & 255, ((x ^ y) * 8 + rnd() * 20) & 255, k < 3 ? 255 : (x * 16 + y * 3 + rnd() * 60) & 255];
+      return [
+        (x * 4 + k * 30 + rnd() * 40) & 255,
+        (y * 4 + (k & 1) * 90) & 255,
+        ((x ^ y) * 8 + rnd() * 20) & 255,
+        k < 3 ? 255 : (x * 16 + y * 3 + rnd() * 60) & 255,
+      ];
     },
   };
   const modes = new Map<number, number>();
   let compared = 0;
   for (const [name, f] of Object.entries(images)) {
     const px = new Uint8Array(W * H * 4);
-    for (let y = 0; y < H; y++) for (let x = 0; x < W; x++) px.set(f(x, y).map((v) => Math.floor(v) & 255), (y * W + x) * 4);
+    for (let y = 0; y < H; y++)
+      for (let x = 0; x < W; x++)
+        px.set(
+          f(x, y).map((v) => Math.floor(v) & 255),
+          (y * W + x) * 4,
+        );
     for (const codec of ['uastc', 'etc1s']) {
       const sub = path.join(dir, `${name}-${codec}`);
       fs.mkdirSync(sub);
       fs.writeFileSync(path.join(sub, `${name}.png`), encodePng(px, W, H));
-      const c: SpawnSyncReturns<Buffer> = spawnSync(basisu, [...(codec === 'uastc' ? ['-uastc'] : []), '-linear', '-no_multithreading', `${name}.png`], { cwd: sub });
+      const c: SpawnSyncReturns<Buffer> = spawnSync(basisu, [...(codec === 'uastc' ? ['-uastc'] : []), '-linear', '-no_multithreading', `${name}.png`], {
+        cwd: sub,
+      });
       assert.equal(c.status, 0, `basisu compress: ${c.stderr}`);
       const u: SpawnSyncReturns<Buffer> = spawnSync(basisu, ['-unpack', '-no_multithreading', `${name}.basis`], { cwd: sub });
       assert.equal(u.status, 0, `basisu -unpack: ${u.stderr}`);
@@ -340,5 +360,10 @@ test('bc7: Basis Universal BC7 blocks decode exactly as basisu decodes them', (t
       compared++;
     }
   }
-  t.diagnostic(`basisu BC7: ${compared} images compared exactly; blocks per mode ${[...modes].sort((a, b) => a[0] - b[0]).map(([m, n]) => `${m}:${n}`).join(' ')}`);
+  t.diagnostic(
+    `basisu BC7: ${compared} images compared exactly; blocks per mode ${[...modes]
+      .sort((a, b) => a[0] - b[0])
+      .map(([m, n]) => `${m}:${n}`)
+      .join(' ')}`,
+  );
 });

@@ -34,9 +34,19 @@ function bc1Palette(c0: number, c1: number, threeColourAllowed: boolean): RGBA[]
   const a = expand565(c0);
   const b = expand565(c1);
   if (c0 > c1 || !threeColourAllowed) {
-    return [[...a, 255], [...b, 255], [...mix(a, b, 2 / 3, 1 / 3), 255], [...mix(a, b, 1 / 3, 2 / 3), 255]] as RGBA[];
+    return [
+      [...a, 255],
+      [...b, 255],
+      [...mix(a, b, 2 / 3, 1 / 3), 255],
+      [...mix(a, b, 1 / 3, 2 / 3), 255],
+    ] as RGBA[];
   }
-  return [[...a, 255], [...b, 255], [...mix(a, b, 1 / 2, 1 / 2), 255], [0, 0, 0, 0]] as RGBA[];
+  return [
+    [...a, 255],
+    [...b, 255],
+    [...mix(a, b, 1 / 2, 1 / 2), 255],
+    [0, 0, 0, 0],
+  ] as RGBA[];
 }
 
 /** The eight values of a BC4 / BC3-alpha block (Microsoft docs, BC3 and BC4). */
@@ -74,10 +84,19 @@ function assertPixels(rgba: Uint8Array, expected: RGBA[], what: string, channels
 }
 
 test('bcn: BC1 four-colour and three-colour + transparent blocks', () => {
-  for (const [c0, c1] of [[0xf800, 0x001f], [0x7bef, 0x2104], [0x001f, 0xf800], [0x1234, 0x1234]]) {
+  for (const [c0, c1] of [
+    [0xf800, 0x001f],
+    [0x7bef, 0x2104],
+    [0x001f, 0xf800],
+    [0x1234, 0x1234],
+  ]) {
     const rgba = decodeLevel('BC1', Uint8Array.from(colourBlock(c0, c1, IDX2)), 0, 4, 4);
     const pal = bc1Palette(c0, c1, true);
-    assertPixels(rgba, IDX2.map((k) => pal[k]), `BC1 c0=${c0.toString(16)} c1=${c1.toString(16)}`);
+    assertPixels(
+      rgba,
+      IDX2.map((k) => pal[k]),
+      `BC1 c0=${c0.toString(16)} c1=${c1.toString(16)}`,
+    );
   }
   // c0 <= c1: index 3 is transparent black.
   const t = decodeLevel('BC1', Uint8Array.from(colourBlock(0x001f, 0xf800, new Array(16).fill(3))), 0, 4, 4);
@@ -90,29 +109,54 @@ test('bcn: BC2 explicit alpha; colour always four-colour', () => {
   const c1 = 0xf800; // c0 <= c1, still four-colour in BC2
   const rgba = decodeLevel('BC2', Uint8Array.from([...nibbleBlock(alpha), ...colourBlock(c0, c1, IDX2)]), 0, 4, 4);
   const pal = bc1Palette(c0, c1, false);
-  assertPixels(rgba, IDX2.map((k, i) => [pal[k][0], pal[k][1], pal[k][2], Math.round((alpha[i] * 255) / 15)] as RGBA), 'BC2');
+  assertPixels(
+    rgba,
+    IDX2.map((k, i) => [pal[k][0], pal[k][1], pal[k][2], Math.round((alpha[i] * 255) / 15)] as RGBA),
+    'BC2',
+  );
 });
 
 test('bcn: BC3 alpha in eight-value and six-value modes', () => {
-  for (const [a0, a1] of [[200, 50], [50, 200], [255, 0], [7, 7]]) {
+  for (const [a0, a1] of [
+    [200, 50],
+    [50, 200],
+    [255, 0],
+    [7, 7],
+  ]) {
     const rgba = decodeLevel('BC3', Uint8Array.from([...valueBlock(a0, a1, IDX3), ...colourBlock(0x001f, 0xf800, IDX2)]), 0, 4, 4);
     const ap = bc4Palette(a0, a1);
     const cp = bc1Palette(0x001f, 0xf800, false);
-    assertPixels(rgba, IDX2.map((k, i) => [cp[k][0], cp[k][1], cp[k][2], ap[IDX3[i]]] as RGBA), `BC3 a0=${a0} a1=${a1}`);
+    assertPixels(
+      rgba,
+      IDX2.map((k, i) => [cp[k][0], cp[k][1], cp[k][2], ap[IDX3[i]]] as RGBA),
+      `BC3 a0=${a0} a1=${a1}`,
+    );
   }
 });
 
 test('bcn: BC4 and BC5 (UNORM) to R and RG', () => {
-  for (const [r0, r1] of [[240, 16], [16, 240], [0, 255]]) {
+  for (const [r0, r1] of [
+    [240, 16],
+    [16, 240],
+    [0, 255],
+  ]) {
     const r = decodeLevel('BC4', Uint8Array.from(valueBlock(r0, r1, IDX3)), 0, 4, 4);
     const p = bc4Palette(r0, r1);
-    assertPixels(r, IDX3.map((k) => [p[k], 0, 0, 255] as RGBA), `BC4 r0=${r0} r1=${r1}`);
+    assertPixels(
+      r,
+      IDX3.map((k) => [p[k], 0, 0, 255] as RGBA),
+      `BC4 r0=${r0} r1=${r1}`,
+    );
   }
   const IDXG = IDX3.map((v) => 7 - v);
   const rg = decodeLevel('BC5', Uint8Array.from([...valueBlock(100, 20, IDX3), ...valueBlock(20, 100, IDXG)]), 0, 4, 4);
   const pr = bc4Palette(100, 20);
   const pg = bc4Palette(20, 100);
-  assertPixels(rg, IDX3.map((k, i) => [pr[k], pg[IDXG[i]], 0, 255] as RGBA), 'BC5');
+  assertPixels(
+    rg,
+    IDX3.map((k, i) => [pr[k], pg[IDXG[i]], 0, 255] as RGBA),
+    'BC5',
+  );
 });
 
 test('bcn: partial edge blocks, uncompressed formats, errors', () => {
@@ -135,15 +179,24 @@ test('bcn: partial edge blocks, uncompressed formats, errors', () => {
   ];
   for (const [d, want] of cases) assert.deepEqual([...decodeLevel(d, px, 0, 2, 1)], want, d);
 
-  assert.throws(() => decodeLevel('BC3', new Uint8Array(15), 0, 4, 4), (e: unknown) => e instanceof Arch06Error && e.code === 'TRUNCATED');
-  assert.throws(() => decodeLevel('BC1', new Uint8Array(8), 0, 0, 4), (e: unknown) => e instanceof Arch06Error && e.code === 'OUT_OF_RANGE');
+  assert.throws(
+    () => decodeLevel('BC3', new Uint8Array(15), 0, 4, 4),
+    (e: unknown) => e instanceof Arch06Error && e.code === 'TRUNCATED',
+  );
+  assert.throws(
+    () => decodeLevel('BC1', new Uint8Array(8), 0, 0, 4),
+    (e: unknown) => e instanceof Arch06Error && e.code === 'OUT_OF_RANGE',
+  );
 });
 
 test('bcn: BC6H_TYPELESS is reported, not decoded', () => {
   const head = dx10Dds(94, new Uint8Array(16));
   const dds = parseDds(head, 'x.dds');
   assert.equal(dds.format.decodable, false);
-  assert.throws(() => decodeDdsLevel(dds, head), (e: unknown) => e instanceof Arch06Error && e.code === 'UNSUPPORTED_CODEC' && /BC6H/.test(e.message));
+  assert.throws(
+    () => decodeDdsLevel(dds, head),
+    (e: unknown) => e instanceof Arch06Error && e.code === 'UNSUPPORTED_CODEC' && /BC6H/.test(e.message),
+  );
 });
 
 // ---- ImageMagick on the real sample ----------------------------------------------------------

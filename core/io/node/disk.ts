@@ -131,7 +131,7 @@ export const realpath = (p: string): string => fs.realpathSync.native(p);
 export function realPathOf(p: string): string {
   let cur = path.resolve(p);
   const rest: string[] = [];
-  for (let links = 0; ; ) {
+  for (let links = 0; ;) {
     try {
       return path.join(realpath(cur), ...rest);
     } catch (e) {

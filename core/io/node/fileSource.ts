@@ -16,7 +16,12 @@ export class FileByteSource implements ByteSource {
   private fd: number | undefined;
   readonly size: number;
 
-  private constructor(readonly name: string, readonly diskPath: string, fd: number, size: number) {
+  private constructor(
+    readonly name: string,
+    readonly diskPath: string,
+    fd: number,
+    size: number,
+  ) {
     this.fd = fd;
     this.size = size;
   }
@@ -49,7 +54,11 @@ export class FileByteSource implements ByteSource {
   readIntoSync(position: number, length: number, target: Uint8Array, targetOffset: number): void {
     checkRange(this.name, this.size, position, length);
     if (targetOffset < 0 || targetOffset + length > target.length) {
-      throw new Arch06Error('OUT_OF_RANGE', 'read target too small', { file: this.name, expected: `${length} bytes at ${targetOffset}`, actual: `${target.length}-byte buffer` });
+      throw new Arch06Error('OUT_OF_RANGE', 'read target too small', {
+        file: this.name,
+        expected: `${length} bytes at ${targetOffset}`,
+        actual: `${target.length}-byte buffer`,
+      });
     }
     let done = 0;
     while (done < length) {
@@ -108,9 +117,16 @@ export const MAX_ENTRY_BYTES_LIMIT = 0x7fffffff;
 export function checkEntrySize(size: number, file: string, cap = DEFAULT_MAX_ENTRY_BYTES, howToRaise?: string): void {
   if (!(size <= cap && size <= MAX_ENTRY_BYTES_LIMIT)) {
     const limit = Math.min(cap, MAX_ENTRY_BYTES_LIMIT);
-    throw new Arch06Error('OUT_OF_RANGE', `too large to read into memory (the cap for one file is ${limit} bytes${howToRaise && limit === cap ? `; ${howToRaise}` : ''})`, {
-      file, field: 'size', expected: `at most ${limit} bytes`, actual: `${size} bytes`,
-    });
+    throw new Arch06Error(
+      'OUT_OF_RANGE',
+      `too large to read into memory (the cap for one file is ${limit} bytes${howToRaise && limit === cap ? `; ${howToRaise}` : ''})`,
+      {
+        file,
+        field: 'size',
+        expected: `at most ${limit} bytes`,
+        actual: `${size} bytes`,
+      },
+    );
   }
 }
 
@@ -119,13 +135,19 @@ export function checkEntrySize(size: number, file: string, cap = DEFAULT_MAX_ENT
  * (/dev/zero would never end), as are files over the cap (before anything is allocated). With
  * `checkPrefix`, the first `prefixBytes` are read and checked before the rest is.
  */
-export function readFileBytes(p: string, maxBytes = DEFAULT_MAX_ENTRY_BYTES, howToRaise?: string, checkPrefix?: (prefix: Uint8Array) => void, prefixBytes = 64 << 10): Uint8Array {
+export function readFileBytes(
+  p: string,
+  maxBytes = DEFAULT_MAX_ENTRY_BYTES,
+  howToRaise?: string,
+  checkPrefix?: (prefix: Uint8Array) => void,
+  prefixBytes = 64 << 10,
+): Uint8Array {
   const fd = fs.openSync(p, fs.constants.O_RDONLY | O_NONBLOCK);
   try {
     const st = fs.fstatSync(fd);
     if (!st.isFile()) throw new Arch06Error('BAD_ARGUMENT', 'not a regular file', { file: p, expected: 'a regular file', actual: fileKind(st) });
     const readInto = (out: Uint8Array, from: number, to: number): void => {
-      for (let done = from; done < to; ) {
+      for (let done = from; done < to;) {
         const n = fs.readSync(fd, out, done, to - done, done);
         if (n === 0) throw new Arch06Error('TRUNCATED', 'file shrank while reading', { file: p, offset: done });
         done += n;

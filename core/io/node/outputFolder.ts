@@ -56,7 +56,9 @@ export class OutputFolder {
     const refuse = (real: string): void => {
       if (forbidden.some((f) => isInside(real, f))) {
         const really = real !== abs ? ` (it is really ${real})` : '';
-        throw new Arch06Error('BAD_ARGUMENT', `refusing to write into ${forbidWhat}${really}: the install is read-only to arch06; choose another folder`, { file: abs });
+        throw new Arch06Error('BAD_ARGUMENT', `refusing to write into ${forbidWhat}${really}: the install is read-only to arch06; choose another folder`, {
+          file: abs,
+        });
       }
     };
     // Before creating anything: where the folder would really be.
@@ -67,7 +69,12 @@ export class OutputFolder {
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
     }
-    if (st && !st.isDirectory()) throw new Arch06Error('BAD_ARGUMENT', 'the output folder is not a folder', { file: abs, expected: 'a folder (or nothing)', actual: st.isFile() ? 'a file' : fileKind(st) });
+    if (st && !st.isDirectory())
+      throw new Arch06Error('BAD_ARGUMENT', 'the output folder is not a folder', {
+        file: abs,
+        expected: 'a folder (or nothing)',
+        actual: st.isFile() ? 'a file' : fileKind(st),
+      });
     if (!st) fs.mkdirSync(abs, { recursive: true });
     const real = realpath(abs);
     refuse(real);
@@ -97,7 +104,7 @@ export class OutputFolder {
     let closed = false;
     try {
       for (const part of bytes instanceof Uint8Array ? [bytes] : bytes) {
-        for (let done = 0; done < part.length; ) done += fs.writeSync(fd, part, done, part.length - done);
+        for (let done = 0; done < part.length;) done += fs.writeSync(fd, part, done, part.length - done);
       }
       fs.fsyncSync(fd);
       fs.closeSync(fd);
@@ -119,7 +126,7 @@ export class OutputFolder {
     let closed = false;
     try {
       for (let b = await next(); b !== undefined; b = await next()) {
-        for (let done = 0; done < b.length; ) done += (await handle.write(b, done, b.length - done)).bytesWritten;
+        for (let done = 0; done < b.length;) done += (await handle.write(b, done, b.length - done)).bytesWritten;
       }
       // No fsync here: this serves extraction of up to the whole game (half a million files), whose
       // output can be made again; the rename alone keeps a partial file from ever being visible.
@@ -143,7 +150,8 @@ export class OutputFolder {
     const shown = (): string => escapeName(segments.join('\\'));
     if (segments.length === 0) throw new Arch06Error('BAD_ARGUMENT', 'no file name to write', { file: this.path });
     for (const s of segments) {
-      const why = names === 'archive' ? unsafeNameReason(s) : s === '' || s === '.' || s === '..' || /[\\/]/.test(s) || s.includes('\0') ? 'not a file name' : undefined;
+      const why =
+        names === 'archive' ? unsafeNameReason(s) : s === '' || s === '.' || s === '..' || /[\\/]/.test(s) || s.includes('\0') ? 'not a file name' : undefined;
       if (why) throw new Arch06Error('INVALID', `unsafe name "${escapeName(s)}" (${why}): not written`, { file: shown() });
     }
     let dir = this.real;

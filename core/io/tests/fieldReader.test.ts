@@ -27,7 +27,7 @@ test('sequential and positional reads are little-endian and move only when seque
   assert.equal(r.findU32(0x12345678, 5), -1);
 });
 
-test('a read past the end of the file is TRUNCATED; past a section\'s declared end INVALID; a count that cannot fit is refused', () => {
+test("a read past the end of the file is TRUNCATED; past a section's declared end INVALID; a count that cannot fit is refused", () => {
   const b = new Uint8Array(16);
   const whole = new FieldReader(b, 'f.bin', { pos: 14 });
   const t = expectArch06Error(() => whole.u32('tail.word'), 'TRUNCATED', { field: 'tail.word' });
@@ -67,16 +67,31 @@ test('spans are recorded only when asked for, one per field, in reading order', 
   r.vec3('b');
   r.bytesOf(3, 'c');
   r.record('d', 20, 8);
-  assert.deepEqual(spans.map((s) => [s.name, s.offset, s.length]), [['a', 0, 1], ['b', 1, 12], ['c', 13, 3], ['d', 20, 8]]);
+  assert.deepEqual(
+    spans.map((s) => [s.name, s.offset, s.length]),
+    [
+      ['a', 0, 1],
+      ['b', 1, 12],
+      ['c', 13, 3],
+      ['d', 20, 8],
+    ],
+  );
 });
 
 test('a parser given spans says which bytes each header field came from', () => {
   const spans: FieldSpan[] = [];
   const b = writeMmsh({ blocks: [{ parts: [{ positions: [0, 0, 0, 1, 0, 0, 0, 1, 0], indices: [0, 1, 2] }] }] });
   const m = parseMmsh(b, 'x.mesh', { spans });
-  assert.deepEqual(spans.slice(0, 5).map((s) => [s.name, s.offset, s.length]), [
-    ['header.magic', 0, 4], ['header.version', 4, 4], ['header.descSize', 8, 4], ['header.infoSize', 12, 4], ['header.dataSize', 16, 4],
-  ]);
+  assert.deepEqual(
+    spans.slice(0, 5).map((s) => [s.name, s.offset, s.length]),
+    [
+      ['header.magic', 0, 4],
+      ['header.version', 4, 4],
+      ['header.descSize', 8, 4],
+      ['header.infoSize', 12, 4],
+      ['header.dataSize', 16, 4],
+    ],
+  );
   const bone0 = spans.find((s) => s.name === 'info.sphere');
   assert.equal(bone0?.length, 16);
   assert.ok(spans.every((s) => s.offset >= 0 && s.offset + s.length <= b.length));
@@ -97,7 +112,10 @@ test('expectMagicVersion: a cut magic is TRUNCATED, any other short or wrong mag
   expectArch06Error(() => check(swapped), 'BAD_MAGIC');
   expectArch06Error(() => check(swapped, { bigEndian: 'MMSH meshes' }), 'UNSUPPORTED_VERSION', { message: /big-endian/ });
   const v16 = new ByteWriter().u32(tagValue('MMSH')).u32(16).toBytes();
-  const v = expectArch06Error(() => check(v16, { versionHint: () => ' (an older game)' }), 'UNSUPPORTED_VERSION', { field: 'header.version', message: /older game/ });
+  const v = expectArch06Error(() => check(v16, { versionHint: () => ' (an older game)' }), 'UNSUPPORTED_VERSION', {
+    field: 'header.version',
+    message: /older game/,
+  });
   assert.equal(v.offset, 4);
   // A fixed header that must be there first: a cut one is TRUNCATED whatever its version word holds.
   expectArch06Error(() => check(v16, { headerSize: 20 }), 'TRUNCATED', { field: 'header' });
@@ -107,7 +125,17 @@ test('expectMagicVersion: a cut magic is TRUNCATED, any other short or wrong mag
 });
 
 test('the byte writer and the field reader agree on every type', () => {
-  const w = new ByteWriter(4).u8(0xab).u16(0xbeef).s16(-3).u32(0xdeadbeef).s32(-5).f32(1.5).u64(2 ** 40 + 7).latin1('hé').zeros(2).bytes([1, 2]);
+  const w = new ByteWriter(4)
+    .u8(0xab)
+    .u16(0xbeef)
+    .s16(-3)
+    .u32(0xdeadbeef)
+    .s32(-5)
+    .f32(1.5)
+    .u64(2 ** 40 + 7)
+    .latin1('hé')
+    .zeros(2)
+    .bytes([1, 2]);
   w.setU16(1, 0xcafe);
   const r = new FieldReader(w.toBytes(), 'x');
   assert.deepEqual([r.u8('a'), r.u16('b'), r.s16('c'), r.u32('d'), r.s32('e'), r.f32('f')], [0xab, 0xcafe, -3, 0xdeadbeef, -5, 1.5]);
@@ -118,14 +146,21 @@ test('the byte writer and the field reader agree on every type', () => {
   assert.equal(hex32(0xdeadbeef), '0xDEADBEEF');
 });
 
-test('half floats round-trip, asF32 reads a word\'s bits, strided reads pick attributes out of interleaved vertices', () => {
+test("half floats round-trip, asF32 reads a word's bits, strided reads pick attributes out of interleaved vertices", () => {
   for (const x of [0, 1, -2, 0.5, 65504, 2 ** -24]) assert.equal(halfToFloat(f32ToHalf(x)), x);
   assert.equal(halfToFloat(0x7c00), Infinity);
   assert.ok(Number.isNaN(halfToFloat(0x7e00)));
   assert.equal(asF32(0x3f800000), 1);
   // Two vertices of {f32 x, y, z, w; u8 r, g, b, a; f16 u, v}: 24 bytes each, from offset 4.
   const w = new ByteWriter().u32(0);
-  for (const v of [0, 1]) w.f32(v).f32(v + 1).f32(v + 2).f32(1).bytes([v, 2, 3, 4]).u16(f32ToHalf(v / 2)).u16(f32ToHalf(1));
+  for (const v of [0, 1])
+    w.f32(v)
+      .f32(v + 1)
+      .f32(v + 2)
+      .f32(1)
+      .bytes([v, 2, 3, 4])
+      .u16(f32ToHalf(v / 2))
+      .u16(f32ToHalf(1));
   const b = w.toBytes();
   const view = new DataView(b.buffer);
   const xyzw = readComponents(view, 4, 24, 2, 4, 'f32');

@@ -42,7 +42,10 @@ function world(bones: ModelBone[]): { t: V3; q: Q }[] {
 
 function checkModel(model: MeshModel): void {
   for (const lod of model.lods) {
-    assert.equal(lod.triangles, lod.parts.reduce((s, p) => s + p.indices.length / 3, 0));
+    assert.equal(
+      lod.triangles,
+      lod.parts.reduce((s, p) => s + p.indices.length / 3, 0),
+    );
     for (const p of lod.parts) {
       const n = p.positions.length / 3;
       for (const i of p.indices) assert.ok(i < n);
@@ -75,16 +78,33 @@ test('fromMmsh: the real head with its skeleton: LODs from the LOD section, part
   // LOD levels of the sample, from its LOD section and tables read from the bytes (test/support/rawMmsh.ts):
   // blocks drawn from 0, 500, 1500, 2500 cm; 1 cm repeats 0 cm and 4500 cm draws nothing.
   const raw = rawMmshFacts(fs.readFileSync(MESH.path));
-  const levels = [...raw.meshLevels].sort((a, b) => a.distance - b.distance).map((l) => ({
-    distance: l.distance,
-    blocks: l.connections.map((c) => raw.connections[c]!.lod).filter((b) => b >= 0).sort((a, b) => a - b),
-  }));
+  const levels = [...raw.meshLevels]
+    .sort((a, b) => a.distance - b.distance)
+    .map((l) => ({
+      distance: l.distance,
+      blocks: l.connections
+        .map((c) => raw.connections[c]!.lod)
+        .filter((b) => b >= 0)
+        .sort((a, b) => a - b),
+    }));
   const distinct = levels.filter((l, i) => l.blocks.length > 0 && (i === 0 || l.blocks.join() !== levels[i - 1]!.blocks.join()));
-  assert.deepEqual(distinct.map((l) => l.distance), [0, 500, 1500, 2500]);
-  assert.deepEqual(model.lods.map((l) => l.distance), distinct.map((l) => l.distance));
+  assert.deepEqual(
+    distinct.map((l) => l.distance),
+    [0, 500, 1500, 2500],
+  );
+  assert.deepEqual(
+    model.lods.map((l) => l.distance),
+    distinct.map((l) => l.distance),
+  );
   model.lods.forEach((l, i) => {
-    assert.equal(l.triangles, distinct[i]!.blocks.reduce((s, b) => s + raw.triangles[b]!, 0));
-    assert.equal(l.parts.length, distinct[i]!.blocks.reduce((s, b) => s + raw.meshes[b]!, 0));
+    assert.equal(
+      l.triangles,
+      distinct[i]!.blocks.reduce((s, b) => s + raw.triangles[b]!, 0),
+    );
+    assert.equal(
+      l.parts.length,
+      distinct[i]!.blocks.reduce((s, b) => s + raw.meshes[b]!, 0),
+    );
   });
   assert.equal(model.lods[0]!.triangles, rawTrianglesAt(raw, 0)); // 24,980
   // The material of every part equals the SKEL part entry active at that distance (an independent file).
@@ -98,7 +118,10 @@ test('fromMmsh: the real head with its skeleton: LODs from the LOD section, part
   // Skeleton: the SKEL's names; recomposed, the parent-relative bones give back the stored model-space pose.
   const bones = model.skeleton!.bones;
   assert.equal(bones.length, 142);
-  assert.deepEqual(bones.map((b) => b.name), s.bones.map((b) => b.name));
+  assert.deepEqual(
+    bones.map((b) => b.name),
+    s.bones.map((b) => b.name),
+  );
   world(bones).forEach((w, i) => {
     const t = s.bones[i]!.translation;
     const q = s.bones[i]!.rotation;
@@ -121,14 +144,19 @@ test('fromMmsh: the real head with its skeleton: LODs from the LOD section, part
   }
   assert.ok(farthest <= r * (1 + 1e-5) && farthest > r * 0.99, `farthest ${farthest}, radius ${r}`);
   assert.ok(model.bounds.min[1] > 50 && model.bounds.max[1] < 90, JSON.stringify(model.bounds));
-  console.log(`head model: LODs ${model.lods.map((l) => `${l.distance} cm ${l.vertices} v / ${l.triangles} t`).join(', ')}; bounds ${JSON.stringify(model.bounds)}`);
+  console.log(
+    `head model: LODs ${model.lods.map((l) => `${l.distance} cm ${l.vertices} v / ${l.triangles} t`).join(', ')}; bounds ${JSON.stringify(model.bounds)}`,
+  );
 });
 
 test('fromMmsh: without the skeleton, the MMSH bone list by hash and its breadth-first order resolve the palette', { skip: MESH.skip }, () => {
   const m = parseMmsh(fs.readFileSync(MESH.path), MESH.path);
   const model = meshModelFromMmsh(m, undefined, 'head');
   checkModel(model);
-  assert.deepEqual(model.skeleton!.bones.map((b) => b.name), m.info.bones.map((b) => formatHash(b.nameHash)));
+  assert.deepEqual(
+    model.skeleton!.bones.map((b) => b.name),
+    m.info.bones.map((b) => formatHash(b.nameHash)),
+  );
   assert.deepEqual([...weightedBones(model, 0, 0)].sort(), [formatHash(stringHash('L_Eye')), formatHash(stringHash('R_Eye'))].sort());
   assert.ok(model.notes.some((n) => /breadth-first/.test(n)));
 });
@@ -152,8 +180,17 @@ test('fromMmsh: the sample sword: two LODs of blade and grip, skinned through th
   const s = parseSkel(sampleSwordSkeleton(), 'sword.skel');
   for (const model of [meshModelFromMmsh(m, s, 'sword'), meshModelFromMmsh(m, undefined, 'sword')]) {
     checkModel(model);
-    assert.deepEqual(model.lods.map((l) => l.distance), [0, 500]);
-    assert.deepEqual(model.lods.map((l) => l.parts.map((p) => p.materialIndex)), [[0, 1], [0, 1]]);
+    assert.deepEqual(
+      model.lods.map((l) => l.distance),
+      [0, 500],
+    );
+    assert.deepEqual(
+      model.lods.map((l) => l.parts.map((p) => p.materialIndex)),
+      [
+        [0, 1],
+        [0, 1],
+      ],
+    );
     const ratio = model.lods[1]!.triangles / model.lods[0]!.triangles;
     assert.ok(ratio > 0.3 && ratio < 0.6, `LOD 1 / LOD 0 = ${ratio}`);
     // Seed 004's sword: grip at the origin, blade along +Y, about 100 cm.
@@ -175,7 +212,10 @@ test('fromMmsh: the sample sword: two LODs of blade and grip, skinned through th
       if (y < 30) assert.equal(bone(blade, v), name('Blade'));
     }
     for (let v = 0; v < grip.positions.length / 3; v++) if (grip.positions[3 * v + 1]! < -19) assert.equal(bone(grip, v), name('Grip'));
-    assert.deepEqual(model.skeleton!.bones.map((b) => b.parent), SAMPLE_SWORD_BONES.map((b) => b.parent));
+    assert.deepEqual(
+      model.skeleton!.bones.map((b) => b.parent),
+      SAMPLE_SWORD_BONES.map((b) => b.parent),
+    );
   }
 });
 
@@ -183,10 +223,25 @@ test('fromMmsh: LOD planning falls back to chain positions, then to one LOD per 
   const part = { positions: [0, 0, 0, 1, 0, 0, 0, 1, 0], indices: [0, 1, 2] };
   const bytes = writeMmsh({
     blocks: [{ parts: [part] }, { parts: [part] }, { parts: [part] }],
-    groups: [{ id: 1, chain: [{ block: 0, material: 3, distance: 0 }, { block: 1, material: 4, distance: 100 }] }, { id: 2, chain: [{ block: 2, material: 5, distance: 0 }] }],
+    groups: [
+      {
+        id: 1,
+        chain: [
+          { block: 0, material: 3, distance: 0 },
+          { block: 1, material: 4, distance: 100 },
+        ],
+      },
+      { id: 2, chain: [{ block: 2, material: 5, distance: 0 }] },
+    ],
   });
   const m = parseMmsh(bytes, 'x.mesh');
-  assert.deepEqual(meshModelFromMmsh(m, undefined, 'x').lods.map((l) => [l.distance, l.parts.map((p) => p.materialIndex)]), [[0, [3, 5]], [100, [4, 5]]]);
+  assert.deepEqual(
+    meshModelFromMmsh(m, undefined, 'x').lods.map((l) => [l.distance, l.parts.map((p) => p.materialIndex)]),
+    [
+      [0, [3, 5]],
+      [100, [4, 5]],
+    ],
+  );
   // Break the LOD section's link counts: chains by position (the second group has no LOD 1).
   const c = Buffer.from(bytes);
   const ls = m.info.lodSection;
@@ -195,7 +250,13 @@ test('fromMmsh: LOD planning falls back to chain positions, then to one LOD per 
   assert.deepEqual(broken.levels, []);
   assert.equal(broken.confidence, 'uncertain');
   const chained = meshModelFromMmsh(broken, undefined, 'x');
-  assert.deepEqual(chained.lods.map((l) => [l.distance, l.parts.map((p) => p.materialIndex)]), [[undefined, [3, 5]], [undefined, [4]]]);
+  assert.deepEqual(
+    chained.lods.map((l) => [l.distance, l.parts.map((p) => p.materialIndex)]),
+    [
+      [undefined, [3, 5]],
+      [undefined, [4]],
+    ],
+  );
   assert.ok(chained.notes.some((n) => /chain/.test(n)));
   const none = meshModelFromMmsh(parseMmsh(writeMmsh({ blocks: [{ parts: [part] }, { parts: [part] }], groups: [] }), 'x.mesh'), undefined, 'x');
   assert.equal(none.lods.length, 2);
@@ -217,8 +278,20 @@ test('fromMmsh: LODs that draw the same mesh share its arrays; bad weights are c
   };
   const bytes = writeMmsh({
     blocks: [{ parts: [shared] }, { parts: [tri] }, { parts: [tri] }],
-    bones: [{ name: 'Root', parent: -1, translation: [0, 0, 0], rotation: [0, 0, 0, 1] }, { name: 'Tip', parent: 0, translation: [0, 10, 0], rotation: [0, 0, 0, 1] }],
-    groups: [{ id: 1, chain: [{ block: 1, material: 3, distance: 0 }, { block: 2, material: 4, distance: 100 }] }, { id: 2, chain: [{ block: 0, material: 5, distance: 0 }] }],
+    bones: [
+      { name: 'Root', parent: -1, translation: [0, 0, 0], rotation: [0, 0, 0, 1] },
+      { name: 'Tip', parent: 0, translation: [0, 10, 0], rotation: [0, 0, 0, 1] },
+    ],
+    groups: [
+      {
+        id: 1,
+        chain: [
+          { block: 1, material: 3, distance: 0 },
+          { block: 2, material: 4, distance: 100 },
+        ],
+      },
+      { id: 2, chain: [{ block: 0, material: 5, distance: 0 }] },
+    ],
   });
   // Make the shared mesh's first vertex weigh 100 + 100 (not 255): its stream-0 record is the
   // f32x4 position (123.5, 7, 9, 1) followed by the four weight bytes.
@@ -229,7 +302,13 @@ test('fromMmsh: LODs that draw the same mesh share its arrays; bad weights are c
   assert.ok(at > 0 && b.indexOf(pos, at + 1) < 0);
   b.set([100, 0, 100, 0], at + 16);
   const model = meshModelFromMmsh(parseMmsh(b, 'x.mesh'), undefined, 'x');
-  assert.deepEqual(model.lods.map((l) => l.parts.map((p) => p.materialIndex)), [[3, 5], [4, 5]]);
+  assert.deepEqual(
+    model.lods.map((l) => l.parts.map((p) => p.materialIndex)),
+    [
+      [3, 5],
+      [4, 5],
+    ],
+  );
   const [p0, p1] = [model.lods[0]!.parts[1]!, model.lods[1]!.parts[1]!];
   assert.notEqual(p0, p1);
   assert.notEqual(p0.name, p1.name);
@@ -240,5 +319,8 @@ test('fromMmsh: LODs that draw the same mesh share its arrays; bad weights are c
   assert.equal(model.lods[0]!.parts[0]!.tangents, undefined);
   checkModel(model);
   // One mesh, one vertex: counted once although two LODs draw it.
-  assert.deepEqual(model.notes.filter((n) => /weights not summing to 255/.test(n)), ['1 vertices have weights not summing to 255 (normalised)']);
+  assert.deepEqual(
+    model.notes.filter((n) => /weights not summing to 255/.test(n)),
+    ['1 vertices have weights not summing to 255 (normalised)'],
+  );
 });

@@ -88,7 +88,13 @@ test('GLB container: magic, version, chunk lengths, 4-byte alignment, tightly pa
   const prim = json.meshes[0]!.primitives[0]!;
   const acc = (name: string) => json.accessors[prim.attributes[name]!]!;
   assert.equal(acc('POSITION').componentType, 5126);
-  assert.deepEqual([acc('POSITION').min, acc('POSITION').max], [[-0.2, 0, -0.2], [0.2, 0.4, 0.2]].map((v) => v.map((x) => Math.fround(x))));
+  assert.deepEqual(
+    [acc('POSITION').min, acc('POSITION').max],
+    [
+      [-0.2, 0, -0.2],
+      [0.2, 0.4, 0.2],
+    ].map((v) => v.map((x) => Math.fround(x))),
+  );
   assert.equal(acc('NORMAL').type, 'VEC3');
   assert.equal(acc('TANGENT').type, 'VEC4');
   assert.equal(acc('TEXCOORD_0').type, 'VEC2');
@@ -97,7 +103,10 @@ test('GLB container: magic, version, chunk lengths, 4-byte alignment, tightly pa
   assert.equal(json.bufferViews[acc('POSITION').bufferView]!.target, 34962);
   assert.equal(json.bufferViews[json.accessors[prim.indices]!.bufferView]!.target, 34963);
   // One material per distinct name, named.
-  assert.deepEqual(json.materials.map((m) => m.name), ['side', 'cap']);
+  assert.deepEqual(
+    json.materials.map((m) => m.name),
+    ['side', 'cap'],
+  );
   assert.match(json.asset.extras.units.conversion, /0\.01/);
   assert.ok(json.scenes[0]!.extras.units);
   assert.deepEqual(json.asset.extras.notes, ['synthetic cube']);
@@ -114,7 +123,9 @@ test('three.js loads the cube: triangles, vertices, attributes and bounds in met
   for (const lodIndex of [0, 1]) {
     const gltf = await load(writeGlb(model, { lod: lodIndex }));
     gltf.scene.updateMatrixWorld(true);
-    let triangles = 0, vertices = 0, meshes = 0;
+    let triangles = 0,
+      vertices = 0,
+      meshes = 0;
     gltf.scene.traverse((o) => {
       const mesh = o as import('three').Mesh;
       if (!mesh.isMesh) return;
@@ -240,7 +251,10 @@ test('a LOD mixing skinned and rigid parts becomes two meshes; a skeleton alone 
   const bare: MeshModel = { ...skinnedStripModel(), lods: [] };
   const { json: j2 } = readGlb(writeGlb(bare));
   assert.equal(j2.skins, undefined);
-  assert.deepEqual(j2.nodes.map((n) => n.name), ['root', 'tip', 'hand']);
+  assert.deepEqual(
+    j2.nodes.map((n) => n.name),
+    ['root', 'tip', 'hand'],
+  );
   const { THREE, load } = await three();
   const gltf = await load(writeGlb(bare));
   gltf.scene.updateMatrixWorld(true);
@@ -314,7 +328,11 @@ test('malformed models throw INVALID errors that name the part and the expectati
       },
     );
   };
-  expectInvalid((m) => (m.lods[0]!.parts[0]!.positions = new Float32Array(10)), /parts\[0\]\.positions/, /part "LOD0 mesh 0" \(LOD 0, part 0\): positions length is not a multiple of 3.*expected xyz per vertex/);
+  expectInvalid(
+    (m) => (m.lods[0]!.parts[0]!.positions = new Float32Array(10)),
+    /parts\[0\]\.positions/,
+    /part "LOD0 mesh 0" \(LOD 0, part 0\): positions length is not a multiple of 3.*expected xyz per vertex/,
+  );
   expectInvalid((m) => (m.lods[0]!.parts[0]!.normals = new Float32Array(3)), /\.normals$/, /normals do not match the 10 positions.*expected 30/);
   expectInvalid((m) => (m.lods[0]!.parts[0]!.indices[5] = 10), /indices\[5\]/, /index out of range.*expected < 10/);
   expectInvalid((m) => (m.lods[0]!.parts[0]!.indices = m.lods[0]!.parts[0]!.indices.subarray(0, 4)), /indices/, /multiple of 3/);
@@ -326,5 +344,8 @@ test('malformed models throw INVALID errors that name the part and the expectati
   expectInvalid((m) => (m.skeleton!.bones[1]!.scale = 0), /bones\[1\]\.scale/, /bad scale/);
   expectInvalid((m) => (m.skeleton!.sockets[0]!.bone = 9), /sockets\[0\]\.bone/, /socket 0 "hand"/);
   expectInvalid((m) => (m.lods[0]!.parts[1]!.colors = new Uint8Array(5)), /parts\[1\]\.colors/, /part "LOD0 caps" \(LOD 0, part 1\)/, cubeModel);
-  assert.throws(() => writeGlb(cubeModel(), { lod: 2 }), (e: unknown) => e instanceof Arch06Error && e.code === 'BAD_ARGUMENT' && e.expected === '0..1');
+  assert.throws(
+    () => writeGlb(cubeModel(), { lod: 2 }),
+    (e: unknown) => e instanceof Arch06Error && e.code === 'BAD_ARGUMENT' && e.expected === '0..1',
+  );
 });

@@ -10,9 +10,19 @@ import { parseDds } from '../../formats/texture/dds';
 import { dx10Dds } from '../../image/tests/dx10Dds';
 import { SAMPLE_TEXTURE_PICTURE, sampleTexture, sampleTextureTier0 } from '../../sample/sampleGame';
 import { bc1QuadrantChain } from '../../formats/texture/writer';
-import { MATERIAL_TEXTURE_MAX_SIDE, chooseMaterialTexture, decodeMaterialTexture, gameFolderOf, isMaterialTexturePath, textureChoices } from '../materialTexture';
+import {
+  MATERIAL_TEXTURE_MAX_SIDE,
+  chooseMaterialTexture,
+  decodeMaterialTexture,
+  gameFolderOf,
+  isMaterialTexturePath,
+  textureChoices,
+} from '../materialTexture';
 
-const isError = (code: string, pattern?: RegExp) => (e: unknown): boolean => e instanceof Arch06Error && e.code === code && (!pattern || pattern.test(e.message));
+const isError =
+  (code: string, pattern?: RegExp) =>
+  (e: unknown): boolean =>
+    e instanceof Arch06Error && e.code === code && (!pattern || pattern.test(e.message));
 
 test('texture paths: the four texture types, case-insensitive; texture arrays and other files are not offered', () => {
   for (const p of ['a\\b.tex', 'a\\b.TEX0', 'b.texuhd', 'x/y.dds']) assert.ok(isMaterialTexturePath(p), p);
@@ -23,12 +33,22 @@ test('texture paths: the four texture types, case-insensitive; texture arrays an
 });
 
 test('texture choices: the mesh folder first, then the rest, each in the order given', () => {
-  const paths = ['textures\\a_d.tex', 'Characters\\Orc\\orc_d.tex', 'characters\\orc\\orc.mesh', 'characters\\orc\\sub\\x_d.tex', 'characters\\orc\\orc_n.dds', 'textures\\arr.texa'];
+  const paths = [
+    'textures\\a_d.tex',
+    'Characters\\Orc\\orc_d.tex',
+    'characters\\orc\\orc.mesh',
+    'characters\\orc\\sub\\x_d.tex',
+    'characters\\orc\\orc_n.dds',
+    'textures\\arr.texa',
+  ];
   assert.deepEqual(textureChoices(paths, 'characters\\orc\\orc.mesh'), {
     near: ['Characters\\Orc\\orc_d.tex', 'characters\\orc\\orc_n.dds'],
     rest: ['textures\\a_d.tex', 'characters\\orc\\sub\\x_d.tex'],
   });
-  assert.deepEqual(textureChoices(paths), { near: [], rest: ['textures\\a_d.tex', 'Characters\\Orc\\orc_d.tex', 'characters\\orc\\sub\\x_d.tex', 'characters\\orc\\orc_n.dds'] });
+  assert.deepEqual(textureChoices(paths), {
+    near: [],
+    rest: ['textures\\a_d.tex', 'Characters\\Orc\\orc_d.tex', 'characters\\orc\\sub\\x_d.tex', 'characters\\orc\\orc_n.dds'],
+  });
 });
 
 test('the level: the largest slice-0 mip no longer than the limit on its longer side', () => {
@@ -67,10 +87,21 @@ test('the sample banner decodes whole (256² has no larger mip to skip); a small
 test('a tier with no level small enough, an undecoded format and a file that is not a texture are typed errors', () => {
   assert.throws(() => chooseMaterialTexture(sampleTextureTier0(), 'sample_banner_d.tex0', 256), isError('OUT_OF_RANGE', /pick the \.tex.*smallest 512×512/s));
   assert.throws(() => chooseMaterialTexture(dx10Dds(94, new Uint8Array(16)), 'hdr.dds'), isError('UNSUPPORTED_CODEC', /BC6H/));
-  assert.throws(() => chooseMaterialTexture(new TextEncoder().encode('not a texture at all'), 'x.tex'), (e: unknown) => e instanceof Arch06Error);
+  assert.throws(
+    () => chooseMaterialTexture(new TextEncoder().encode('not a texture at all'), 'x.tex'),
+    (e: unknown) => e instanceof Arch06Error,
+  );
   // A TEXR whose DDS is cut short fails in the parser, naming the file.
-  const tex = writeTexr({ path: '', width: 64, height: 64, dds: writeDds({ width: 64, height: 64, format: 'BC1', mips: bc1QuadrantChain(64, SAMPLE_TEXTURE_PICTURE) }) });
-  assert.throws(() => chooseMaterialTexture(tex.subarray(0, tex.length - 100), 'cut.tex'), (e: unknown) => e instanceof Arch06Error && /cut\.tex/.test(e.message));
+  const tex = writeTexr({
+    path: '',
+    width: 64,
+    height: 64,
+    dds: writeDds({ width: 64, height: 64, format: 'BC1', mips: bc1QuadrantChain(64, SAMPLE_TEXTURE_PICTURE) }),
+  });
+  assert.throws(
+    () => chooseMaterialTexture(tex.subarray(0, tex.length - 100), 'cut.tex'),
+    (e: unknown) => e instanceof Arch06Error && /cut\.tex/.test(e.message),
+  );
 });
 
 /** Zero-filled BC1 levels for a whole chain of width x height. */

@@ -25,10 +25,20 @@ export function cubeModel(): MeshModel {
     { n: [0, -1, 0], u: [1, 0, 0], v: [0, 0, 1] },
   ];
   const part = (name: string, material: string, materialIndex: number, which: typeof faces): ModelPart => {
-    const positions: number[] = [], normals: number[] = [], tangents: number[] = [], uvs: number[] = [], colors: number[] = [], indices: number[] = [];
+    const positions: number[] = [],
+      normals: number[] = [],
+      tangents: number[] = [],
+      uvs: number[] = [],
+      colors: number[] = [],
+      indices: number[] = [];
     which.forEach((f, fi) => {
       const base = fi * 4;
-      for (const [a, c] of [[-1, -1], [1, -1], [1, 1], [-1, 1]] as const) {
+      for (const [a, c] of [
+        [-1, -1],
+        [1, -1],
+        [1, 1],
+        [-1, 1],
+      ] as const) {
         for (let k = 0; k < 3; k++) positions.push((f.n[k]! + a * f.u[k]! + c * f.v[k]!) * 20 + (k === 1 ? 20 : 0));
         normals.push(...f.n);
         tangents.push(...f.u, 1);
@@ -74,12 +84,30 @@ function axisAngle(axis: [number, number, number], angle: number): [number, numb
  * tip. The vertices are in the bind pose, in model space.
  */
 export function skinnedStripModel(): MeshModel {
-  const positions: number[] = [], normals: number[] = [], joints: number[] = [], weights: number[] = [], indices: number[] = [];
+  const positions: number[] = [],
+    normals: number[] = [],
+    joints: number[] = [],
+    weights: number[] = [],
+    indices: number[] = [];
   for (let row = 0; row < 5; row++) {
     for (const x of [-5, 5]) {
       positions.push(x, row * 25, 0);
       normals.push(0, 0, 1);
-      const [j, w] = row < 2 ? [[0, 0, 0, 0], [1, 0, 0, 0]] : row === 2 ? [[0, 1, 0, 0], [0.5, 0.5, 0, 0]] : [[1, 0, 0, 0], [1, 0, 0, 0]];
+      const [j, w] =
+        row < 2
+          ? [
+              [0, 0, 0, 0],
+              [1, 0, 0, 0],
+            ]
+          : row === 2
+            ? [
+                [0, 1, 0, 0],
+                [0.5, 0.5, 0, 0],
+              ]
+            : [
+                [1, 0, 0, 0],
+                [1, 0, 0, 0],
+              ];
       joints.push(...j);
       weights.push(...w);
     }

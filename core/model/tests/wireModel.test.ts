@@ -58,5 +58,8 @@ test('malformed wire models are INVALID errors naming the part', () => {
   expectInvalid((w) => new Uint16Array(w.lods[0]!.parts[0]!.indices).set([99], 0), /indices\[0\]/);
   expectInvalid((w) => ((w.lods[0]!.parts[0] as unknown as Record<string, unknown>).joints = [1, 2]), /joints/);
   expectInvalid((w) => (w.wireVersion = 0), /wireVersion/);
-  assert.throws(() => fromWireModel(null), (e: unknown) => e instanceof Arch06Error && e.code === 'INVALID');
+  assert.throws(
+    () => fromWireModel(null),
+    (e: unknown) => e instanceof Arch06Error && e.code === 'INVALID',
+  );
 });

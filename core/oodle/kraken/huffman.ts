@@ -74,7 +74,14 @@ export function readRangeFieldCount(br: BitReader, numSymbols: number): number {
  * `withExtra` of them. Leaves the reader just after the last bit used.
  */
 export function readRiceValues(
-  br: BitReader, src: Uint8Array, end: number, out: Int32Array, count: number, withExtra: number, extraBits: number, at: number,
+  br: BitReader,
+  src: Uint8Array,
+  end: number,
+  out: Int32Array,
+  count: number,
+  withExtra: number,
+  extraBits: number,
+  at: number,
 ): void {
   // Local MSB-first window: `n` valid bits at the top of `acc`, zeros below them.
   let p = br.bytePos();
@@ -129,7 +136,14 @@ export function readRiceValues(
  * `riceVals[first .. first + fields)`; returns the number of ranges.
  */
 export function readSymbolRanges(
-  br: BitReader, vals: Int32Array, first: number, fields: number, numSymbols: number, starts: Int32Array, counts: Int32Array, at: number,
+  br: BitReader,
+  vals: Int32Array,
+  first: number,
+  fields: number,
+  numSymbols: number,
+  starts: Int32Array,
+  counts: Int32Array,
+  at: number,
 ): number {
   let k = first;
   let sym = 0;

@@ -383,8 +383,17 @@ export class LzDecoder {
  * with zeros outside it.
  */
 function readOffsets(
-  br: BitReader, back: boolean, src: Uint8Array, packed: Uint8Array, low: Uint8Array, scale: number,
-  offs: Int32Array, first: number, count: number, maxDist: number, at: number,
+  br: BitReader,
+  back: boolean,
+  src: Uint8Array,
+  packed: Uint8Array,
+  low: Uint8Array,
+  scale: number,
+  offs: Int32Array,
+  first: number,
+  count: number,
+  maxDist: number,
+  at: number,
 ): void {
   let acc = br.acc;
   let n = br.n;

@@ -78,7 +78,13 @@ function checkPrefix(src: Uint8Array): number {
   const word = (src[2] << 8) | src[3];
   const follows = src.length - LZB16_PREFIX_SIZE;
   if ((word & LENGTH_WORD_FLAG_BITS) !== 0) {
-    unsupportedForm(2, 'lzb16.length', `length word ${hex(word, 4)} with bit 14 or 15 set (flags?)`, `a word below ${hex(LENGTH_WORD_FLAG_BITS, 4)}`, hex(word, 4));
+    unsupportedForm(
+      2,
+      'lzb16.length',
+      `length word ${hex(word, 4)} with bit 14 or 15 set (flags?)`,
+      `a word below ${hex(LENGTH_WORD_FLAG_BITS, 4)}`,
+      hex(word, 4),
+    );
   }
   if (word + 1 !== follows) {
     // The payload's length is framed by the chunk header, so a disagreement is either damage
@@ -181,12 +187,18 @@ export function decodeLzb16Into(src: Uint8Array, dst: Uint8Array, start: number,
         }
       }
     } else {
-      unsupportedForm(tokenAt, 'lzb16.token', `match code ${code} (token ${hex(token)})`, `match code ${MATCH_CODE_SHORTEST} or ${MATCH_CODE_EXTENDED}`, `${code}`);
+      unsupportedForm(
+        tokenAt,
+        'lzb16.token',
+        `match code ${code} (token ${hex(token)})`,
+        `match code ${MATCH_CODE_SHORTEST} or ${MATCH_CODE_EXTENDED}`,
+        `${code}`,
+      );
     }
 
     // 5. The copy, byte by byte (overlap allowed), inside the output produced so far.
     if (offset === 0) corrupt(matchAt, 'lzb16.offset', 'match offset 0', '≥ 1', '0');
-    if (offset > o - start) corrupt(matchAt, 'lzb16.offset', 'match offset reaches before the output\'s start', `≤ ${o - start}`, `${offset}`);
+    if (offset > o - start) corrupt(matchAt, 'lzb16.offset', "match offset reaches before the output's start", `≤ ${o - start}`, `${offset}`);
     if (outEnd - o < length) corrupt(matchAt, 'lzb16.match', 'match runs past the raw size', `≤ ${outEnd - o} byte(s)`, `${length}`);
     for (let from = o - offset, stop = o + length; o < stop; o++, from++) dst[o] = dst[from];
   }

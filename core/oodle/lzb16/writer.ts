@@ -144,7 +144,8 @@ export function compressLzb16(data: Uint8Array, window = 4096): Uint8Array {
     } else {
       i++;
     }
-    if (i - litStart > MAX_LITERAL_RUN) bad('data', 'a literal run longer than one sequence can carry (data too random)', `${i - litStart} bytes at ${litStart}`);
+    if (i - litStart > MAX_LITERAL_RUN)
+      bad('data', 'a literal run longer than one sequence can carry (data too random)', `${i - litStart} bytes at ${litStart}`);
   }
   seqs.push({ literals: data.subarray(litStart) });
   return writeLzb16(seqs);

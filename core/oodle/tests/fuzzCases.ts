@@ -90,10 +90,21 @@ export function loadLzb16FuzzVectors(patchArchive?: string): FuzzVector[] {
   add('lzb16-literals-3', writeLzb16Literals(Uint8Array.from([0x61, 0x62, 0x63])), 3);
   add('lzb16-literals-269', writeLzb16Literals(bytes(269)), 269);
   add('lzb16-m0', writeLzb16([{ literals: bytes(13), match: { length: 4, offset: 13 } }, { literals: bytes(23) }]), 40);
-  add('lzb16-long', writeLzb16([{ literals: bytes(64), match: { length: 146, offset: 64 } }, { literals: bytes(7), match: { length: 57, offset: 200 } }, { literals: [] }]), 274);
-  add('lzb16-short', writeLzb16([{ literals: bytes(43), match: { length: 5, offset: 1 } }, { literals: bytes(5), match: { length: 19, offset: 1 } }, { literals: bytes(2) }]), 74);
+  add(
+    'lzb16-long',
+    writeLzb16([{ literals: bytes(64), match: { length: 146, offset: 64 } }, { literals: bytes(7), match: { length: 57, offset: 200 } }, { literals: [] }]),
+    274,
+  );
+  add(
+    'lzb16-short',
+    writeLzb16([{ literals: bytes(43), match: { length: 5, offset: 1 } }, { literals: bytes(5), match: { length: 19, offset: 1 } }, { literals: bytes(2) }]),
+    74,
+  );
   // A 2 KiB and a 64 KiB chunk of repeated "paragraphs" with a few changed bytes.
-  for (const [name, size, para] of [['lzb16-2k', 2048, 200], ['lzb16-64k', 0x10000, 250]] as const) {
+  for (const [name, size, para] of [
+    ['lzb16-2k', 2048, 200],
+    ['lzb16-64k', 0x10000, 250],
+  ] as const) {
     const p = bytes(para);
     const data = Uint8Array.from({ length: size }, (_, i) => (rnd() < 0.003 ? Math.floor(rnd() * 256) : p[i % para]));
     add(name, compressLzb16(data, para + 100), size);
@@ -168,12 +179,17 @@ export function makeCase(seed: number, index: number, vectors: FuzzVector[]): Fu
       case 'sizelie': {
         const r = int(6);
         rawSize =
-          r === 0 ? Math.max(0, rawSize + int(17) - 8)
-          : r === 1 ? rawSize * 2
-          : r === 2 ? rawSize >> 1
-          : r === 3 ? int(1 << 20)
-          : r === 4 ? rawSize + 0x20000
-          : 0x40000 + int(0x40000);
+          r === 0
+            ? Math.max(0, rawSize + int(17) - 8)
+            : r === 1
+              ? rawSize * 2
+              : r === 2
+                ? rawSize >> 1
+                : r === 3
+                  ? int(1 << 20)
+                  : r === 4
+                    ? rawSize + 0x20000
+                    : 0x40000 + int(0x40000);
         break;
       }
       case 'garbage-after-header': {

@@ -67,7 +67,10 @@ test('decodeOodleInto writes at an offset and leaves the rest of the buffer alon
   assert.equal(firstDifference(buf.subarray(37, 37 + v.rawSize), raw), -1);
   assert.ok(buf.subarray(0, 37).every((b) => b === 0xa5));
   assert.ok(buf.subarray(37 + v.rawSize).every((b) => b === 0xa5));
-  assert.throws(() => decodeOodleInto(src, buf, 101, v.rawSize, { file: 'x' }), (e: unknown) => e instanceof Arch06Error && e.code === 'OUT_OF_RANGE');
+  assert.throws(
+    () => decodeOodleInto(src, buf, 101, v.rawSize, { file: 'x' }),
+    (e: unknown) => e instanceof Arch06Error && e.code === 'OUT_OF_RANGE',
+  );
 });
 
 function expectError(fn: () => unknown, codes: string[], check?: (e: Arch06Error) => void): Arch06Error {
@@ -85,12 +88,16 @@ function expectError(fn: () => unknown, codes: string[], check?: (e: Arch06Error
 test('a chunk of a codec this build does not decode (Mermaid) is UNSUPPORTED_CODEC naming the file and the chunk', () => {
   const src = Uint8Array.from([0x8c, 0x0a, 0x01, 0x23, 0x45, 0x67]);
   assert.equal(identifyCodec(src), 'mermaid');
-  expectError(() => decodeOodle(src, 300, { file: 'gamedata/foo.bin', chunkIndex: 3, offset: 0x1000 }), ['UNSUPPORTED_CODEC'], (e) => {
-    assert.match(e.message, /Mermaid/);
-    assert.equal(e.file, 'gamedata/foo.bin');
-    assert.match(e.field ?? '', /^chunk\[3\]/);
-    assert.equal(e.offset, 0x1000);
-  });
+  expectError(
+    () => decodeOodle(src, 300, { file: 'gamedata/foo.bin', chunkIndex: 3, offset: 0x1000 }),
+    ['UNSUPPORTED_CODEC'],
+    (e) => {
+      assert.match(e.message, /Mermaid/);
+      assert.equal(e.file, 'gamedata/foo.bin');
+      assert.match(e.field ?? '', /^chunk\[3\]/);
+      assert.equal(e.offset, 0x1000);
+    },
+  );
   // Same through the caller-buffer variant.
   expectError(() => decodeOodleInto(src, new Uint8Array(300), 0, 300, { file: 'f', chunkIndex: 0 }), ['UNSUPPORTED_CODEC']);
 });
@@ -98,11 +105,15 @@ test('a chunk of a codec this build does not decode (Mermaid) is UNSUPPORTED_COD
 test('unknown or empty headers are UNSUPPORTED_CODEC', () => {
   for (const bytes of [[0x8c, 0x7f, 0, 0], [0x12, 0x34, 0x56], [], [0x8c], [0x8c, 0x0a, 0, 0]]) {
     const src = Uint8Array.from(bytes);
-    expectError(() => decodeOodle(src, 16, { file: 'a.bin', chunkIndex: 1 }), ['UNSUPPORTED_CODEC'], (e) => {
-      assert.equal(e.file, 'a.bin');
-      assert.match(e.field ?? '', /^chunk\[1\]/);
-      assert.equal(typeof e.offset, 'number');
-    });
+    expectError(
+      () => decodeOodle(src, 16, { file: 'a.bin', chunkIndex: 1 }),
+      ['UNSUPPORTED_CODEC'],
+      (e) => {
+        assert.equal(e.file, 'a.bin');
+        assert.match(e.field ?? '', /^chunk\[1\]/);
+        assert.equal(typeof e.offset, 'number');
+      },
+    );
   }
 });
 
@@ -115,11 +126,15 @@ test('raw size lies and bad arguments end in typed errors', { skip: sharedPath('
   for (const v of picks) {
     const src = new Uint8Array(fs.readFileSync(path.join(dir, v.compressedFile)));
     for (const size of [v.rawSize - 1, v.rawSize + 1, Math.floor(v.rawSize / 2), v.rawSize * 2, 1]) {
-      expectError(() => decodeOodle(src, size, { file: v.name, chunkIndex: 7 }), ['CORRUPT_STREAM', 'TRUNCATED', 'OUT_OF_RANGE'], (e) => {
-        assert.equal(e.file, v.name);
-        assert.match(e.field ?? '', /^chunk\[7\]/);
-        assert.equal(typeof e.offset, 'number');
-      });
+      expectError(
+        () => decodeOodle(src, size, { file: v.name, chunkIndex: 7 }),
+        ['CORRUPT_STREAM', 'TRUNCATED', 'OUT_OF_RANGE'],
+        (e) => {
+          assert.equal(e.file, v.name);
+          assert.match(e.field ?? '', /^chunk\[7\]/);
+          assert.equal(typeof e.offset, 'number');
+        },
+      );
     }
   }
   const src = new Uint8Array(fs.readFileSync(path.join(dir, manifest[0].compressedFile)));
@@ -141,10 +156,14 @@ test('a memset stream fills any size; a stored block needs its bytes', () => {
 test('errors carry the file offset of the failing structure', () => {
   // Bad quantum header (all-ones size with reserved top bits) two bytes into the stream.
   const src = Uint8Array.from([0x8c, 0x06, 0xff, 0xff, 0xff, 0x00]);
-  expectError(() => decodeOodle(src, 100, { file: 'e', chunkIndex: 2, offset: 500 }), ['CORRUPT_STREAM'], (e) => {
-    assert.equal(e.offset, 502);
-    assert.equal(e.field, 'chunk[2].quantum.header');
-  });
+  expectError(
+    () => decodeOodle(src, 100, { file: 'e', chunkIndex: 2, offset: 500 }),
+    ['CORRUPT_STREAM'],
+    (e) => {
+      assert.equal(e.offset, 502);
+      assert.equal(e.field, 'chunk[2].quantum.header');
+    },
+  );
 });
 
 test('multi-array byte arrays interleave their pieces', () => {

@@ -12,16 +12,7 @@ import * as assert from 'node:assert/strict';
 import { Arch06Error } from '../../errors';
 import { decodeOodle, decodeOodleInto, identifyCodec } from '..';
 import { checkLzb16Framing, decodeLzb16Into } from '../lzb16';
-import {
-  MAX_LITERAL_RUN,
-  MAX_MATCH,
-  canEncodeMatch,
-  compressLzb16,
-  encodeSequences,
-  frameLzb16,
-  writeLzb16,
-  writeLzb16Literals,
-} from '../lzb16/writer';
+import { MAX_LITERAL_RUN, MAX_MATCH, canEncodeMatch, compressLzb16, encodeSequences, frameLzb16, writeLzb16, writeLzb16Literals } from '../lzb16/writer';
 import { LtarWriter } from '../../formats/archive/ltar/writer';
 import { Mount } from '../../archive/mount';
 import { verifyMount } from '../../archive/verify';
@@ -38,8 +29,14 @@ function decode(src: Uint8Array, rawSize: number): Uint8Array {
 function decodeGuarded(src: Uint8Array, rawSize: number): Uint8Array {
   const buf = new Uint8Array(rawSize + 64).fill(0xe7);
   decodeOodleInto(src, buf, 32, rawSize, { file: 't.bin', chunkIndex: 0 });
-  assert.ok(buf.subarray(0, 32).every((b) => b === 0xe7), 'nothing written before the range');
-  assert.ok(buf.subarray(32 + rawSize).every((b) => b === 0xe7), 'nothing written after the range');
+  assert.ok(
+    buf.subarray(0, 32).every((b) => b === 0xe7),
+    'nothing written before the range',
+  );
+  assert.ok(
+    buf.subarray(32 + rawSize).every((b) => b === 0xe7),
+    'nothing written after the range',
+  );
   return buf.subarray(32, 32 + rawSize);
 }
 
@@ -58,12 +55,16 @@ function expectCode(f: () => unknown, codes: string | string[], check?: (e: Arch
 
 /** UNSUPPORTED_FORM naming `form`, at stream offset `at` (the dispatcher adds nothing here: no where.offset). */
 function expectForm(src: Uint8Array, rawSize: number, form: RegExp, at?: number): void {
-  expectCode(() => decode(src, rawSize), 'UNSUPPORTED_FORM', (e) => {
-    assert.match(e.message, /^t\.bin at 0x[0-9a-f]+: unsupported LZB16 form: /);
-    assert.match(e.description, form);
-    assert.match(e.field ?? '', /^chunk\[0\]\.lzb16\./);
-    if (at !== undefined) assert.equal(e.offset, at, e.message);
-  });
+  expectCode(
+    () => decode(src, rawSize),
+    'UNSUPPORTED_FORM',
+    (e) => {
+      assert.match(e.message, /^t\.bin at 0x[0-9a-f]+: unsupported LZB16 form: /);
+      assert.match(e.description, form);
+      assert.match(e.field ?? '', /^chunk\[0\]\.lzb16\./);
+      if (at !== undefined) assert.equal(e.offset, at, e.message);
+    },
+  );
 }
 
 /** A stream whose length word is recomputed for `body` (so a body can be cut or extended freely). */
@@ -92,7 +93,12 @@ test('header bytes other than 8C 02 are refused: unseen ones as UNSUPPORTED_FORM
   expectForm(withHeader(0x4c, 0x02), 3, /block header byte 0 0x4C/, 0);
   expectForm(withHeader(0x8c, 0x82), 3, /block header byte 1 0x82/, 1); // Kraken's "checksums" bit
   // Bits 4-5 are never set in an Oodle block header: damage, not a form.
-  for (const b0 of [0x9c, 0xac]) expectCode(() => decode(withHeader(b0, 0x02), 3), 'CORRUPT_STREAM', (e) => assert.equal(e.field, 'chunk[0].lzb16.header'));
+  for (const b0 of [0x9c, 0xac])
+    expectCode(
+      () => decode(withHeader(b0, 0x02), 3),
+      'CORRUPT_STREAM',
+      (e) => assert.equal(e.field, 'chunk[0].lzb16.header'),
+    );
 });
 
 test('the length word is big-endian and counts the bytes that follow, minus one', () => {
@@ -126,7 +132,11 @@ test('a length word with bit 14 or 15 set is refused as possible flags', () => {
 
 test('streams shorter than the prefix are TRUNCATED', () => {
   for (const s of [bytes(0x8c, 0x02), bytes(0x8c, 0x02, 0x00)]) {
-    expectCode(() => decode(s, 4), 'TRUNCATED', (e) => assert.equal(e.field, 'chunk[0].lzb16.header'));
+    expectCode(
+      () => decode(s, 4),
+      'TRUNCATED',
+      (e) => assert.equal(e.field, 'chunk[0].lzb16.header'),
+    );
   }
 });
 
@@ -164,12 +174,16 @@ test('a stream that ends right after a match (no final literal-only sequence) is
   const s = framed(0x04, 0x61, 0x62, 0x63, 0x64, 0x04, 0x00);
   expectForm(s, 8, /stream ends after a match/, 11);
   // Short of the raw size, the same stream is simply cut.
-  expectCode(() => decode(s, 9), 'CORRUPT_STREAM', (e) => assert.match(e.message, /ends before the raw size/));
+  expectCode(
+    () => decode(s, 9),
+    'CORRUPT_STREAM',
+    (e) => assert.match(e.message, /ends before the raw size/),
+  );
 });
 
 // ---- matches -------------------------------------------------------------------------------
 
-test('M = 0: match of length 4 with a little-endian u16 offset (the sample\'s offset 13)', () => {
+test("M = 0: match of length 4 with a little-endian u16 offset (the sample's offset 13)", () => {
   const lits = text('0123456789abc');
   const src = writeLzb16([{ literals: lits, match: { length: 4, offset: 13 } }, { literals: text('!') }]);
   // token 0x0D (L = 13, M = 0), literals, offset 0D 00, final token 0x01 + '!'
@@ -211,7 +225,11 @@ test('M = 15, E ≥ 0x80: short form, length ((E >> 3) & 15) + 4 at offset 1, no
     assert.equal(Buffer.from(decode(src, 2 + length + 1)).toString('latin1'), 'ab' + 'b'.repeat(length) + 'c');
   }
   // The sample's E bytes: 0x89, 0x91, 0xB9 → lengths 5, 6, 11.
-  for (const [e, length] of [[0x89, 5], [0x91, 6], [0xb9, 11]]) {
+  for (const [e, length] of [
+    [0x89, 5],
+    [0x91, 6],
+    [0xb9, 11],
+  ]) {
     assert.equal(Buffer.from(decode(framed(0xf1, 0x00, e, 0x01, 0x2e), 1 + length + 1)).toString('latin1'), '\0'.repeat(1 + length) + '.');
   }
 });
@@ -225,17 +243,29 @@ test('overlapping copies repeat the bytes just written (offset 1, and offset 3 w
   assert.equal(Buffer.from(decode(s3, 8)).toString('latin1'), 'abcdcdcd');
 });
 
-test('a match offset before the output\'s start, or 0, is CORRUPT_STREAM', () => {
+test("a match offset before the output's start, or 0, is CORRUPT_STREAM", () => {
   // 3 literals, then a length-4 match at offset 4.
-  expectCode(() => decode(framed(0x03, 0x61, 0x62, 0x63, 0x04, 0x00, 0x00), 7), 'CORRUPT_STREAM', (e) => {
-    assert.match(e.message, /offset reaches before the output's start/);
-    assert.equal(e.offset, 8);
-    assert.equal(e.field, 'chunk[0].lzb16.offset');
-  });
+  expectCode(
+    () => decode(framed(0x03, 0x61, 0x62, 0x63, 0x04, 0x00, 0x00), 7),
+    'CORRUPT_STREAM',
+    (e) => {
+      assert.match(e.message, /offset reaches before the output's start/);
+      assert.equal(e.offset, 8);
+      assert.equal(e.field, 'chunk[0].lzb16.offset');
+    },
+  );
   // The same stream decoded into the middle of a larger buffer: the output's start is dstOffset, not 0.
   expectCode(() => decodeOodleInto(framed(0x03, 0x61, 0x62, 0x63, 0x04, 0x00, 0x00), new Uint8Array(100), 50, 7), 'CORRUPT_STREAM');
-  expectCode(() => decode(framed(0xf3, 0x61, 0x62, 0x63, 0x20, 0x04, 0x00, 0x00), 3 + 51), 'CORRUPT_STREAM', (e) => assert.match(e.message, /before the output's start/));
-  expectCode(() => decode(framed(0x03, 0x61, 0x62, 0x63, 0x00, 0x00, 0x00), 7), 'CORRUPT_STREAM', (e) => assert.match(e.message, /offset 0/));
+  expectCode(
+    () => decode(framed(0xf3, 0x61, 0x62, 0x63, 0x20, 0x04, 0x00, 0x00), 3 + 51),
+    'CORRUPT_STREAM',
+    (e) => assert.match(e.message, /before the output's start/),
+  );
+  expectCode(
+    () => decode(framed(0x03, 0x61, 0x62, 0x63, 0x00, 0x00, 0x00), 7),
+    'CORRUPT_STREAM',
+    (e) => assert.match(e.message, /offset 0/),
+  );
 });
 
 // ---- unsupported forms -------------------------------------------------------------------
@@ -250,18 +280,27 @@ test('match codes 1-14 are UNSUPPORTED_FORM naming the code', () => {
 test('the short form with offsets 0 or 2-7 is UNSUPPORTED_FORM naming the offset', () => {
   for (const off of [0, 2, 3, 4, 5, 6, 7]) {
     const e = 0x80 | (3 << 3) | off;
-    expectForm(framed(0xf8, ...text('abcdefgh'), e, 0x00), 100, new RegExp(`short match with offset ${off} \\(E byte 0x${e.toString(16).toUpperCase()}\\)`), 13);
+    expectForm(
+      framed(0xf8, ...text('abcdefgh'), e, 0x00),
+      100,
+      new RegExp(`short match with offset ${off} \\(E byte 0x${e.toString(16).toUpperCase()}\\)`),
+      13,
+    );
   }
 });
 
 test('the error names file, chunk and the offset within the file (stream offset + where.offset)', () => {
   const s = framed(0x32, 0x61, 0x62, 0x05, 0x00, 0x00);
-  expectCode(() => decodeOodle(s, 100, { file: 'Patch_09.arch06:x.bndl', chunkIndex: 7, offset: 0x1000 }), 'UNSUPPORTED_FORM', (e) => {
-    assert.equal(e.file, 'Patch_09.arch06:x.bndl');
-    assert.equal(e.offset, 0x1004);
-    assert.equal(e.field, 'chunk[7].lzb16.token');
-    assert.match(e.message, /^Patch_09\.arch06:x\.bndl at 0x1004: unsupported LZB16 form: match code 3 \(token 0x32\), field chunk\[7\]\.lzb16\.token/);
-  });
+  expectCode(
+    () => decodeOodle(s, 100, { file: 'Patch_09.arch06:x.bndl', chunkIndex: 7, offset: 0x1000 }),
+    'UNSUPPORTED_FORM',
+    (e) => {
+      assert.equal(e.file, 'Patch_09.arch06:x.bndl');
+      assert.equal(e.offset, 0x1004);
+      assert.equal(e.field, 'chunk[7].lzb16.token');
+      assert.match(e.message, /^Patch_09\.arch06:x\.bndl at 0x1004: unsupported LZB16 form: match code 3 \(token 0x32\), field chunk\[7\]\.lzb16\.token/);
+    },
+  );
 });
 
 // ---- size, truncation, trailing bytes ------------------------------------------------------
@@ -283,10 +322,26 @@ test('truncated streams are typed errors; with a matching length word they are T
     expectCode(() => decode(frameLzb16(body), raw), ['TRUNCATED', 'CORRUPT_STREAM', 'UNSUPPORTED_FORM']);
   }
   // Specific fields: the extension byte, the literals, the offset word.
-  expectCode(() => decode(framed(0x0f), 20), 'TRUNCATED', (e) => assert.equal(e.field, 'chunk[0].lzb16.literalExtension'));
-  expectCode(() => decode(framed(0x05, 0x61, 0x62), 5), 'TRUNCATED', (e) => assert.equal(e.field, 'chunk[0].lzb16.literals'));
-  expectCode(() => decode(framed(0x04, 0x61, 0x62, 0x63, 0x64, 0x04), 8), 'TRUNCATED', (e) => assert.equal(e.field, 'chunk[0].lzb16.offset'));
-  expectCode(() => decode(framed(0xf4, 0x61, 0x62, 0x63, 0x64, 0x20, 0x04), 60), 'TRUNCATED', (e) => assert.equal(e.field, 'chunk[0].lzb16.offset'));
+  expectCode(
+    () => decode(framed(0x0f), 20),
+    'TRUNCATED',
+    (e) => assert.equal(e.field, 'chunk[0].lzb16.literalExtension'),
+  );
+  expectCode(
+    () => decode(framed(0x05, 0x61, 0x62), 5),
+    'TRUNCATED',
+    (e) => assert.equal(e.field, 'chunk[0].lzb16.literals'),
+  );
+  expectCode(
+    () => decode(framed(0x04, 0x61, 0x62, 0x63, 0x64, 0x04), 8),
+    'TRUNCATED',
+    (e) => assert.equal(e.field, 'chunk[0].lzb16.offset'),
+  );
+  expectCode(
+    () => decode(framed(0xf4, 0x61, 0x62, 0x63, 0x64, 0x20, 0x04), 60),
+    'TRUNCATED',
+    (e) => assert.equal(e.field, 'chunk[0].lzb16.offset'),
+  );
 });
 
 test('trailing bytes after the output is complete are refused', () => {
@@ -294,28 +349,60 @@ test('trailing bytes after the output is complete are refused', () => {
   // Appended without touching the length word: the word no longer describes the payload.
   const appended = new Uint8Array(src.length + 2);
   appended.set(src);
-  expectCode(() => decode(appended, 5), 'UNSUPPORTED_FORM', (e) => assert.match(e.message, /length word/));
+  expectCode(
+    () => decode(appended, 5),
+    'UNSUPPORTED_FORM',
+    (e) => assert.match(e.message, /length word/),
+  );
   // Appended inside the stream (length word recomputed): bytes after the last byte of output.
-  expectCode(() => decode(framed(0x05, ...text('hello'), 0x00, 0x00), 5), 'CORRUPT_STREAM', (e) => {
-    assert.match(e.message, /bytes after the output is complete/);
-    assert.equal(e.offset, 10);
-  });
+  expectCode(
+    () => decode(framed(0x05, ...text('hello'), 0x00, 0x00), 5),
+    'CORRUPT_STREAM',
+    (e) => {
+      assert.match(e.message, /bytes after the output is complete/);
+      assert.equal(e.offset, 10);
+    },
+  );
 });
 
 test('raw size lies: too large or too small are typed errors; an impossible one fails before allocation', () => {
   const src = writeLzb16([{ literals: text('abc'), match: { length: 60, offset: 3 } }, { literals: text('!') }]);
   assert.equal(decode(src, 64).length, 64);
-  expectCode(() => decode(src, 65), 'CORRUPT_STREAM', (e) => assert.match(e.message, /ends before the raw size/));
-  expectCode(() => decode(src, 63), 'CORRUPT_STREAM', (e) => assert.match(e.message, /past the raw size/));
-  expectCode(() => decode(src, 2), 'CORRUPT_STREAM', (e) => assert.match(e.message, /literals run past the raw size/));
+  expectCode(
+    () => decode(src, 65),
+    'CORRUPT_STREAM',
+    (e) => assert.match(e.message, /ends before the raw size/),
+  );
+  expectCode(
+    () => decode(src, 63),
+    'CORRUPT_STREAM',
+    (e) => assert.match(e.message, /past the raw size/),
+  );
+  expectCode(
+    () => decode(src, 2),
+    'CORRUPT_STREAM',
+    (e) => assert.match(e.message, /literals run past the raw size/),
+  );
   // A stream of n bytes cannot describe more than 37 × n: refused by the framing check alone.
   const streamLen = src.length - 4;
   assert.doesNotThrow(() => checkLzb16Framing(src, 37 * streamLen));
-  expectCode(() => checkLzb16Framing(src, 37 * streamLen + 1), 'CORRUPT_STREAM', (e) => assert.equal(e.field, 'rawSize'));
+  expectCode(
+    () => checkLzb16Framing(src, 37 * streamLen + 1),
+    'CORRUPT_STREAM',
+    (e) => assert.equal(e.field, 'rawSize'),
+  );
   // Through the dispatcher, that check runs before the output buffer is allocated.
-  expectCode(() => decode(src, 0x7fffffff), 'CORRUPT_STREAM', (e) => assert.equal(e.field, 'chunk[0].rawSize'));
+  expectCode(
+    () => decode(src, 0x7fffffff),
+    'CORRUPT_STREAM',
+    (e) => assert.equal(e.field, 'chunk[0].rawSize'),
+  );
   expectCode(() => decode(src, -1), 'OUT_OF_RANGE');
-  expectCode(() => decodeLzb16Into(src, new Uint8Array(10), 0, 64), 'CORRUPT_STREAM', (e) => assert.match(e.message, /outside the destination/));
+  expectCode(
+    () => decodeLzb16Into(src, new Uint8Array(10), 0, 64),
+    'CORRUPT_STREAM',
+    (e) => assert.match(e.message, /outside the destination/),
+  );
 });
 
 // ---- the writer --------------------------------------------------------------------------
@@ -374,8 +461,22 @@ test('in an archive: LZB16 chunks read like any other; verify counts chunks per 
   const odd = framed(0x32, 0x61, 0x62, 0x05, 0x00, 0x00); // match code 3
   const stored = randomBytes(100, prng(4));
   const w = new LtarWriter();
-  w.add('a\\mixed.bin', { storage: 'chunks', chunks: [{ payload: stored, rawLen: 100 }, { payload: good, rawLen: data.length }, { payload: writeLzb16Literals(text('tail')), rawLen: 4 }] });
-  w.add('a\\odd.bin', { storage: 'chunks', chunks: [{ payload: good, rawLen: data.length }, { payload: odd, rawLen: 100 }, { payload: odd, rawLen: 100 }] });
+  w.add('a\\mixed.bin', {
+    storage: 'chunks',
+    chunks: [
+      { payload: stored, rawLen: 100 },
+      { payload: good, rawLen: data.length },
+      { payload: writeLzb16Literals(text('tail')), rawLen: 4 },
+    ],
+  });
+  w.add('a\\odd.bin', {
+    storage: 'chunks',
+    chunks: [
+      { payload: good, rawLen: data.length },
+      { payload: odd, rawLen: 100 },
+      { payload: odd, rawLen: 100 },
+    ],
+  });
   const root = tempDir('arch06-lzb16-');
   writeTree(root, { 'x64/default.archcfg': '..\\L.arch06\n', 'L.arch06': w.toBytes() });
   const m = Mount.open({ root });
@@ -391,12 +492,19 @@ test('in an archive: LZB16 chunks read like any other; verify counts chunks per 
     // The odd entry: its first chunk still reads; the second fails with the form named.
     const odd = m.sources[0].entryAt(1);
     assert.deepEqual(odd.readSync(0, 10), data.subarray(0, 10));
-    expectCode(() => odd.readSync(), 'UNSUPPORTED_FORM', (err) => {
-      assert.match(err.message, /^L\.arch06:a\\odd\.bin at 0x[0-9a-f]+: unsupported LZB16 form: match code 3/);
-      assert.match(err.field ?? '', /^chunk\[1\]\.lzb16\.token$/);
-    });
+    expectCode(
+      () => odd.readSync(),
+      'UNSUPPORTED_FORM',
+      (err) => {
+        assert.match(err.message, /^L\.arch06:a\\odd\.bin at 0x[0-9a-f]+: unsupported LZB16 form: match code 3/);
+        assert.match(err.field ?? '', /^chunk\[1\]\.lzb16\.token$/);
+      },
+    );
     const report = verifyMount(m);
-    assert.deepEqual(report.failures.map((f) => [f.path, f.code]), [['a\\odd.bin', 'UNSUPPORTED_FORM']]);
+    assert.deepEqual(
+      report.failures.map((f) => [f.path, f.code]),
+      [['a\\odd.bin', 'UNSUPPORTED_FORM']],
+    );
     assert.deepEqual(report.unsupportedForms, { lzb16: 2 });
     assert.deepEqual(report.unsupportedChunks, {});
     assert.deepEqual(report.chunksByCodec, { stored: 1, lzb16: 2 });

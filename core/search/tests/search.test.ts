@@ -23,7 +23,10 @@ test('fuzzy: in-order characters, file-name matches first, highlights', () => {
   // Refining a query re-filters the previous hits and gives the same result as a fresh index.
   const fresh = new FuzzyIndex(paths);
   ix.match('o');
-  assert.deepEqual(ix.match('orc_b').map((m) => m.index), fresh.match('orc_b').map((m) => m.index));
+  assert.deepEqual(
+    ix.match('orc_b').map((m) => m.index),
+    fresh.match('orc_b').map((m) => m.index),
+  );
   const m = ix.match('hud')[0];
   assert.deepEqual(m.positions.map((p) => paths[m.index][p]).join(''), 'hud');
   // Separators typed either way.

@@ -47,7 +47,10 @@ test('searchText: winning copies only, every match with its line and columns, ca
 test('searchText: match case, regular expressions, include globs, limits, cancellation', () => {
   const m = mount();
   assert.deepEqual(where(searchText(m, { query: 'URFAEL', matchCase: true })), ['Base.arch06:docs\\b.cfg:1:0-6']);
-  assert.deepEqual(where(searchText(m, { query: 'urfael=\\d', isRegExp: true, include: '**/*.cfg' })), ['Base.arch06:docs\\b.cfg:0:0-8', 'Base.arch06:docs\\b.cfg:1:0-8']);
+  assert.deepEqual(where(searchText(m, { query: 'urfael=\\d', isRegExp: true, include: '**/*.cfg' })), [
+    'Base.arch06:docs\\b.cfg:0:0-8',
+    'Base.arch06:docs\\b.cfg:1:0-8',
+  ]);
   // A glob without a separator matches the file name anywhere; with one, the whole path.
   assert.deepEqual(where(searchText(m, { query: 'Urfael', include: '*.scripts' })), ['Game:scripts\\s.scripts:0:11-17']);
   assert.deepEqual(searchText(m, { query: 'Urfael', include: 'docs/*.scripts' }).matches, []);
@@ -68,7 +71,10 @@ test('searchText: match case, regular expressions, include globs, limits, cancel
 test('searchText: an empty query or a broken regular expression is BAD_ARGUMENT', () => {
   const m = mount();
   for (const o of [{ query: '' }, { query: '(', isRegExp: true }]) {
-    assert.throws(() => searchText(m, o), (e: unknown) => e instanceof Arch06Error && e.code === 'BAD_ARGUMENT');
+    assert.throws(
+      () => searchText(m, o),
+      (e: unknown) => e instanceof Arch06Error && e.code === 'BAD_ARGUMENT',
+    );
   }
   m.close();
 });

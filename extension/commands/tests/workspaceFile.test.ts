@@ -6,10 +6,22 @@ import * as path from 'node:path';
 import { readStoredFolders, storedFolder } from '../workspaceFile';
 
 test('a file-scheme folder is stored as its absolute path, any other scheme as its URI', () => {
-  assert.deepEqual(storedFolder({ name: 'sample-game', scheme: 'file', fsPath: '/tmp/x/sample-game', uri: 'file:///tmp/x/sample-game' }), { name: 'sample-game', path: '/tmp/x/sample-game' });
-  assert.deepEqual(storedFolder({ name: 'SoW', scheme: 'file', fsPath: 'c:\\Games\\SoW', uri: 'file:///c%3A/Games/SoW' }), { name: 'SoW', path: 'c:\\Games\\SoW' });
-  assert.deepEqual(storedFolder({ name: 'Shadow of War (arch06)', scheme: 'arch06', fsPath: '/', uri: 'arch06:/' }), { name: 'Shadow of War (arch06)', uri: 'arch06:/' });
-  assert.deepEqual(storedFolder({ name: 'r', scheme: 'vscode-vfs', fsPath: '/o/r', uri: 'vscode-vfs://github/o/r' }), { name: 'r', uri: 'vscode-vfs://github/o/r' });
+  assert.deepEqual(storedFolder({ name: 'sample-game', scheme: 'file', fsPath: '/tmp/x/sample-game', uri: 'file:///tmp/x/sample-game' }), {
+    name: 'sample-game',
+    path: '/tmp/x/sample-game',
+  });
+  assert.deepEqual(storedFolder({ name: 'SoW', scheme: 'file', fsPath: 'c:\\Games\\SoW', uri: 'file:///c%3A/Games/SoW' }), {
+    name: 'SoW',
+    path: 'c:\\Games\\SoW',
+  });
+  assert.deepEqual(storedFolder({ name: 'Shadow of War (arch06)', scheme: 'arch06', fsPath: '/', uri: 'arch06:/' }), {
+    name: 'Shadow of War (arch06)',
+    uri: 'arch06:/',
+  });
+  assert.deepEqual(storedFolder({ name: 'r', scheme: 'vscode-vfs', fsPath: '/o/r', uri: 'vscode-vfs://github/o/r' }), {
+    name: 'r',
+    uri: 'vscode-vfs://github/o/r',
+  });
 });
 
 test('folders read back: absolute and relative paths, URIs (older files), junk dropped', () => {

@@ -47,6 +47,10 @@ test('round trips: a game path survives mergedUriPath / sourceUriPath and back',
 
 test('a URI path that leaves the tree (.., .) or holds control characters is a typed error', () => {
   for (const p of ['/a/../b', '/@sources/Base.arch06/..', '/./x', '/a\u0001b', '/x.bndl [bundle]/../y']) {
-    assert.throws(() => parseUriPath(p), (e: unknown) => e instanceof Arch06Error && e.code === 'BAD_ARGUMENT', p);
+    assert.throws(
+      () => parseUriPath(p),
+      (e: unknown) => e instanceof Arch06Error && e.code === 'BAD_ARGUMENT',
+      p,
+    );
   }
 });

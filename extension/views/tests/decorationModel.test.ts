@@ -25,7 +25,11 @@ test('decorationModel loads in plain node; decorations.ts is the module that imp
 });
 
 test('merged view: a badge with the number of copies when a path ships in several sources, nothing otherwise', () => {
-  assert.deepEqual(at('/config/game.cfg'), { badge: '3', tooltip: '3 copies: Patch_02.arch06 wins, shadowing Patch_01.arch06, Base.arch06', colour: 'warning' });
+  assert.deepEqual(at('/config/game.cfg'), {
+    badge: '3',
+    tooltip: '3 copies: Patch_02.arch06 wins, shadowing Patch_01.arch06, Base.arch06',
+    colour: 'warning',
+  });
   assert.deepEqual(at('/Scripts/Common/Startup.scripts'), { badge: '2', tooltip: '2 copies: Base.arch06 wins, shadowing Game', colour: 'warning' });
   assert.equal(at('/config/input.cfg'), undefined, 'one copy');
   assert.equal(at('/config'), undefined, 'a folder');
@@ -33,11 +37,19 @@ test('merged view: a badge with the number of copies when a path ships in severa
   assert.equal(at('/no/such/file.txt'), undefined);
 });
 
-test('one source\'s view: W on the winning copy, S on a shadowed one, any case of the source name', () => {
+test("one source's view: W on the winning copy, S on a shadowed one, any case of the source name", () => {
   assert.deepEqual(at('/@sources/patch_02.ARCH06/config/game.cfg'), { badge: 'W', tooltip: 'Wins over 2 other copies' });
-  assert.deepEqual(at('/@sources/Base.arch06/config/game.cfg'), { badge: 'S', tooltip: 'Shadowed: the game loads the copy in Patch_02.arch06', colour: 'disabled' });
+  assert.deepEqual(at('/@sources/Base.arch06/config/game.cfg'), {
+    badge: 'S',
+    tooltip: 'Shadowed: the game loads the copy in Patch_02.arch06',
+    colour: 'disabled',
+  });
   assert.deepEqual(at('/@sources/Base.arch06/scripts/common/startup.scripts'), { badge: 'W', tooltip: 'Wins over 1 other copy' });
-  assert.deepEqual(at('/@sources/Game/scripts/common/startup.scripts'), { badge: 'S', tooltip: 'Shadowed: the game loads the copy in Base.arch06', colour: 'disabled' });
+  assert.deepEqual(at('/@sources/Game/scripts/common/startup.scripts'), {
+    badge: 'S',
+    tooltip: 'Shadowed: the game loads the copy in Base.arch06',
+    colour: 'disabled',
+  });
   assert.equal(at('/@sources/Base.arch06/config/input.cfg'), undefined);
   assert.equal(at('/@sources'), undefined);
 });
@@ -53,7 +65,7 @@ test('bundle folders: C from the container, L loose, ! missing; a folder or an u
   assert.equal(at('/bundles/nothing.bndl [bundle]/a.txt'), undefined, 'an unresolvable bundle decorates nothing');
 });
 
-test('a member whose served copy differs in size from the manifest\'s declaration says so', () => {
+test("a member whose served copy differs in size from the manifest's declaration says so", () => {
   const r = tempDir('arch06-decorations-size-');
   const base = new LtarWriter();
   base.addBytes('b\\x.bndl', writeBndl('Presentation', [{ path: 'm\\a.txt', size: 1 }]));

@@ -10,7 +10,13 @@ import { baseName, ordinal, SearchOrderMount, SearchOrderNode, searchOrderNodes 
 import { brokenNotice, describeBroken, mountStatus } from '../../mountSummary';
 
 const source = (name: string, kind: 'archive' | 'directory' = 'archive', fileCount = 3) => ({ name, kind, diskPath: `/games/sow/${name}`, fileCount });
-const broken = (line: number, name: string, reason = 'bad magic: expected LTAR') => ({ line, text: `..\\${name}`, path: `/games/sow/${name}`, reason, code: 'BAD_MAGIC' });
+const broken = (line: number, name: string, reason = 'bad magic: expected LTAR') => ({
+  line,
+  text: `..\\${name}`,
+  path: `/games/sow/${name}`,
+  reason,
+  code: 'BAD_MAGIC',
+});
 
 const mount = (over: Partial<SearchOrderMount> = {}): SearchOrderMount & { root: string } => ({
   root: '/games/sow',
@@ -63,16 +69,25 @@ test('broken sources: a group at the top, each with an error icon, the reason an
   assert.deepEqual([extra.label, extra.description, extra.action], ['Extra.arch06', 'truncated header', undefined]);
   assert.match(extra.tooltip!, /-arch archive: D:\\mods\\Extra\.arch06/);
   // The sources follow, unchanged.
-  assert.deepEqual(nodes.slice(1).map((n) => n.label), ['1. Patch_01.arch06', '2. Base.arch06', '3. Game']);
+  assert.deepEqual(
+    nodes.slice(1).map((n) => n.label),
+    ['1. Patch_01.arch06', '2. Base.arch06', '3. Game'],
+  );
 });
 
 test('skipped lines and unlisted archives come last, in groups', () => {
   const nodes = searchOrderNodes(mount({ skipped: [{ line: 5, text: '..\\Great_Hall.arch06', reason: 'names nothing on disk' }], unlisted: ['Blade.arch06'] }));
   const [skipped, unlisted] = nodes.slice(-2) as SearchOrderNode[];
   assert.equal(skipped.label, 'Skipped cfg lines (1)');
-  assert.deepEqual(skipped.children!.map((c) => [c.label, c.description, c.action]), [['..\\Great_Hall.arch06', 'line 5: names nothing on disk', { kind: 'openCfg', line: 5 }]]);
+  assert.deepEqual(
+    skipped.children!.map((c) => [c.label, c.description, c.action]),
+    [['..\\Great_Hall.arch06', 'line 5: names nothing on disk', { kind: 'openCfg', line: 5 }]],
+  );
   assert.equal(unlisted.label, 'Not in the cfg (1)');
-  assert.deepEqual(unlisted.children!.map((c) => [c.label, c.description]), [['Blade.arch06', 'not mounted']]);
+  assert.deepEqual(
+    unlisted.children!.map((c) => [c.label, c.description]),
+    [['Blade.arch06', 'not mounted']],
+  );
   assert.ok(!nodes.some((n) => /Broken/.test(n.label)), 'no broken group without broken sources');
 });
 
@@ -92,7 +107,10 @@ test('status bar: counts when complete; a warning naming the broken archive when
 test('the notification names every broken archive (the first three, then a count)', () => {
   assert.equal(brokenNotice([]), undefined);
   const one = brokenNotice([broken(12, 'Mod.arch06')])!;
-  assert.equal(one, 'arch06: the mount is incomplete: a source the cfg names is not a valid archive and was not mounted: Mod.arch06 (cfg line 12): bad magic: expected LTAR. The other sources are mounted.');
+  assert.equal(
+    one,
+    'arch06: the mount is incomplete: a source the cfg names is not a valid archive and was not mounted: Mod.arch06 (cfg line 12): bad magic: expected LTAR. The other sources are mounted.',
+  );
   const five = brokenNotice([1, 2, 3, 4, 5].map((i) => broken(i, `M${i}.arch06`)))!;
   assert.match(five, /5 sources the cfg names are not valid archives and were not mounted: M1\.arch06 .*M3\.arch06 \(cfg line 3\)[^;]*; and 2 more\./);
   assert.doesNotMatch(five, /M4\.arch06/);
@@ -101,7 +119,19 @@ test('the notification names every broken archive (the first three, then a count
 
 test('helpers: base names of Windows and POSIX paths, ordinals', () => {
   assert.deepEqual(['/a/b/Mod.arch06', 'C:\\Games\\SoW\\Mod.arch06', 'Mod.arch06', '/a/dir/'].map(baseName), ['Mod.arch06', 'Mod.arch06', 'Mod.arch06', 'dir']);
-  assert.deepEqual([1, 2, 3, 4, 11, 12, 13, 21, 22, 101, 111].map(ordinal), ['1st', '2nd', '3rd', '4th', '11th', '12th', '13th', '21st', '22nd', '101st', '111th']);
+  assert.deepEqual([1, 2, 3, 4, 11, 12, 13, 21, 22, 101, 111].map(ordinal), [
+    '1st',
+    '2nd',
+    '3rd',
+    '4th',
+    '11th',
+    '12th',
+    '13th',
+    '21st',
+    '22nd',
+    '101st',
+    '111th',
+  ]);
 });
 
 test('a real mount with a broken archive in its cfg: the model lists it, the rest mounts', () => {
@@ -118,7 +148,10 @@ test('a real mount with a broken archive in its cfg: the model lists it, the res
     assert.equal(b.length, 1);
     assert.equal(b[0].label, 'Broken_Mod.arch06');
     assert.match(b[0].description!, new RegExp(`^line ${cfgText.split('\n').indexOf('..\\Broken_Mod.arch06') + 1}: \\S`));
-    assert.ok(!nodes.some((n) => n.kind === 'group' && n.children!.some((c) => c.label.includes('Broken_Mod') && c.kind !== 'broken')), 'not also skipped or unlisted');
+    assert.ok(
+      !nodes.some((n) => n.kind === 'group' && n.children!.some((c) => c.label.includes('Broken_Mod') && c.kind !== 'broken')),
+      'not also skipped or unlisted',
+    );
     assert.equal(nodes[1].label, '1. HotChunk.arch06');
     assert.match(mountStatus(m, m.index().size).text, /^\$\(warning\) SoW: \d+ sources · 1 broken · /);
   } finally {

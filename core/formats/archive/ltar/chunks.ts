@@ -101,21 +101,42 @@ export class ChunkStream {
       const at = this.nextHeader;
       const field = `chunk[${i}]`;
       if (at + CHUNK_HEADER_SIZE > this.storedSize) {
-        throw this.error('TRUNCATED', `chunk stream ends after ${this.covered} of ${this.size} bytes`, at, `${field}.header`, `${CHUNK_HEADER_SIZE} header bytes within the stored size ${this.storedSize}`, `${Math.max(0, this.storedSize - at)}`);
+        throw this.error(
+          'TRUNCATED',
+          `chunk stream ends after ${this.covered} of ${this.size} bytes`,
+          at,
+          `${field}.header`,
+          `${CHUNK_HEADER_SIZE} header bytes within the stored size ${this.storedSize}`,
+          `${Math.max(0, this.storedSize - at)}`,
+        );
       }
       const h = this.source.readSync(this.dataOffset + at, CHUNK_HEADER_SIZE);
       const r = new FieldReader(h, this.source.name, { base: at });
       const stored = r.u32(`${field}.storedLen`);
       const raw = r.u32(`${field}.rawLen`);
       if (stored > MAX_CHUNK_LEN || raw > MAX_CHUNK_LEN) {
-        throw this.error('INVALID', 'corrupted chunk header (a length exceeds 0x10000)', at, field, 'storedLen and rawLen <= 0x10000', `storedLen ${stored}, rawLen ${raw} (bytes ${hexBytes(h)})`);
+        throw this.error(
+          'INVALID',
+          'corrupted chunk header (a length exceeds 0x10000)',
+          at,
+          field,
+          'storedLen and rawLen <= 0x10000',
+          `storedLen ${stored}, rawLen ${raw} (bytes ${hexBytes(h)})`,
+        );
       }
       if (raw === 0) throw this.error('INVALID', 'chunk decodes to zero bytes', at, `${field}.rawLen`, '> 0', '0');
       if (at + CHUNK_HEADER_SIZE + stored > this.storedSize) {
-        throw this.error('TRUNCATED', 'chunk payload runs past the entry\'s stored size', at, `${field}.storedLen`, `<= ${this.storedSize - at - CHUNK_HEADER_SIZE}`, String(stored));
+        throw this.error(
+          'TRUNCATED',
+          "chunk payload runs past the entry's stored size",
+          at,
+          `${field}.storedLen`,
+          `<= ${this.storedSize - at - CHUNK_HEADER_SIZE}`,
+          String(stored),
+        );
       }
       if (this.covered + raw > this.size) {
-        throw this.error('INVALID', 'chunks decode to more bytes than the entry\'s size', at, `${field}.rawLen`, `<= ${this.size - this.covered}`, String(raw));
+        throw this.error('INVALID', "chunks decode to more bytes than the entry's size", at, `${field}.rawLen`, `<= ${this.size - this.covered}`, String(raw));
       }
       if (i === this.headerAt.length) this.grow();
       this.headerAt[i] = at;
@@ -145,7 +166,11 @@ export class ChunkStream {
   /** Plan a read of decoded bytes [start, end): the chunks and the stored span to fetch. */
   private plan(start: number, end: number): { first: number; last: number; spanStart: number; spanLength: number } {
     if (!(Number.isSafeInteger(start) && Number.isSafeInteger(end) && 0 <= start && start <= end && end <= this.size)) {
-      throw new Arch06Error('OUT_OF_RANGE', 'read range outside the entry', { file: `${this.source.name}:${this.entryName}`, expected: `within [0, ${this.size}]`, actual: `[${start}, ${end})` });
+      throw new Arch06Error('OUT_OF_RANGE', 'read range outside the entry', {
+        file: `${this.source.name}:${this.entryName}`,
+        expected: `within [0, ${this.size}]`,
+        actual: `[${start}, ${end})`,
+      });
     }
     this.ensureCovers(end);
     const first = this.chunkAt(start);

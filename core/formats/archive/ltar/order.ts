@@ -21,11 +21,7 @@ const BACKSLASH = 0x5c;
  * `endA`/`endB` is the byte a string behaves as at its end: 0 for leaf order, a backslash for
  * folder order; past that virtual byte the strings compare equal if both ended.
  */
-function compareFolded(
-  a: Uint8Array, aStart: number, aEnd: number,
-  b: Uint8Array, bStart: number, bEnd: number,
-  endByte: number,
-): number {
+function compareFolded(a: Uint8Array, aStart: number, aEnd: number, b: Uint8Array, bStart: number, bEnd: number, endByte: number): number {
   const la = aEnd - aStart;
   const lb = bEnd - bStart;
   const n = la < lb ? la : lb;

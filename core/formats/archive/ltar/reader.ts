@@ -9,9 +9,22 @@ import { ByteSource, checkRange } from '../../../io/byteSource';
 import { FieldReader, ParseOptions } from '../../../io/fieldReader';
 import { expectMagicVersion } from '../../../io/magic';
 import {
-  FILE_DATA_OFFSET, FILE_FLAGS, FILE_NAME_OFFSET, FILE_READER, FILE_RECORD_SIZE, FILE_SIZE, FILE_STORED_SIZE,
-  FOLDER_FILE_COUNT, FOLDER_FIRST_CHILD, FOLDER_NAME_OFFSET, FOLDER_NEXT_SIBLING, FOLDER_RECORD_SIZE,
-  HEADER_SIZE, LTAR_VERSION, NAME_POOL_START, NO_FOLDER,
+  FILE_DATA_OFFSET,
+  FILE_FLAGS,
+  FILE_NAME_OFFSET,
+  FILE_READER,
+  FILE_RECORD_SIZE,
+  FILE_SIZE,
+  FILE_STORED_SIZE,
+  FOLDER_FILE_COUNT,
+  FOLDER_FIRST_CHILD,
+  FOLDER_NAME_OFFSET,
+  FOLDER_NEXT_SIBLING,
+  FOLDER_RECORD_SIZE,
+  HEADER_SIZE,
+  LTAR_VERSION,
+  NAME_POOL_START,
+  NO_FOLDER,
 } from './layout';
 import { LtarTables, findFolder, findLeaf, findPath, folderOfFile, pathKeys, samePath } from './lookup';
 import { compareLeafBytes, FOLD } from './order';
@@ -85,7 +98,11 @@ export class LtarArchive {
   /** The validated tables the lookups read (./lookup.ts), sharing the arrays above. */
   private readonly tables: LtarTables;
 
-  private constructor(readonly source: ByteSource, header: LtarHeader, tables: Uint8Array) {
+  private constructor(
+    readonly source: ByteSource,
+    header: LtarHeader,
+    tables: Uint8Array,
+  ) {
     this.header = header;
     const { namePoolSize, fileCount, folderCount } = header;
     this.pool = tables.subarray(0, namePoolSize);
@@ -107,8 +124,15 @@ export class LtarArchive {
     nextNul[pool.length] = pool.length;
     for (let p = pool.length - 1; p >= 0; p--) nextNul[p] = pool[p] === 0 ? p : nextNul[p + 1];
     this.tables = {
-      fileCount, folderCount, pool, files: this.files, folders: this.folders, folderFirstFile: this.folderFirstFile, folderNameEnd: this.folderNameEnd,
-      leafEnd: this.leafEnd, hidden: this.hiddenByIndex,
+      fileCount,
+      folderCount,
+      pool,
+      files: this.files,
+      folders: this.folders,
+      folderFirstFile: this.folderFirstFile,
+      folderNameEnd: this.folderNameEnd,
+      leafEnd: this.leafEnd,
+      hidden: this.hiddenByIndex,
     };
     this.validate(nextNul);
     this.checkNames(nextNul);
@@ -134,7 +158,10 @@ export class LtarArchive {
     const name = source.name;
     const h = new FieldReader(source.readSync(0, Math.min(HEADER_SIZE, source.size)), name, { fileSize: source.size, spans: options.spans });
     const version = expectMagicVersion(h, 'LTAR', [LTAR_VERSION], 'LTAR', {
-      what: 'an LTAR archive', bigEndian: 'LTAR archives', headerSize: HEADER_SIZE, versionHint: (v) => (v === 3 ? " (version 3 is Shadow of Mordor's .arch05)" : ''),
+      what: 'an LTAR archive',
+      bigEndian: 'LTAR archives',
+      headerSize: HEADER_SIZE,
+      versionHint: (v) => (v === 3 ? " (version 3 is Shadow of Mordor's .arch05)" : ''),
     });
     const header: LtarHeader = {
       version,
@@ -145,7 +172,13 @@ export class LtarArchive {
       reservedZero: h.bytesOf(HEADER_SIZE - 0x18, 'header.reserved').every((b) => b === 0),
     };
     if (header.folderCount === 0) {
-      throw new Arch06Error('INVALID', 'an LTAR archive has at least the root folder', { file: name, offset: 12, field: 'header.folderCount', expected: '>= 1', actual: '0' });
+      throw new Arch06Error('INVALID', 'an LTAR archive has at least the root folder', {
+        file: name,
+        offset: 12,
+        field: 'header.folderCount',
+        expected: '>= 1',
+        actual: '0',
+      });
     }
     // The tables' extent is checked against the file before anything is allocated for them.
     const tablesSize = header.namePoolSize + header.fileCount * FILE_RECORD_SIZE + header.folderCount * FOLDER_RECORD_SIZE;
@@ -169,7 +202,8 @@ export class LtarArchive {
     // Any name offset before the pool's last NUL is terminated inside the pool.
     const lastNul = pool.lastIndexOf(0);
     const checkName = (off: number, at: number, field: string): void => {
-      if (off > lastNul) this.fail('name offset outside the name pool (or unterminated name)', at, field, `< ${lastNul + 1} (pool size ${namePoolSize})`, String(off));
+      if (off > lastNul)
+        this.fail('name offset outside the name pool (or unterminated name)', at, field, `< ${lastNul + 1} (pool size ${namePoolSize})`, String(off));
     };
 
     let total = 0;
@@ -179,18 +213,29 @@ export class LtarArchive {
       const nameOff = this.folders.getUint32(rec + FOLDER_NAME_OFFSET, true);
       checkName(nameOff, at, `folder[${i}].nameOffset`);
       this.folderNameEnd[i] = nextNul[nameOff];
-      for (const [fieldOff, field] of [[FOLDER_FIRST_CHILD, 'firstChild'], [FOLDER_NEXT_SIBLING, 'nextSibling']] as const) {
+      for (const [fieldOff, field] of [
+        [FOLDER_FIRST_CHILD, 'firstChild'],
+        [FOLDER_NEXT_SIBLING, 'nextSibling'],
+      ] as const) {
         const link = this.folders.getUint32(rec + fieldOff, true);
-        if (link !== NO_FOLDER && link >= folderCount) this.fail('folder link out of range', at + fieldOff, `folder[${i}].${field}`, `< ${folderCount} or 0xFFFFFFFF`, String(link));
+        if (link !== NO_FOLDER && link >= folderCount)
+          this.fail('folder link out of range', at + fieldOff, `folder[${i}].${field}`, `< ${folderCount} or 0xFFFFFFFF`, String(link));
       }
       this.folderFirstFile[i] = total;
       total += this.folders.getUint32(rec + FOLDER_FILE_COUNT, true);
-      if (total > fileCount) this.fail('folder file counts exceed the file count', at + FOLDER_FILE_COUNT, `folder[${i}].fileCount`, `a total of ${fileCount}`, `${total} so far`);
+      if (total > fileCount)
+        this.fail('folder file counts exceed the file count', at + FOLDER_FILE_COUNT, `folder[${i}].fileCount`, `a total of ${fileCount}`, `${total} so far`);
     }
     this.folderFirstFile[folderCount] = total;
     if (total !== fileCount) this.fail('folder file counts do not add up to the file count', 0x10, 'header.fileCount', String(total), String(fileCount));
     if (this.folderNameEnd[0] !== this.folders.getUint32(FOLDER_NAME_OFFSET, true)) {
-      this.fail('folder record 0 is not the root (its name is not empty)', this.tablesOffset('folders', 0, FOLDER_RECORD_SIZE), 'folder[0].nameOffset', '""', JSON.stringify(this.folderPath(0)));
+      this.fail(
+        'folder record 0 is not the root (its name is not empty)',
+        this.tablesOffset('folders', 0, FOLDER_RECORD_SIZE),
+        'folder[0].nameOffset',
+        '""',
+        JSON.stringify(this.folderPath(0)),
+      );
     }
 
     const archiveSize = this.source.size;
@@ -257,7 +302,10 @@ export class LtarArchive {
         if (this.folderHidden[f]) this.hide(i, 'lies in a hidden folder');
         else if (prefix + end - s > MAX_GAME_PATH_BYTES) this.hide(i, `makes a path longer than ${MAX_GAME_PATH_BYTES} bytes (${prefix + end - s})`);
         else {
-          const reason = pool[stop] !== 0 ? `holds byte 0x${pool[stop].toString(16).padStart(2, '0')} (a separator, colon or control character)` : badSegmentReason(this.leafName(i));
+          const reason =
+            pool[stop] !== 0
+              ? `holds byte 0x${pool[stop].toString(16).padStart(2, '0')} (a separator, colon or control character)`
+              : badSegmentReason(this.leafName(i));
           if (reason) this.hide(i, reason);
         }
       }
@@ -288,7 +336,9 @@ export class LtarArchive {
         }
         visited[c] = 1;
         if (!this.isDirectChild(f, c)) {
-          this.structureProblems.push(`folder[${c}] (${JSON.stringify(this.folderPath(c).slice(0, 80))}) is linked under folder[${f}] (${JSON.stringify(this.folderPath(f).slice(0, 80))}) but is not its direct child by path: not listed there`);
+          this.structureProblems.push(
+            `folder[${c}] (${JSON.stringify(this.folderPath(c).slice(0, 80))}) is linked under folder[${f}] (${JSON.stringify(this.folderPath(f).slice(0, 80))}) but is not its direct child by path: not listed there`,
+          );
           continue;
         }
         if (this.folderHidden[c]) continue;
@@ -299,7 +349,9 @@ export class LtarArchive {
     }
     for (let f = 1; f < n; f++) {
       if (!visited[f] && this.folderFirstFile[f + 1] > this.folderFirstFile[f]) {
-        this.structureProblems.push(`folder[${f}] (${JSON.stringify(this.folderPath(f).slice(0, 80))}) is not linked from the root: its files are found by lookup but not listed`);
+        this.structureProblems.push(
+          `folder[${f}] (${JSON.stringify(this.folderPath(f).slice(0, 80))}) is not linked from the root: its files are found by lookup but not listed`,
+        );
       }
     }
   }
@@ -445,7 +497,10 @@ export class LtarArchive {
   folderLinks(folder: number): { firstChild: number; nextSibling: number } {
     const rec = folder * FOLDER_RECORD_SIZE;
     const norm = (v: number): number => (v === NO_FOLDER ? -1 : v);
-    return { firstChild: norm(this.folders.getUint32(rec + FOLDER_FIRST_CHILD, true)), nextSibling: norm(this.folders.getUint32(rec + FOLDER_NEXT_SIBLING, true)) };
+    return {
+      firstChild: norm(this.folders.getUint32(rec + FOLDER_FIRST_CHILD, true)),
+      nextSibling: norm(this.folders.getUint32(rec + FOLDER_NEXT_SIBLING, true)),
+    };
   }
 
   /** One 32-bit key per file record for the merged index (./lookup.ts `pathKeys`). */

@@ -9,7 +9,15 @@
 import { Arch06Error } from '../../../errors';
 import { ByteWriter } from '../../../io/byteWriter';
 import {
-  CHUNK_ALIGN, CHUNK_HEADER_SIZE, FILE_RECORD_SIZE, FOLDER_RECORD_SIZE, HEADER_SIZE, LTAR_MAGIC, LTAR_VERSION, MAX_CHUNK_LEN, NO_FOLDER,
+  CHUNK_ALIGN,
+  CHUNK_HEADER_SIZE,
+  FILE_RECORD_SIZE,
+  FOLDER_RECORD_SIZE,
+  HEADER_SIZE,
+  LTAR_MAGIC,
+  LTAR_VERSION,
+  MAX_CHUNK_LEN,
+  NO_FOLDER,
 } from './layout';
 import { compareFolderPaths, compareLeafNames } from './order';
 
@@ -43,7 +51,8 @@ function splitArchivePath(path: string): { folder: string; leaf: string } {
   if (parts.length === 0) throw new Arch06Error('BAD_ARGUMENT', 'empty archive path', { actual: JSON.stringify(path) });
   for (const p of parts) {
     if (p === '.' || p === '..') throw new Arch06Error('BAD_ARGUMENT', 'archive paths cannot contain . or .. segments', { actual: path });
-    if (/[\x00-\x1f]/.test(p) || /[^\x00-\xff]/.test(p)) throw new Arch06Error('BAD_ARGUMENT', 'archive paths are single-byte text without control characters', { actual: JSON.stringify(path) });
+    if (/[\x00-\x1f]/.test(p) || /[^\x00-\xff]/.test(p))
+      throw new Arch06Error('BAD_ARGUMENT', 'archive paths are single-byte text without control characters', { actual: JSON.stringify(path) });
   }
   const leaf = parts.pop()!;
   return { folder: parts.join('\\'), leaf };
@@ -81,7 +90,10 @@ export class LtarWriter {
     if (entry.storage === 'chunks') {
       for (const [i, c] of entry.chunks.entries()) {
         if (c.payload.length > MAX_CHUNK_LEN || c.rawLen > MAX_CHUNK_LEN || c.rawLen <= 0) {
-          throw new Arch06Error('BAD_ARGUMENT', 'chunk lengths must be 1..0x10000', { field: `chunk[${i}]`, actual: `payload ${c.payload.length}, raw ${c.rawLen}` });
+          throw new Arch06Error('BAD_ARGUMENT', 'chunk lengths must be 1..0x10000', {
+            field: `chunk[${i}]`,
+            actual: `payload ${c.payload.length}, raw ${c.rawLen}`,
+          });
         }
       }
     }
@@ -152,7 +164,13 @@ export class LtarWriter {
       dataAt += pad;
       const { parts, storedSize, size, chunked } = encodeEntry(f.entry);
       // {u32 name, u64 data offset, u64 stored size, u64 size, u8 reader = 1, u8 flags} (./layout.ts).
-      records.u32(fileNameOffsets[i]).u64(storedSize === 0 ? 0 : dataAt).u64(storedSize).u64(size).u8(1).u8(chunked ? 9 : 0);
+      records
+        .u32(fileNameOffsets[i])
+        .u64(storedSize === 0 ? 0 : dataAt)
+        .u64(storedSize)
+        .u64(size)
+        .u8(1)
+        .u8(chunked ? 9 : 0);
       dataParts.push(...parts);
       dataAt += storedSize;
     });

@@ -34,8 +34,14 @@ test('names, folders and files in table order; full path = folder + \\ + leaf', 
   const a = open(w.toBytes());
   assert.equal(a.fileCount, 4);
   // Leaves sorted case-insensitively inside each folder, folders pre-order, every ancestor present.
-  assert.deepEqual([0, 1, 2, 3].map((i) => a.filePath(i)), ['A.txt', 'b.txt', 'database\\string\\dede\\string.strdb', 'database\\string\\enus\\string.strdb']);
-  assert.deepEqual([...Array(a.folderCount).keys()].map((f) => a.folderPath(f)), ['', 'database', 'database\\string', 'database\\string\\dede', 'database\\string\\enus']);
+  assert.deepEqual(
+    [0, 1, 2, 3].map((i) => a.filePath(i)),
+    ['A.txt', 'b.txt', 'database\\string\\dede\\string.strdb', 'database\\string\\enus\\string.strdb'],
+  );
+  assert.deepEqual(
+    [...Array(a.folderCount).keys()].map((f) => a.folderPath(f)),
+    ['', 'database', 'database\\string', 'database\\string\\dede', 'database\\string\\enus'],
+  );
   // Leaf strings are stored once: both string.strdb records share a name offset.
   assert.equal(a.fileRecord(2).nameOffset, a.fileRecord(3).nameOffset);
   // Links: database's first child is database\string, dede's next sibling is enus.
@@ -74,7 +80,11 @@ test('lookup finds every file of a larger archive, and nothing else', () => {
   const rnd = prng(42);
   const w = new LtarWriter();
   const paths: string[] = [];
-  const seg = (): string => 'abcdefghij_-.0123'.split('').filter(() => rnd() < 0.4).join('') || 'x';
+  const seg = (): string =>
+    'abcdefghij_-.0123'
+      .split('')
+      .filter(() => rnd() < 0.4)
+      .join('') || 'x';
   for (let i = 0; i < 800; i++) {
     const depth = (rnd() * 4) | 0;
     const p = [...Array(depth)].map(seg).join('\\') + (depth ? '\\' : '') + `f${i}_${seg()}.bin`;
@@ -127,7 +137,13 @@ test('multi-chunk stored entry: layout, full read and every ranged read across c
     const b = a + ((rnd() * (data.length - a + 1)) | 0);
     assert.deepEqual(Buffer.from(e.readSync(a, b)), Buffer.from(data.subarray(a, b)), `[${a}, ${b})`);
   }
-  for (const [a, b] of [[999, 1001], [1000, 2000], [0, 1], [5002, 5003], [4999, 5003]]) {
+  for (const [a, b] of [
+    [999, 1001],
+    [1000, 2000],
+    [0, 1],
+    [5002, 5003],
+    [4999, 5003],
+  ]) {
     assert.deepEqual(Buffer.from(e.readSync(a, b)), Buffer.from(data.subarray(a, b)), `[${a}, ${b})`);
   }
 });
@@ -149,7 +165,13 @@ test('random access walks only the headers it needs and decodes only overlapping
 test('an Oodle chunk this build cannot decode raises a typed error naming entry, chunk and header bytes', () => {
   const w = new LtarWriter();
   const payload = new Uint8Array([0x8c, 0x0a, 1, 2, 3, 4, 5, 6]); // a Mermaid block header (not decoded by this build)
-  w.add('tex\\a.tex', { storage: 'chunks', chunks: [{ payload: new Uint8Array(100).fill(1), rawLen: 100 }, { payload, rawLen: 300 }] });
+  w.add('tex\\a.tex', {
+    storage: 'chunks',
+    chunks: [
+      { payload: new Uint8Array(100).fill(1), rawLen: 100 },
+      { payload, rawLen: 300 },
+    ],
+  });
   const s = source(w.toBytes(), 'Patch_05.arch06');
   const e = s.lookup(toGamePath('tex\\a.tex'))!;
   assert.equal(e.size, 400);
@@ -158,7 +180,11 @@ test('an Oodle chunk this build cannot decode raises a typed error naming entry,
   assert.throws(
     () => e.readSync(50, 150),
     (err: unknown) =>
-      err instanceof Arch06Error && err.code === 'UNSUPPORTED_CODEC' && /Patch_05\.arch06:tex\\a\.tex/.test(err.message) && /^chunk\[1\]/.test(err.field ?? '') && /8c 0a/.test(err.actual ?? ''),
+      err instanceof Arch06Error &&
+      err.code === 'UNSUPPORTED_CODEC' &&
+      /Patch_05\.arch06:tex\\a\.tex/.test(err.message) &&
+      /^chunk\[1\]/.test(err.field ?? '') &&
+      /8c 0a/.test(err.actual ?? ''),
   );
 });
 

@@ -11,7 +11,10 @@ test('round trip: leading 1, rows sorted by hash, each hash the StringHash of it
   const ix = parsePathIndex(bytes);
   assert.equal(new DataView(bytes.buffer, bytes.byteOffset).getUint32(0, true), 1);
   assert.equal(ix.rows.length, 3);
-  assert.deepEqual(ix.rows.map((r) => r.hash), [...ix.rows.map((r) => r.hash)].sort((a, b) => a - b));
+  assert.deepEqual(
+    ix.rows.map((r) => r.hash),
+    [...ix.rows.map((r) => r.hash)].sort((a, b) => a - b),
+  );
   for (const r of ix.rows) assert.equal(r.hash, stringHash(r.path));
   assert.deepEqual(ix.problems, []);
 });
@@ -32,15 +35,28 @@ test('malformed indexes fail with typed errors naming the offset', () => {
   const good = writePathIndex(paths);
   const lead = Uint8Array.from(good);
   lead[0] = 2;
-  assert.throws(() => parsePathIndex(lead, 'x'), (e: unknown) => e instanceof Arch06Error && e.code === 'INVALID' && e.offset === 0);
+  assert.throws(
+    () => parsePathIndex(lead, 'x'),
+    (e: unknown) => e instanceof Arch06Error && e.code === 'INVALID' && e.offset === 0,
+  );
   for (let cut = 0; cut < good.length - 1; cut += 7) {
-    assert.throws(() => parsePathIndex(good.subarray(0, cut), 'x'), (e: unknown) => e instanceof Arch06Error && (e.code === 'TRUNCATED' || e.code === 'OUT_OF_RANGE'), `cut ${cut}`);
+    assert.throws(
+      () => parsePathIndex(good.subarray(0, cut), 'x'),
+      (e: unknown) => e instanceof Arch06Error && (e.code === 'TRUNCATED' || e.code === 'OUT_OF_RANGE'),
+      `cut ${cut}`,
+    );
   }
   const huge = Uint8Array.from(good);
   new DataView(huge.buffer).setUint32(8 + new DataView(huge.buffer).getUint32(4, true), 0x7fffffff, true);
-  assert.throws(() => parsePathIndex(huge, 'x'), (e: unknown) => e instanceof Arch06Error && e.code === 'TRUNCATED');
+  assert.throws(
+    () => parsePathIndex(huge, 'x'),
+    (e: unknown) => e instanceof Arch06Error && e.code === 'TRUNCATED',
+  );
   const off = Uint8Array.from(good);
   const dv = new DataView(off.buffer);
   dv.setUint32(8 + dv.getUint32(4, true) + 8, 99999, true);
-  assert.throws(() => parsePathIndex(off, 'x'), (e: unknown) => e instanceof Arch06Error && e.code === 'OUT_OF_RANGE');
+  assert.throws(
+    () => parsePathIndex(off, 'x'),
+    (e: unknown) => e instanceof Arch06Error && e.code === 'OUT_OF_RANGE',
+  );
 });

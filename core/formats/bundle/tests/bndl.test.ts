@@ -33,12 +33,18 @@ test('round trip: type string, member paths, declared sizes; the table sits at p
   const m = manifest(bytes);
   assert.equal(m.version, 6);
   assert.equal(m.type, 'Presentation');
-  assert.deepEqual(m.members.map((x) => [x.path, x.declaredSize]), declared.map((d) => [d.path, d.size]));
+  assert.deepEqual(
+    m.members.map((x) => [x.path, x.declaredSize]),
+    declared.map((d) => [d.path, d.size]),
+  );
   assert.equal(m.poolStart, 0x14 + 4 * 3);
   assert.equal(u32(bytes, 0x10), 3);
   // The 0x0C rule, checked against the raw bytes.
   const tableAt = m.poolStart + u32(bytes, 0x0c);
-  assert.deepEqual([0, 1, 2].map((i) => u32(bytes, tableAt + 4 * i)), m.members.map((x) => x.pathOffset));
+  assert.deepEqual(
+    [0, 1, 2].map((i) => u32(bytes, tableAt + 4 * i)),
+    m.members.map((x) => x.pathOffset),
+  );
   assert.equal(tableAt + 12, bytes.length); // parses to its last byte
   assert.equal(m.typeFollowsPaths, true);
   assert.equal(m.confidence, 'confirmed');
@@ -54,7 +60,10 @@ test('the mirror identity: 16 + path table size + 4n + sum(4 + size[i]) = contai
       bytes: randomBytes((rnd() * 300) | 0, rnd),
     }));
     const container = writeEmbb(ms);
-    const bytes = writeBndl(n ? 'WorldQuest' : '', ms.map((m) => ({ path: m.path, size: m.bytes.length })));
+    const bytes = writeBndl(
+      n ? 'WorldQuest' : '',
+      ms.map((m) => ({ path: m.path, size: m.bytes.length })),
+    );
     const m = manifest(bytes);
     const pathTableSize = u32(bytes, 0x08);
     const identity = 16 + pathTableSize + 4 * n + ms.reduce((s, x) => s + 4 + x.bytes.length, 0);
@@ -75,7 +84,12 @@ test('a manifest that declares members its container lacks does not mirror it', 
   assert.equal(check.mirrors, false);
   assert.equal(check.identityHolds, false);
   assert.match(check.differences.join('\n'), /declares 4 members, container holds 3/);
-  const wrongSize = manifest(writeBndl('Presentation', declared.map((d, i) => (i === 1 ? { ...d, size: 2 } : d))));
+  const wrongSize = manifest(
+    writeBndl(
+      'Presentation',
+      declared.map((d, i) => (i === 1 ? { ...d, size: 2 } : d)),
+    ),
+  );
   assert.match(checkMirror(wrongSize, c).differences.join('\n'), /1 declared sizes differ/);
 });
 
@@ -102,7 +116,10 @@ test('the 0x0C rule is followed, never computed: a gap before the table, or a ta
   setU32(gap, 0x18 + 32, 0);
   const g = manifest(gap);
   assert.equal(g.type, 'T');
-  assert.deepEqual(g.members.map((x) => [x.path, x.declaredSize]), [['a', 5]]);
+  assert.deepEqual(
+    g.members.map((x) => [x.path, x.declaredSize]),
+    [['a', 5]],
+  );
   assert.equal(g.tableOffset, 32);
   // Table first, strings after it.
   const first = Buffer.concat([text('BNDL'), Buffer.alloc(16), Buffer.alloc(4), Buffer.alloc(4), text('T\0pth\0')]);
@@ -154,7 +171,10 @@ function dataBundle(files: { name: string; bytes: Uint8Array }[], nameRefs: numb
 }
 
 test('the data-carrying shape (Mordor era) is read, labelled read-only and uncertain', () => {
-  const files = [{ name: 'tex\\a.tex', bytes: text('TEXR a') }, { name: 'b.tex', bytes: text('TEXR bb') }];
+  const files = [
+    { name: 'tex\\a.tex', bytes: text('TEXR a') },
+    { name: 'b.tex', bytes: text('TEXR bb') },
+  ];
   const bytes = dataBundle(files, [7]);
   const d = parseBndl(bytes, 'mordor.embb') as BndlDataBundle;
   assert.equal(d.variant, 'data-carrying');
@@ -162,7 +182,13 @@ test('the data-carrying shape (Mordor era) is read, labelled read-only and uncer
   assert.equal(d.era, 'mordor');
   assert.equal(d.confidence, 'uncertain');
   assert.deepEqual(d.nameRefs, [7]);
-  assert.deepEqual(d.members.map((m) => [m.path, m.size]), [['tex\\a.tex', 6], ['b.tex', 7]]);
+  assert.deepEqual(
+    d.members.map((m) => [m.path, m.size]),
+    [
+      ['tex\\a.tex', 6],
+      ['b.tex', 7],
+    ],
+  );
   for (const [i, m] of d.members.entries()) assert.deepEqual(Buffer.from(bytes.subarray(m.offset, m.offset + m.size)), Buffer.from(files[i].bytes));
   assert.match(d.notes.join('\n'), /read-only/);
   assert.match(d.notes.join('\n'), /unknown meaning/);
@@ -226,7 +252,17 @@ test('count, offset and string faults are typed errors naming the field', () => 
 
 test('seeded mutations of both shapes: a parse or a typed error, never a hang', () => {
   const rnd = prng(0xbd1);
-  const bases = [writeBndl('Presentation', declared), writeBndl('', []), dataBundle([{ name: 'a.tex', bytes: text('abc') }, { name: 'bb.tex', bytes: text('defg') }], [1, 2])];
+  const bases = [
+    writeBndl('Presentation', declared),
+    writeBndl('', []),
+    dataBundle(
+      [
+        { name: 'a.tex', bytes: text('abc') },
+        { name: 'bb.tex', bytes: text('defg') },
+      ],
+      [1, 2],
+    ),
+  ];
   let parsed = 0;
   for (let k = 0; k < 3000; k++) {
     const base = bases[k % bases.length];
@@ -252,7 +288,15 @@ test('seeded mutations of both shapes: a parse or a typed error, never a hang', 
 });
 
 test('the writer refuses bad paths, duplicate paths and sizes that are not u32', () => {
-  expectError(() => writeBndl('T', [{ path: 'a', size: 1 }, { path: 'A', size: 2 }]), 'BAD_ARGUMENT', /twice/);
+  expectError(
+    () =>
+      writeBndl('T', [
+        { path: 'a', size: 1 },
+        { path: 'A', size: 2 },
+      ]),
+    'BAD_ARGUMENT',
+    /twice/,
+  );
   expectError(() => writeBndl('T', [{ path: 'a', size: -1 }]), 'BAD_ARGUMENT');
   expectError(() => writeBndl('T', [{ path: 'a', size: 2 ** 32 }]), 'BAD_ARGUMENT');
   expectError(() => writeBndl('T\0', [{ path: 'a', size: 1 }]), 'BAD_ARGUMENT');

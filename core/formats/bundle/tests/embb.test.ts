@@ -26,7 +26,10 @@ function expectError(f: () => unknown, code: string, re?: RegExp): Arch06Error {
 test('round trip: header, retail path table, payloads back to back, chain ends at the end of the file', () => {
   const bytes = writeEmbb(members);
   const c = parseEmbb(bytes, 'x.embb');
-  assert.equal(text('EMBB').every((b, i) => bytes[i] === b), true);
+  assert.equal(
+    text('EMBB').every((b, i) => bytes[i] === b),
+    true,
+  );
   assert.equal(u32(bytes, 4), 5);
   assert.equal(c.blocks.length, 1);
   assert.equal(c.confidence, 'confirmed');
@@ -38,7 +41,10 @@ test('round trip: header, retail path table, payloads back to back, chain ends a
   assert.deepEqual(b.pathOffsets, [0, 32, 36, 44]);
   assert.equal(b.pathPoolSize, 60);
   assert.equal(b.retailPathLayout, true);
-  assert.deepEqual(c.members.map((m) => m.path), members.map((m) => m.path));
+  assert.deepEqual(
+    c.members.map((m) => m.path),
+    members.map((m) => m.path),
+  );
   // Payload i starts right after its size word; the next size word right after payload i.
   let pos = EMBB_HEADER_SIZE + b.pathPoolSize + 4 * b.count;
   for (const [i, m] of c.members.entries()) {
@@ -63,8 +69,20 @@ test('an empty container is a bare 16-byte header', () => {
 });
 
 test('zero-size members are read and noted', () => {
-  const c = parseEmbb(writeEmbb([{ path: 'a', bytes: new Uint8Array(0) }, { path: 'b', bytes: text('x') }]), 'z.embb');
-  assert.deepEqual(c.members.map((m) => [m.path, m.size]), [['a', 0], ['b', 1]]);
+  const c = parseEmbb(
+    writeEmbb([
+      { path: 'a', bytes: new Uint8Array(0) },
+      { path: 'b', bytes: text('x') },
+    ]),
+    'z.embb',
+  );
+  assert.deepEqual(
+    c.members.map((m) => [m.path, m.size]),
+    [
+      ['a', 0],
+      ['b', 1],
+    ],
+  );
   assert.match(c.notes.join('\n'), /1 zero-size/);
 });
 
@@ -74,8 +92,23 @@ test('concatenated blocks (S3): every block read, offsets absolute, flagged unce
   const b = writeEmbb(members.slice(2));
   const bytes = Buffer.concat([a, e, b]);
   const c = parseEmbb(bytes, 'cat.embb');
-  assert.deepEqual(c.blocks.map((x) => [x.offset, x.count]), [[0, 2], [a.length, 0], [a.length + e.length, 2]]);
-  assert.deepEqual(c.members.map((m) => [m.path, m.block, m.index]), [[members[0].path, 0, 0], ['abc', 0, 1], ['abcd', 2, 0], ['Sound\\Hit.bnk', 2, 1]]);
+  assert.deepEqual(
+    c.blocks.map((x) => [x.offset, x.count]),
+    [
+      [0, 2],
+      [a.length, 0],
+      [a.length + e.length, 2],
+    ],
+  );
+  assert.deepEqual(
+    c.members.map((m) => [m.path, m.block, m.index]),
+    [
+      [members[0].path, 0, 0],
+      ['abc', 0, 1],
+      ['abcd', 2, 0],
+      ['Sound\\Hit.bnk', 2, 1],
+    ],
+  );
   for (const [i, m] of c.members.entries()) assert.deepEqual(Buffer.from(bytes.subarray(m.offset, m.offset + m.size)), Buffer.from(members[i].bytes));
   assert.equal(c.confidence, 'uncertain');
   assert.match(c.notes.join('\n'), /3 concatenated EMBB blocks/);
@@ -97,11 +130,19 @@ test('a path table outside the retail layout is read and reported', () => {
   assert.equal(isRetailPathLayout(pool, offsets), true);
   assert.equal(isRetailPathLayout(pool, [offsets[1], offsets[0]]), false);
   // Same container, path offsets swapped: still valid, no longer retail.
-  const bytes = Uint8Array.from(writeEmbb([{ path: 'ab', bytes: text('1') }, { path: 'cd', bytes: text('2') }]));
+  const bytes = Uint8Array.from(
+    writeEmbb([
+      { path: 'ab', bytes: text('1') },
+      { path: 'cd', bytes: text('2') },
+    ]),
+  );
   setU32(bytes, 16 + 8, 4);
   setU32(bytes, 16 + 12, 0);
   const c = parseEmbb(bytes, 'swap.embb');
-  assert.deepEqual(c.members.map((m) => m.path), ['cd', 'ab']);
+  assert.deepEqual(
+    c.members.map((m) => m.path),
+    ['cd', 'ab'],
+  );
   assert.equal(c.blocks[0].retailPathLayout, false);
   assert.equal(c.confidence, 'uncertain');
 });
@@ -155,7 +196,12 @@ test('pool, offset and size-word faults are typed errors naming the field', () =
   expectError(() => parseEmbb(short, 'x'), 'TRUNCATED');
 
   // Counts and pool sizes far beyond the file fail before anything is allocated for them.
-  for (const [at, v] of [[8, 0xffffffff], [12, 0xffffffff], [12, 0x40000000], [12, members.length + 1]] as const) {
+  for (const [at, v] of [
+    [8, 0xffffffff],
+    [12, 0xffffffff],
+    [12, 0x40000000],
+    [12, members.length + 1],
+  ] as const) {
     const h = Uint8Array.from(good);
     setU32(h, at, v);
     expectError(() => parseEmbb(h, 'x'), 'TRUNCATED');
@@ -196,7 +242,10 @@ test('seeded mutations: every outcome is a parse or a typed error, never a hang'
 class CountingSource implements ByteSource {
   readonly reads: [number, number][] = [];
   private readonly inner: MemoryByteSource;
-  constructor(readonly name: string, bytes: Uint8Array) {
+  constructor(
+    readonly name: string,
+    bytes: Uint8Array,
+  ) {
     this.inner = new MemoryByteSource(name, bytes);
   }
   get size(): number {
@@ -223,14 +272,25 @@ test('readEmbb walks the size words with small reads and never reads a payload',
   assert.equal(c.members.length, 5);
   assert.equal(c.blocks[0].end, bytes.length);
   const total = src.reads.reduce((n, [, len]) => n + len, 0);
-  assert.ok(src.reads.every(([, len]) => len <= 4096), JSON.stringify(src.reads));
+  assert.ok(
+    src.reads.every(([, len]) => len <= 4096),
+    JSON.stringify(src.reads),
+  );
   assert.ok(total < 6 * 4096, `read ${total} bytes of ${bytes.length}`);
   // Same answer as the in-memory parse.
   assert.deepEqual(c.members, parseEmbb(bytes, 'big.embb').members);
 });
 
 test('the writer refuses duplicate (case-insensitive), empty and non-single-byte paths', () => {
-  expectError(() => writeEmbb([{ path: 'a\\B.txt', bytes: text('1') }, { path: 'A\\b.TXT', bytes: text('2') }]), 'BAD_ARGUMENT', /twice/);
+  expectError(
+    () =>
+      writeEmbb([
+        { path: 'a\\B.txt', bytes: text('1') },
+        { path: 'A\\b.TXT', bytes: text('2') },
+      ]),
+    'BAD_ARGUMENT',
+    /twice/,
+  );
   expectError(() => writeEmbb([{ path: '', bytes: text('1') }]), 'BAD_ARGUMENT');
   expectError(() => writeEmbb([{ path: 'a\0b', bytes: text('1') }]), 'BAD_ARGUMENT');
   expectError(() => writeEmbb([{ path: 'snow\u2603', bytes: text('1') }]), 'BAD_ARGUMENT');

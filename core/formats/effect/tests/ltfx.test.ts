@@ -19,7 +19,10 @@ test('ltfx: a synthetic header reads back: versions and the nine GADB words at t
   assert.equal(h.version, 8);
   assert.equal(h.gadb.offset, 8);
   assert.equal(h.gadb.version, 17);
-  assert.deepEqual(h.gadb.words.map((w) => [w.offset, w.value]), Array.from({ length: 9 }, (_, i) => [16 + 4 * i, 100 + i]));
+  assert.deepEqual(
+    h.gadb.words.map((w) => [w.offset, w.value]),
+    Array.from({ length: 9 }, (_, i) => [16 + 4 * i, 100 + i]),
+  );
   assert.equal(h.gadb.words[0].label, 'stringTableSize');
   assert.equal(h.gadb.words[8].label, 'stringTableOffset');
   assert.equal(h.confidence, 'uncertain');

@@ -8,9 +8,26 @@ import { Arch06Error } from '../../../errors';
 import { FieldReader } from '../../../io/fieldReader';
 import { asF32 } from '../../../io/half';
 import {
-  MMSH_BONE_SECTION_ID, MMSH_BONE_SIZE, MMSH_CONNECTION_SIZE, MMSH_INFO_FIXED_SIZE, MMSH_INFO_ID, MMSH_LADDER_LENGTH, MMSH_LAYOUT_SECTION_ID,
-  MMSH_LODINFO_SIZE, MMSH_LOD_SECTION_ID, MMSH_MESHINFO_SIZE, MMSH_SEMANTICS, MMSH_TYPES, MmshAttribute, MmshBone, MmshConnection, MmshInfo,
-  MmshLayout, MmshLodInfo, MmshLodSection, MmshMeshInfo,
+  MMSH_BONE_SECTION_ID,
+  MMSH_BONE_SIZE,
+  MMSH_CONNECTION_SIZE,
+  MMSH_INFO_FIXED_SIZE,
+  MMSH_INFO_ID,
+  MMSH_LADDER_LENGTH,
+  MMSH_LAYOUT_SECTION_ID,
+  MMSH_LODINFO_SIZE,
+  MMSH_LOD_SECTION_ID,
+  MMSH_MESHINFO_SIZE,
+  MMSH_SEMANTICS,
+  MMSH_TYPES,
+  MmshAttribute,
+  MmshBone,
+  MmshConnection,
+  MmshInfo,
+  MmshLayout,
+  MmshLodInfo,
+  MmshLodSection,
+  MmshMeshInfo,
 } from './layout';
 
 export function parseInfo(r: FieldReader, notes: string[], uncertain: (n: string) => void): MmshInfo {
@@ -47,9 +64,30 @@ export function parseInfo(r: FieldReader, notes: string[], uncertain: (n: string
     const lod = r.s32(`${f}.lod`);
     const material = r.s32(`${f}.material`);
     const flags = r.s32(`${f}.flags`);
-    if (lodGroup < 0 || lodGroup >= G) throw new Arch06Error('OUT_OF_RANGE', 'connection names a LOD group that does not exist', { file, offset: o, field: `${f}.lodGroup`, expected: `0..${G - 1}`, actual: String(lodGroup) });
-    if (lod < -1 || lod >= L) throw new Arch06Error('OUT_OF_RANGE', 'connection names a data block that does not exist', { file, offset: o + 4, field: `${f}.lod`, expected: `-1..${L - 1}`, actual: String(lod) });
-    if (material < -1) throw new Arch06Error('OUT_OF_RANGE', 'connection material slot is negative', { file, offset: o + 8, field: `${f}.material`, expected: '>= -1', actual: String(material) });
+    if (lodGroup < 0 || lodGroup >= G)
+      throw new Arch06Error('OUT_OF_RANGE', 'connection names a LOD group that does not exist', {
+        file,
+        offset: o,
+        field: `${f}.lodGroup`,
+        expected: `0..${G - 1}`,
+        actual: String(lodGroup),
+      });
+    if (lod < -1 || lod >= L)
+      throw new Arch06Error('OUT_OF_RANGE', 'connection names a data block that does not exist', {
+        file,
+        offset: o + 4,
+        field: `${f}.lod`,
+        expected: `-1..${L - 1}`,
+        actual: String(lod),
+      });
+    if (material < -1)
+      throw new Arch06Error('OUT_OF_RANGE', 'connection material slot is negative', {
+        file,
+        offset: o + 8,
+        field: `${f}.material`,
+        expected: '>= -1',
+        actual: String(material),
+      });
     connections.push({ index: i, offset: o, lodGroup, lod, material, flags });
   }
 
@@ -65,16 +103,41 @@ export function parseInfo(r: FieldReader, notes: string[], uncertain: (n: string
     const mc = r.u32(`${f}.meshCount`);
     const ladder: number[] = [];
     for (let k = 0; k < MMSH_LADDER_LENGTH; k++) ladder.push(r.u16(`${f}.ladder[${k}]`));
-    if (faceBytes % 6 !== 0) throw new Arch06Error('INVALID', 'face bytes are not whole 16-bit triangles', { file, offset: o + 4, field: `${f}.faceBytes`, expected: 'a multiple of 6', actual: String(faceBytes) });
+    if (faceBytes % 6 !== 0)
+      throw new Arch06Error('INVALID', 'face bytes are not whole 16-bit triangles', {
+        file,
+        offset: o + 4,
+        field: `${f}.faceBytes`,
+        expected: 'a multiple of 6',
+        actual: String(faceBytes),
+      });
     const triangles = faceBytes / 6;
     let rising = ladder[MMSH_LADDER_LENGTH - 1] === Math.min(triangles, 0xffff);
     for (let k = 1; k < MMSH_LADDER_LENGTH; k++) if (ladder[k]! < ladder[k - 1]!) rising = false;
-    if (!rising) uncertain(`LodInfo[${i}] ladder ${ladder.join(',')} does not rise to the block's ${triangles} triangles (seed 004: it does on 4,377 of 4,377 arenas)`);
-    lods.push({ index: i, offset: o, vertexBytes, faceBytes, paletteBytes, meshCount: mc, firstMesh: meshSum, ladder, triangles, ladderConfidence: rising ? 'confirmed' : 'uncertain' });
+    if (!rising)
+      uncertain(`LodInfo[${i}] ladder ${ladder.join(',')} does not rise to the block's ${triangles} triangles (seed 004: it does on 4,377 of 4,377 arenas)`);
+    lods.push({
+      index: i,
+      offset: o,
+      vertexBytes,
+      faceBytes,
+      paletteBytes,
+      meshCount: mc,
+      firstMesh: meshSum,
+      ladder,
+      triangles,
+      ladderConfidence: rising ? 'confirmed' : 'uncertain',
+    });
     meshSum += mc;
   }
   if (meshSum !== meshCount) {
-    throw new Arch06Error('INVALID', 'the LodInfo mesh counts do not add up to info.meshCount', { file, offset: at(0x10), field: 'info.meshCount', expected: `${meshSum} (sum over LodInfo)`, actual: String(meshCount) });
+    throw new Arch06Error('INVALID', 'the LodInfo mesh counts do not add up to info.meshCount', {
+      file,
+      offset: at(0x10),
+      field: 'info.meshCount',
+      expected: `${meshSum} (sum over LodInfo)`,
+      actual: String(meshCount),
+    });
   }
 
   r.fits(meshCount, MMSH_MESHINFO_SIZE, 'info.meshCount', at(0x10));
@@ -95,8 +158,20 @@ export function parseInfo(r: FieldReader, notes: string[], uncertain: (n: string
       const raw8 = r.u32(`${f}.unk8`);
       const layout = r.u32(`${f}.layout`);
       meshes.push({
-        index, lod: l.index, indexInLod: k, offset: o, vertexByteOffset, firstVertex, vertexCount, firstIndex, indexCount, firstPalette, paletteCount,
-        unk7: { raw: raw7, asFloat: asF32(raw7) }, unk8: { raw: raw8, asFloat: asF32(raw8) }, layout,
+        index,
+        lod: l.index,
+        indexInLod: k,
+        offset: o,
+        vertexByteOffset,
+        firstVertex,
+        vertexCount,
+        firstIndex,
+        indexCount,
+        firstPalette,
+        paletteCount,
+        unk7: { raw: raw7, asFloat: asF32(raw7) },
+        unk8: { raw: raw8, asFloat: asF32(raw8) },
+        layout,
       });
     }
   }
@@ -143,7 +218,17 @@ export function parseInfo(r: FieldReader, notes: string[], uncertain: (n: string
       const semantic = r.u8(`${f}.semantic`);
       const channel = r.u8(`${f}.channel`);
       const t = MMSH_TYPES[type];
-      attributes.push({ index: k, offset: ao, stream, type, typeName: t?.name, semantic, semanticName: MMSH_SEMANTICS[semantic] ?? `unknown${semantic}`, channel, size: t?.size });
+      attributes.push({
+        index: k,
+        offset: ao,
+        stream,
+        type,
+        typeName: t?.name,
+        semantic,
+        semanticName: MMSH_SEMANTICS[semantic] ?? `unknown${semantic}`,
+        channel,
+        size: t?.size,
+      });
     }
     attrSum += n;
     layouts.push(layoutOf(i, o, attributes));
@@ -154,7 +239,13 @@ export function parseInfo(r: FieldReader, notes: string[], uncertain: (n: string
   // Bones.
   r.sectionId(MMSH_BONE_SECTION_ID, 'info.bones.sectionId');
   if (boneSectionSize !== B * MMSH_BONE_SIZE) {
-    throw new Arch06Error('INVALID', 'the bone section size is not 40 bytes per bone', { file, offset: at(0x44), field: 'info.boneSectionSize', expected: `${B * MMSH_BONE_SIZE} (40 x ${B})`, actual: String(boneSectionSize) });
+    throw new Arch06Error('INVALID', 'the bone section size is not 40 bytes per bone', {
+      file,
+      offset: at(0x44),
+      field: 'info.boneSectionSize',
+      expected: `${B * MMSH_BONE_SIZE} (40 x ${B})`,
+      actual: String(boneSectionSize),
+    });
   }
   r.fits(B, MMSH_BONE_SIZE, 'info.boneCount', at(0x40));
   const bones: MmshBone[] = [];
@@ -167,7 +258,14 @@ export function parseInfo(r: FieldReader, notes: string[], uncertain: (n: string
     const translation = r.vec3(`${f}.translation`);
     const rotation = r.vec4(`${f}.rotation`);
     const scale = r.f32(`${f}.scale`);
-    if (parent < -1 || parent >= B || parent === i) throw new Arch06Error('OUT_OF_RANGE', 'bone parent index outside the bone list', { file, offset: o + 4, field: `${f}.parent`, expected: `-1 or 0..${B - 1}, not ${i}`, actual: String(parent) });
+    if (parent < -1 || parent >= B || parent === i)
+      throw new Arch06Error('OUT_OF_RANGE', 'bone parent index outside the bone list', {
+        file,
+        offset: o + 4,
+        field: `${f}.parent`,
+        expected: `-1 or 0..${B - 1}, not ${i}`,
+        actual: String(parent),
+      });
     bones.push({ index: i, offset: o, nameHash, parent, childCount, translation, rotation, scale });
   }
   r.atEnd('info.end');
@@ -178,9 +276,29 @@ export function parseInfo(r: FieldReader, notes: string[], uncertain: (n: string
   notes.push('info +0x14, MeshInfo unk7/unk8 and the connection flags are UNCERTAIN and kept raw');
 
   return {
-    offset, size: r.end - offset, lodGroupCount: G, connectionCount: C, lodCount: L, meshCount, unknown14, lodSettingsCount: S, meshLodCount: ML, shadowLodCount: SL,
-    layoutCount: VL, attributeTotal, cullDistance, sphere: { center: [sphereV[0], sphereV[1], sphereV[2]], radius: sphereV[3] }, boneCount: B, boneSectionSize,
-    lodGroupIds, connections, lods, meshes, lodSection, layouts, bones,
+    offset,
+    size: r.end - offset,
+    lodGroupCount: G,
+    connectionCount: C,
+    lodCount: L,
+    meshCount,
+    unknown14,
+    lodSettingsCount: S,
+    meshLodCount: ML,
+    shadowLodCount: SL,
+    layoutCount: VL,
+    attributeTotal,
+    cullDistance,
+    sphere: { center: [sphereV[0], sphereV[1], sphereV[2]], radius: sphereV[3] },
+    boneCount: B,
+    boneSectionSize,
+    lodGroupIds,
+    connections,
+    lods,
+    meshes,
+    lodSection,
+    layouts,
+    bones,
   };
 }
 

@@ -8,7 +8,20 @@ import { Confidence } from '../../../io/confidence';
 import { FieldReader, ParseOptions } from '../../../io/fieldReader';
 import { expectMagicVersion } from '../../../io/magic';
 import { parseInfo } from './info';
-import { MMSH_DATA_ID, MMSH_DESC_ID, MMSH_HEADER_SIZE, MMSH_VERSION, Mmsh, MmshBlock, MmshData, MmshDesc, MmshHeader, MmshInfo, MmshLodGroup, MmshLodLevel } from './layout';
+import {
+  MMSH_DATA_ID,
+  MMSH_DESC_ID,
+  MMSH_HEADER_SIZE,
+  MMSH_VERSION,
+  Mmsh,
+  MmshBlock,
+  MmshData,
+  MmshDesc,
+  MmshHeader,
+  MmshInfo,
+  MmshLodGroup,
+  MmshLodLevel,
+} from './layout';
 
 /**
  * Parse an MMSH v17 mesh held in memory: header, desc, info (groups, connections, LodInfo,
@@ -33,7 +46,11 @@ export function parseMmsh(bytes: Uint8Array, file: string, options: ParseOptions
   if (total !== bytes.length) {
     const code = total > bytes.length ? 'TRUNCATED' : 'INVALID';
     throw new Arch06Error(code, '20 + descSize + infoSize + dataSize is not the file length', {
-      file, offset: 8, field: 'header.sizes', expected: `${total} bytes (20 + ${descSize} + ${infoSize} + ${dataSize})`, actual: `${bytes.length} bytes`,
+      file,
+      offset: 8,
+      field: 'header.sizes',
+      expected: `${total} bytes (20 + ${descSize} + ${infoSize} + ${dataSize})`,
+      actual: `${bytes.length} bytes`,
     });
   }
   const header: MmshHeader = { magic: 'MMSH', version, descSize, infoSize, dataSize };
@@ -46,11 +63,28 @@ export function parseMmsh(bytes: Uint8Array, file: string, options: ParseOptions
 
   // desc and info describe the same blocks.
   if (desc.lodCount !== info.lodCount) {
-    throw new Arch06Error('INVALID', 'the desc and info sections count different data blocks', { file, offset: descAt + 8, field: 'desc.lodCount', expected: `info.lodCount = ${info.lodCount}`, actual: String(desc.lodCount) });
+    throw new Arch06Error('INVALID', 'the desc and info sections count different data blocks', {
+      file,
+      offset: descAt + 8,
+      field: 'desc.lodCount',
+      expected: `info.lodCount = ${info.lodCount}`,
+      actual: String(desc.lodCount),
+    });
   }
   for (const l of info.lods) {
-    for (const [k, a, b] of [['vertexBytes', l.vertexBytes, desc.vertexBytes[l.index]], ['faceBytes', l.faceBytes, desc.faceBytes[l.index]], ['paletteBytes', l.paletteBytes, desc.paletteBytes[l.index]]] as const) {
-      if (a !== b) throw new Arch06Error('INVALID', `LodInfo[${l.index}].${k} differs from the desc section`, { file, offset: l.offset, field: `info.lods[${l.index}].${k}`, expected: String(b), actual: String(a) });
+    for (const [k, a, b] of [
+      ['vertexBytes', l.vertexBytes, desc.vertexBytes[l.index]],
+      ['faceBytes', l.faceBytes, desc.faceBytes[l.index]],
+      ['paletteBytes', l.paletteBytes, desc.paletteBytes[l.index]],
+    ] as const) {
+      if (a !== b)
+        throw new Arch06Error('INVALID', `LodInfo[${l.index}].${k} differs from the desc section`, {
+          file,
+          offset: l.offset,
+          field: `info.lods[${l.index}].${k}`,
+          expected: String(b),
+          actual: String(a),
+        });
     }
   }
   if (desc.connectionCount !== info.connectionCount) {
@@ -122,7 +156,13 @@ function parseData(r: FieldReader, desc: MmshDesc): MmshData {
     sizes.map((size, i) => {
       const at = r.pos;
       if (size > r.end - at) {
-        throw new Arch06Error('INVALID', `${kind} block ${i} runs past the end of the data section`, { file: r.file, offset: at, field: `data.${kind}Blocks[${i}]`, expected: `at most ${r.end - at} bytes`, actual: `${size} bytes` });
+        throw new Arch06Error('INVALID', `${kind} block ${i} runs past the end of the data section`, {
+          file: r.file,
+          offset: at,
+          field: `data.${kind}Blocks[${i}]`,
+          expected: `at most ${r.end - at} bytes`,
+          actual: `${size} bytes`,
+        });
       }
       r.skip(size, `data.${kind}Blocks[${i}]`);
       return { offset: at, size };
@@ -146,21 +186,50 @@ function checkMeshes(info: MmshInfo, file: string, uncertain: (n: string) => voi
       const m = info.meshes[l.firstMesh + k]!;
       const f = `info.meshes[${m.index}]`;
       if (m.layout >= info.layouts.length) {
-        throw new Arch06Error('OUT_OF_RANGE', 'mesh names a vertex layout that does not exist', { file, offset: m.offset + 36, field: `${f}.layout`, expected: `0..${info.layouts.length - 1}`, actual: String(m.layout) });
+        throw new Arch06Error('OUT_OF_RANGE', 'mesh names a vertex layout that does not exist', {
+          file,
+          offset: m.offset + 36,
+          field: `${f}.layout`,
+          expected: `0..${info.layouts.length - 1}`,
+          actual: String(m.layout),
+        });
       }
       const layout = info.layouts[m.layout]!;
       const span = layout.stride === undefined ? 0 : m.vertexCount * layout.stride;
       if (m.vertexByteOffset + span > l.vertexBytes) {
         throw new Arch06Error('OUT_OF_RANGE', "mesh vertices run past its block's vertex bytes", {
-          file, offset: m.offset, field: `${f}.vertexByteOffset`, expected: `offset + ${m.vertexCount} x ${layout.stride ?? '?'} <= ${l.vertexBytes}`, actual: String(m.vertexByteOffset + span),
+          file,
+          offset: m.offset,
+          field: `${f}.vertexByteOffset`,
+          expected: `offset + ${m.vertexCount} x ${layout.stride ?? '?'} <= ${l.vertexBytes}`,
+          actual: String(m.vertexByteOffset + span),
         });
       }
       if (m.firstIndex + m.indexCount > l.faceBytes / 2) {
-        throw new Arch06Error('OUT_OF_RANGE', "mesh indices run past its block's face bytes", { file, offset: m.offset + 12, field: `${f}.indexCount`, expected: `firstIndex + indexCount <= ${l.faceBytes / 2}`, actual: String(m.firstIndex + m.indexCount) });
+        throw new Arch06Error('OUT_OF_RANGE', "mesh indices run past its block's face bytes", {
+          file,
+          offset: m.offset + 12,
+          field: `${f}.indexCount`,
+          expected: `firstIndex + indexCount <= ${l.faceBytes / 2}`,
+          actual: String(m.firstIndex + m.indexCount),
+        });
       }
-      if (m.indexCount % 3 !== 0) throw new Arch06Error('INVALID', 'mesh index count is not whole triangles', { file, offset: m.offset + 16, field: `${f}.indexCount`, expected: 'a multiple of 3', actual: String(m.indexCount) });
+      if (m.indexCount % 3 !== 0)
+        throw new Arch06Error('INVALID', 'mesh index count is not whole triangles', {
+          file,
+          offset: m.offset + 16,
+          field: `${f}.indexCount`,
+          expected: 'a multiple of 3',
+          actual: String(m.indexCount),
+        });
       if (m.firstPalette + m.paletteCount > l.paletteBytes) {
-        throw new Arch06Error('OUT_OF_RANGE', "mesh palette runs past its block's palette bytes", { file, offset: m.offset + 20, field: `${f}.paletteCount`, expected: `firstPalette + paletteCount <= ${l.paletteBytes}`, actual: String(m.firstPalette + m.paletteCount) });
+        throw new Arch06Error('OUT_OF_RANGE', "mesh palette runs past its block's palette bytes", {
+          file,
+          offset: m.offset + 20,
+          field: `${f}.paletteCount`,
+          expected: `firstPalette + paletteCount <= ${l.paletteBytes}`,
+          actual: String(m.firstPalette + m.paletteCount),
+        });
       }
       vSum += span;
       iSum += m.indexCount * 2;
@@ -170,7 +239,9 @@ function checkMeshes(info: MmshInfo, file: string, uncertain: (n: string) => voi
     }
     const known = info.meshes.slice(l.firstMesh, l.firstMesh + l.meshCount).every((m) => info.layouts[m.layout]!.stride !== undefined);
     if ((known && vSum !== l.vertexBytes) || iSum !== l.faceBytes || pSum !== l.paletteBytes || !closes) {
-      uncertain(`block ${l.index}: its meshes do not close its buffers exactly (vertex ${known ? vSum : '?'}/${l.vertexBytes}, index ${iSum}/${l.faceBytes}, palette ${pSum}/${l.paletteBytes}, index ranges ${closes ? 'follow on' : 'do not follow on'}); seed 004 found them closing on every loose mesh`);
+      uncertain(
+        `block ${l.index}: its meshes do not close its buffers exactly (vertex ${known ? vSum : '?'}/${l.vertexBytes}, index ${iSum}/${l.faceBytes}, palette ${pSum}/${l.paletteBytes}, index ranges ${closes ? 'follow on' : 'do not follow on'}); seed 004 found them closing on every loose mesh`,
+      );
     }
   }
 }

@@ -76,13 +76,26 @@ export function decodeMmshMesh(mmsh: Mmsh, meshIndex: number): MmshMeshData {
   const iAt = fblock.offset + m.firstIndex * 2;
   for (let i = 0; i < m.indexCount; i++) {
     const v = view.getUint16(iAt + 2 * i, true);
-    if (v >= n) throw new Arch06Error('OUT_OF_RANGE', 'triangle index outside the mesh', { file, offset: iAt + 2 * i, field: `${field}.indices[${i}]`, expected: `< ${n} (indices are local to the mesh)`, actual: String(v) });
+    if (v >= n)
+      throw new Arch06Error('OUT_OF_RANGE', 'triangle index outside the mesh', {
+        file,
+        offset: iAt + 2 * i,
+        field: `${field}.indices[${i}]`,
+        expected: `< ${n} (indices are local to the mesh)`,
+        actual: String(v),
+      });
     indices[i] = v;
   }
   const palette = Uint8Array.from(bytes.subarray(pblock.offset + m.firstPalette, pblock.offset + m.firstPalette + m.paletteCount));
   for (let i = 0; i < palette.length; i++) {
     if (palette[i]! >= info.boneCount) {
-      throw new Arch06Error('OUT_OF_RANGE', 'palette entry names a bone that does not exist', { file, offset: pblock.offset + m.firstPalette + i, field: `${field}.palette[${i}]`, expected: `< ${info.boneCount}`, actual: String(palette[i]) });
+      throw new Arch06Error('OUT_OF_RANGE', 'palette entry names a bone that does not exist', {
+        file,
+        offset: pblock.offset + m.firstPalette + i,
+        field: `${field}.palette[${i}]`,
+        expected: `< ${info.boneCount}`,
+        actual: String(palette[i]),
+      });
     }
   }
 
@@ -114,10 +127,15 @@ export function decodeMmshMesh(mmsh: Mmsh, meshIndex: number): MmshMeshData {
     const readF = (count: number, kind: ComponentType): Float32Array => readComponents(view, first, stride, n, count, kind);
     const readU8 = (): Uint8Array => readBytes4(bytes, first, stride, n);
     const xyz = (src: Float32Array, comps: number): Float32Array => leadingComponents(src, n, comps, 3);
-    const unsupported = (): void => fail('INVALID', `${a.semanticName} stored as ${a.typeName} is not supported`, supportedFor(a.semantic), a.typeName ?? String(a.type));
+    const unsupported = (): void =>
+      fail('INVALID', `${a.semanticName} stored as ${a.typeName} is not supported`, supportedFor(a.semantic), a.typeName ?? String(a.type));
     switch (a.semantic) {
       case MMSH_SEMANTIC.POSITION: {
-        if (a.channel !== 0) { res.status = 'skipped'; res.note = `second position channel ${a.channel}`; break; }
+        if (a.channel !== 0) {
+          res.status = 'skipped';
+          res.note = `second position channel ${a.channel}`;
+          break;
+        }
         if (a.type === MMSH_TYPE.F16X4 || a.type === MMSH_TYPE.F32X4) {
           const raw = readF(4, a.type === MMSH_TYPE.F16X4 ? 'f16' : 'f32');
           out.positions = xyz(raw, 4);
@@ -135,12 +153,19 @@ export function decodeMmshMesh(mmsh: Mmsh, meshIndex: number): MmshMeshData {
       case MMSH_SEMANTIC.NORMAL:
       case MMSH_SEMANTIC.TANGENT:
       case MMSH_SEMANTIC.BITANGENT: {
-        if (a.channel !== 0) { res.status = 'skipped'; res.note = `channel ${a.channel}`; break; }
+        if (a.channel !== 0) {
+          res.status = 'skipped';
+          res.note = `channel ${a.channel}`;
+          break;
+        }
         let v: Float32Array | undefined;
         if (a.type === MMSH_TYPE.F32X3) v = readF(3, 'f32');
         else if (a.type === MMSH_TYPE.F32X4) v = xyz(readF(4, 'f32'), 4);
         else if (a.type === MMSH_TYPE.F16X4) v = xyz(readF(4, 'f16'), 4);
-        else { unsupported(); break; }
+        else {
+          unsupported();
+          break;
+        }
         if (a.semantic === MMSH_SEMANTIC.NORMAL) out.normals = v;
         else if (a.semantic === MMSH_SEMANTIC.TANGENT) out.tangents = v;
         else out.bitangents = v;
@@ -168,7 +193,10 @@ export function decodeMmshMesh(mmsh: Mmsh, meshIndex: number): MmshMeshData {
         else unsupported();
         break;
       case MMSH_SEMANTIC.WEIGHTS: {
-        if (a.type !== MMSH_TYPE.U8X4) { unsupported(); break; }
+        if (a.type !== MMSH_TYPE.U8X4) {
+          unsupported();
+          break;
+        }
         const stored = readU8();
         const w = new Uint8Array(n * 4);
         let off = 0;
@@ -182,7 +210,10 @@ export function decodeMmshMesh(mmsh: Mmsh, meshIndex: number): MmshMeshData {
         break;
       }
       case MMSH_SEMANTIC.INDICES: {
-        if (a.type !== MMSH_TYPE.U8X4) { unsupported(); break; }
+        if (a.type !== MMSH_TYPE.U8X4) {
+          unsupported();
+          break;
+        }
         const idx = readU8();
         let bad = -1;
         for (let i = 0; i < idx.length && bad < 0; i++) if (idx[i]! >= m.paletteCount) bad = i;
@@ -204,12 +235,16 @@ export function decodeMmshMesh(mmsh: Mmsh, meshIndex: number): MmshMeshData {
 
 function supportedFor(semantic: number): string {
   switch (semantic) {
-    case MMSH_SEMANTIC.POSITION: return 'f16x4, f32x4 or f32x3';
+    case MMSH_SEMANTIC.POSITION:
+      return 'f16x4, f32x4 or f32x3';
     case MMSH_SEMANTIC.NORMAL:
     case MMSH_SEMANTIC.TANGENT:
-    case MMSH_SEMANTIC.BITANGENT: return 'f32x3 (or f32x4 / f16x4)';
-    case MMSH_SEMANTIC.TEXCOORD: return 'f32x2 or s16x2';
-    default: return 'u8x4';
+    case MMSH_SEMANTIC.BITANGENT:
+      return 'f32x3 (or f32x4 / f16x4)';
+    case MMSH_SEMANTIC.TEXCOORD:
+      return 'f32x2 or s16x2';
+    default:
+      return 'u8x4';
   }
 }
 

@@ -18,8 +18,19 @@
 import { Arch06Error } from '../../../errors';
 import { stringHash } from '../../../hash/stringHash';
 import {
-  MMSH_BONE_SECTION_ID, MMSH_BONE_SIZE, MMSH_DATA_ID, MMSH_DESC_ID, MMSH_INFO_ID, MMSH_LADDER_LENGTH, MMSH_LAYOUT_SECTION_ID, MMSH_LOD_SECTION_ID,
-  MMSH_MAGIC, MMSH_SEMANTIC, MMSH_TYPE, MMSH_VERSION, MMSH_WEIGHT_BYTE_OF_SLOT,
+  MMSH_BONE_SECTION_ID,
+  MMSH_BONE_SIZE,
+  MMSH_DATA_ID,
+  MMSH_DESC_ID,
+  MMSH_INFO_ID,
+  MMSH_LADDER_LENGTH,
+  MMSH_LAYOUT_SECTION_ID,
+  MMSH_LOD_SECTION_ID,
+  MMSH_MAGIC,
+  MMSH_SEMANTIC,
+  MMSH_TYPE,
+  MMSH_VERSION,
+  MMSH_WEIGHT_BYTE_OF_SLOT,
 } from './layout';
 import { breadthFirstOrder } from '../skel/hierarchy';
 import { ByteWriter } from '../../../io/byteWriter';
@@ -80,7 +91,8 @@ export interface MmshWriteInput {
   sphere?: { center: [number, number, number]; radius: number };
 }
 
-const bad = (message: string, field: string, expected: string, actual: string): Arch06Error => new Arch06Error('BAD_ARGUMENT', message, { file: 'mmsh', field, expected, actual });
+const bad = (message: string, field: string, expected: string, actual: string): Arch06Error =>
+  new Arch06Error('BAD_ARGUMENT', message, { file: 'mmsh', field, expected, actual });
 
 interface Attr {
   stream: number;
@@ -113,75 +125,102 @@ export function writeMmsh(input: MmshWriteInput): Uint8Array {
   const nameTablePos = new Int32Array(bones.length);
   breadthFirstOrder(bones.map((b) => b.parent)).forEach((b, k) => (nameTablePos[b] = k));
   const groups: MmshWriteGroup[] = input.groups ?? blocks.map((_, i) => ({ id: i, chain: [{ block: i, material: 0, distance: 0 }] }));
-  groups.forEach((g, gi) => g.chain.forEach((c, k) => {
-    if (!(c.block >= -1 && c.block < blocks.length)) throw bad('chain names a block that does not exist', `groups[${gi}].chain[${k}].block`, `-1..${blocks.length - 1}`, String(c.block));
-  }));
+  groups.forEach((g, gi) =>
+    g.chain.forEach((c, k) => {
+      if (!(c.block >= -1 && c.block < blocks.length))
+        throw bad('chain names a block that does not exist', `groups[${gi}].chain[${k}].block`, `-1..${blocks.length - 1}`, String(c.block));
+    }),
+  );
   const posType = input.positionFormat === 'f16' ? MMSH_TYPE.F16X4 : MMSH_TYPE.F32X4;
   const uvType = input.uvFormat === 's16' ? MMSH_TYPE.S16X2 : MMSH_TYPE.F32X2;
 
   // Layouts (one per distinct attribute set) and per-part checks.
   const layouts: Attr[][] = [];
   const layoutKeys: string[] = [];
-  interface PartPlan { part: MmshWritePart; n: number; layout: number; attrs: Attr[]; palette: number[]; slots?: Uint8Array; weights?: Uint8Array }
-  const plans: PartPlan[][] = blocks.map((b, bi) => b.parts.map((part, pi) => {
-    const f = `blocks[${bi}].parts[${pi}]`;
-    if (part.positions.length % 3 !== 0) throw bad('positions are not xyz triples', `${f}.positions`, 'a multiple of 3', String(part.positions.length));
-    const n = part.positions.length / 3;
-    if (n > 0x10000) throw bad('more vertices than 16-bit indices reach', `${f}.positions`, '<= 65536 vertices', String(n));
-    const per = (arr: ArrayLike<number> | undefined, k: number, name: string): boolean => {
-      if (!arr) return false;
-      if (arr.length !== n * k) throw bad(`${name} length does not match the vertex count`, `${f}.${name}`, String(n * k), String(arr.length));
-      return true;
-    };
-    const attrs: Attr[] = [{ stream: 0, type: posType, semantic: MMSH_SEMANTIC.POSITION, channel: 0 }];
-    if (per(part.uvs, 2, 'uvs')) attrs.push({ stream: 1, type: uvType, semantic: MMSH_SEMANTIC.TEXCOORD, channel: 0 });
-    if (per(part.normals, 3, 'normals')) attrs.push({ stream: 1, type: MMSH_TYPE.F32X3, semantic: MMSH_SEMANTIC.NORMAL, channel: 0 });
-    if (per(part.tangents, 3, 'tangents')) attrs.push({ stream: 1, type: MMSH_TYPE.F32X3, semantic: MMSH_SEMANTIC.TANGENT, channel: 0 });
-    if (per(part.bitangents, 3, 'bitangents')) attrs.push({ stream: 1, type: MMSH_TYPE.F32X3, semantic: MMSH_SEMANTIC.BITANGENT, channel: 0 });
-    if (per(part.colors, 4, 'colors')) attrs.push({ stream: 1, type: MMSH_TYPE.U8X4, semantic: MMSH_SEMANTIC.COLOR, channel: 0 });
-    const skinned = per(part.joints, 4, 'joints');
-    if (skinned !== per(part.weights, 4, 'weights')) throw bad('joints and weights go together', `${f}.weights`, 'both or neither', skinned ? 'joints only' : 'weights only');
-    if (part.indices.length % 3 !== 0) throw bad('indices are not whole triangles', `${f}.indices`, 'a multiple of 3', String(part.indices.length));
-    for (let i = 0; i < part.indices.length; i++) {
-      const v = part.indices[i]!;
-      if (!(Number.isInteger(v) && v >= 0 && v < n)) throw bad('index outside the part', `${f}.indices[${i}]`, `0..${n - 1}`, String(v));
-    }
-    const plan: PartPlan = { part, n, layout: 0, attrs, palette: [] };
-    if (skinned) {
-      attrs.push({ stream: 0, type: MMSH_TYPE.U8X4, semantic: MMSH_SEMANTIC.WEIGHTS, channel: 0 }, { stream: 0, type: MMSH_TYPE.U8X4, semantic: MMSH_SEMANTIC.INDICES, channel: 0 });
-      const paletteSlot = new Map<number, number>();
-      plan.slots = new Uint8Array(n * 4);
-      plan.weights = new Uint8Array(n * 4);
-      for (let v = 0; v < n; v++) {
-        const q = quantiseWeights(Array.from({ length: 4 }, (_, k) => part.weights![4 * v + k]!));
-        for (let k = 0; k < 4; k++) {
-          const j = part.joints![4 * v + k]!;
-          if (!(Number.isInteger(j) && j >= 0 && j < bones.length)) throw bad('joint names a bone that does not exist', `${f}.joints[${4 * v + k}]`, `0..${bones.length - 1}`, String(j));
-          let slot = paletteSlot.get(j);
-          if (slot === undefined) {
-            slot = paletteSlot.size;
-            if (slot > 255) throw bad('a part uses more than 256 bones', `${f}.joints`, '<= 256 distinct bones', String(slot + 1));
-            paletteSlot.set(j, slot);
-            plan.palette.push(nameTablePos[j]!);
+  interface PartPlan {
+    part: MmshWritePart;
+    n: number;
+    layout: number;
+    attrs: Attr[];
+    palette: number[];
+    slots?: Uint8Array;
+    weights?: Uint8Array;
+  }
+  const plans: PartPlan[][] = blocks.map((b, bi) =>
+    b.parts.map((part, pi) => {
+      const f = `blocks[${bi}].parts[${pi}]`;
+      if (part.positions.length % 3 !== 0) throw bad('positions are not xyz triples', `${f}.positions`, 'a multiple of 3', String(part.positions.length));
+      const n = part.positions.length / 3;
+      if (n > 0x10000) throw bad('more vertices than 16-bit indices reach', `${f}.positions`, '<= 65536 vertices', String(n));
+      const per = (arr: ArrayLike<number> | undefined, k: number, name: string): boolean => {
+        if (!arr) return false;
+        if (arr.length !== n * k) throw bad(`${name} length does not match the vertex count`, `${f}.${name}`, String(n * k), String(arr.length));
+        return true;
+      };
+      const attrs: Attr[] = [{ stream: 0, type: posType, semantic: MMSH_SEMANTIC.POSITION, channel: 0 }];
+      if (per(part.uvs, 2, 'uvs')) attrs.push({ stream: 1, type: uvType, semantic: MMSH_SEMANTIC.TEXCOORD, channel: 0 });
+      if (per(part.normals, 3, 'normals')) attrs.push({ stream: 1, type: MMSH_TYPE.F32X3, semantic: MMSH_SEMANTIC.NORMAL, channel: 0 });
+      if (per(part.tangents, 3, 'tangents')) attrs.push({ stream: 1, type: MMSH_TYPE.F32X3, semantic: MMSH_SEMANTIC.TANGENT, channel: 0 });
+      if (per(part.bitangents, 3, 'bitangents')) attrs.push({ stream: 1, type: MMSH_TYPE.F32X3, semantic: MMSH_SEMANTIC.BITANGENT, channel: 0 });
+      if (per(part.colors, 4, 'colors')) attrs.push({ stream: 1, type: MMSH_TYPE.U8X4, semantic: MMSH_SEMANTIC.COLOR, channel: 0 });
+      const skinned = per(part.joints, 4, 'joints');
+      if (skinned !== per(part.weights, 4, 'weights'))
+        throw bad('joints and weights go together', `${f}.weights`, 'both or neither', skinned ? 'joints only' : 'weights only');
+      if (part.indices.length % 3 !== 0) throw bad('indices are not whole triangles', `${f}.indices`, 'a multiple of 3', String(part.indices.length));
+      for (let i = 0; i < part.indices.length; i++) {
+        const v = part.indices[i]!;
+        if (!(Number.isInteger(v) && v >= 0 && v < n)) throw bad('index outside the part', `${f}.indices[${i}]`, `0..${n - 1}`, String(v));
+      }
+      const plan: PartPlan = { part, n, layout: 0, attrs, palette: [] };
+      if (skinned) {
+        attrs.push(
+          { stream: 0, type: MMSH_TYPE.U8X4, semantic: MMSH_SEMANTIC.WEIGHTS, channel: 0 },
+          { stream: 0, type: MMSH_TYPE.U8X4, semantic: MMSH_SEMANTIC.INDICES, channel: 0 },
+        );
+        const paletteSlot = new Map<number, number>();
+        plan.slots = new Uint8Array(n * 4);
+        plan.weights = new Uint8Array(n * 4);
+        for (let v = 0; v < n; v++) {
+          const q = quantiseWeights(Array.from({ length: 4 }, (_, k) => part.weights![4 * v + k]!));
+          for (let k = 0; k < 4; k++) {
+            const j = part.joints![4 * v + k]!;
+            if (!(Number.isInteger(j) && j >= 0 && j < bones.length))
+              throw bad('joint names a bone that does not exist', `${f}.joints[${4 * v + k}]`, `0..${bones.length - 1}`, String(j));
+            let slot = paletteSlot.get(j);
+            if (slot === undefined) {
+              slot = paletteSlot.size;
+              if (slot > 255) throw bad('a part uses more than 256 bones', `${f}.joints`, '<= 256 distinct bones', String(slot + 1));
+              paletteSlot.set(j, slot);
+              plan.palette.push(nameTablePos[j]!);
+            }
+            plan.slots[4 * v + k] = slot;
+            plan.weights[4 * v + MMSH_WEIGHT_BYTE_OF_SLOT[k]] = q[k];
           }
-          plan.slots[4 * v + k] = slot;
-          plan.weights[4 * v + MMSH_WEIGHT_BYTE_OF_SLOT[k]] = q[k];
         }
       }
-    }
-    const key = attrs.map((a) => `${a.stream}.${a.type}.${a.semantic}.${a.channel}`).join('|');
-    let li = layoutKeys.indexOf(key);
-    if (li < 0) {
-      li = layouts.length;
-      layouts.push(attrs);
-      layoutKeys.push(key);
-    }
-    plan.layout = li;
-    return plan;
-  }));
+      const key = attrs.map((a) => `${a.stream}.${a.type}.${a.semantic}.${a.channel}`).join('|');
+      let li = layoutKeys.indexOf(key);
+      if (li < 0) {
+        li = layouts.length;
+        layouts.push(attrs);
+        layoutKeys.push(key);
+      }
+      plan.layout = li;
+      return plan;
+    }),
+  );
 
   // Data blocks.
-  interface MeshRec { vertexByteOffset: number; firstVertex: number; vertexCount: number; firstIndex: number; indexCount: number; firstPalette: number; paletteCount: number; layout: number }
+  interface MeshRec {
+    vertexByteOffset: number;
+    firstVertex: number;
+    vertexCount: number;
+    firstIndex: number;
+    indexCount: number;
+    firstPalette: number;
+    paletteCount: number;
+    layout: number;
+  }
   const vertexBlocks: Uint8Array[] = [];
   const faceBlocks: Uint8Array[] = [];
   const paletteBlocks: Uint8Array[] = [];
@@ -193,7 +232,16 @@ export function writeMmsh(input: MmshWriteInput): Uint8Array {
     const recs: MeshRec[] = [];
     let firstVertex = 0;
     for (const p of bp) {
-      const rec: MeshRec = { vertexByteOffset: vw.length, firstVertex, vertexCount: p.n, firstIndex: fw.length / 2, indexCount: p.part.indices.length, firstPalette: pw.length, paletteCount: p.palette.length, layout: p.layout };
+      const rec: MeshRec = {
+        vertexByteOffset: vw.length,
+        firstVertex,
+        vertexCount: p.n,
+        firstIndex: fw.length / 2,
+        indexCount: p.part.indices.length,
+        firstPalette: pw.length,
+        paletteCount: p.palette.length,
+        layout: p.layout,
+      };
       for (const stream of [0, 1]) {
         for (let v = 0; v < p.n; v++) {
           for (const a of p.attrs) {
@@ -214,14 +262,22 @@ export function writeMmsh(input: MmshWriteInput): Uint8Array {
   }
 
   // Connections and LOD levels.
-  interface Conn { group: number; block: number; material: number; flags: number; distance: number }
+  interface Conn {
+    group: number;
+    block: number;
+    material: number;
+    flags: number;
+    distance: number;
+  }
   const conns: Conn[] = [];
   const groupConns: number[][] = [];
   groups.forEach((g, gi) => {
-    groupConns.push(g.chain.map((c) => {
-      conns.push({ group: gi, block: c.block, material: c.material, flags: (c.castsShadow === false ? 0 : 2) | 1, distance: c.distance });
-      return conns.length - 1;
-    }));
+    groupConns.push(
+      g.chain.map((c) => {
+        conns.push({ group: gi, block: c.block, material: c.material, flags: (c.castsShadow === false ? 0 : 2) | 1, distance: c.distance });
+        return conns.length - 1;
+      }),
+    );
   });
   const distances = [...new Set(conns.map((c) => c.distance))].sort((a, b) => b - a);
   const levelOf = (d: number, shadow: boolean): number[] => {
@@ -243,13 +299,18 @@ export function writeMmsh(input: MmshWriteInput): Uint8Array {
   if (!sphere) {
     const min = [Infinity, Infinity, Infinity];
     const max = [-Infinity, -Infinity, -Infinity];
-    for (const b of blocks) for (const p of b.parts) for (let i = 0; i < p.positions.length; i++) {
-      min[i % 3] = Math.min(min[i % 3]!, p.positions[i]!);
-      max[i % 3] = Math.max(max[i % 3]!, p.positions[i]!);
-    }
-    const c: [number, number, number] = min[0] === Infinity ? [0, 0, 0] : [0, 1, 2].map((k) => (min[k]! + max[k]!) / 2) as [number, number, number];
+    for (const b of blocks)
+      for (const p of b.parts)
+        for (let i = 0; i < p.positions.length; i++) {
+          min[i % 3] = Math.min(min[i % 3]!, p.positions[i]!);
+          max[i % 3] = Math.max(max[i % 3]!, p.positions[i]!);
+        }
+    const c: [number, number, number] = min[0] === Infinity ? [0, 0, 0] : ([0, 1, 2].map((k) => (min[k]! + max[k]!) / 2) as [number, number, number]);
     let r = 0;
-    for (const b of blocks) for (const p of b.parts) for (let i = 0; i + 2 < p.positions.length; i += 3) r = Math.max(r, Math.hypot(p.positions[i]! - c[0], p.positions[i + 1]! - c[1], p.positions[i + 2]! - c[2]));
+    for (const b of blocks)
+      for (const p of b.parts)
+        for (let i = 0; i + 2 < p.positions.length; i += 3)
+          r = Math.max(r, Math.hypot(p.positions[i]! - c[0], p.positions[i + 1]! - c[1], p.positions[i + 2]! - c[2]));
     sphere = { center: c, radius: r };
   }
 
@@ -264,10 +325,25 @@ export function writeMmsh(input: MmshWriteInput): Uint8Array {
 
   // Info.
   const meshCount = meshRecs.reduce((s, r) => s + r.length, 0);
-  const info = new ByteWriter().u32(MMSH_INFO_ID).u32(groups.length).u32(conns.length).u32(D).u32(meshCount).u32(longestChain)
-    .u32(settings.length).u32(distances.length).u32(distances.length).u32(layouts.length).u32(layouts.reduce((s, l) => s + l.length, 0))
-    .f32(input.cullDistance ?? 500).f32(sphere.center[0]).f32(sphere.center[1]).f32(sphere.center[2]).f32(sphere.radius)
-    .u32(bones.length).u32(bones.length * MMSH_BONE_SIZE);
+  const info = new ByteWriter()
+    .u32(MMSH_INFO_ID)
+    .u32(groups.length)
+    .u32(conns.length)
+    .u32(D)
+    .u32(meshCount)
+    .u32(longestChain)
+    .u32(settings.length)
+    .u32(distances.length)
+    .u32(distances.length)
+    .u32(layouts.length)
+    .u32(layouts.reduce((s, l) => s + l.length, 0))
+    .f32(input.cullDistance ?? 500)
+    .f32(sphere.center[0])
+    .f32(sphere.center[1])
+    .f32(sphere.center[2])
+    .f32(sphere.radius)
+    .u32(bones.length)
+    .u32(bones.length * MMSH_BONE_SIZE);
   for (const g of groups) info.u32(g.id ?? stringHash(g.name ?? ''));
   for (const c of conns) info.s32(c.group).s32(c.block).s32(c.material).s32(c.flags);
   blocks.forEach((_, i) => {
@@ -276,7 +352,18 @@ export function writeMmsh(input: MmshWriteInput): Uint8Array {
     for (let k = 0; k < MMSH_LADDER_LENGTH; k++) info.u16(Math.min(triangles, 0xffff));
   });
   for (const recs of meshRecs) {
-    for (const r of recs) info.u32(r.vertexByteOffset).u32(r.firstVertex).u32(r.vertexCount).u32(r.firstIndex).u32(r.indexCount).u32(r.firstPalette).u32(r.paletteCount).u32(0).u32(0).u32(r.layout);
+    for (const r of recs)
+      info
+        .u32(r.vertexByteOffset)
+        .u32(r.firstVertex)
+        .u32(r.vertexCount)
+        .u32(r.firstIndex)
+        .u32(r.indexCount)
+        .u32(r.firstPalette)
+        .u32(r.paletteCount)
+        .u32(0)
+        .u32(0)
+        .u32(r.layout);
   }
   info.u32(MMSH_LOD_SECTION_ID);
   for (const s of settings) info.u32(s);
@@ -293,7 +380,10 @@ export function writeMmsh(input: MmshWriteInput): Uint8Array {
   const childCounts = new Array<number>(bones.length).fill(0);
   for (const b of bones) if (b.parent >= 0) childCounts[b.parent]!++;
   bones.forEach((b, i) => {
-    info.u32(b.nameHash ?? stringHash(b.name ?? '')).s16(b.parent).u16(childCounts[i]!);
+    info
+      .u32(b.nameHash ?? stringHash(b.name ?? ''))
+      .s16(b.parent)
+      .u16(childCounts[i]!);
     for (const x of b.translation) info.f32(x);
     for (const x of b.rotation) info.f32(x);
     info.f32(b.scale ?? 1);

@@ -8,8 +8,25 @@ import { FieldReader, ParseOptions, hex32 } from '../../../io/fieldReader';
 import { expectMagicVersion } from '../../../io/magic';
 import { breadthFirstOrder } from './hierarchy';
 import {
-  SKEL_BONE_SIZE, SKEL_CHECKSUM, SKEL_FOOTER_TAG, SKEL_HEADER_WORDS, SKEL_PARTS_OFFSET, SKEL_PART_ENTRY_SIZE, SKEL_SECTION, SKEL_SOCKET_SIZE, SKEL_VERSION,
-  Skel, SkelBone, SkelCloth, SkelHeader, SkelMask, SkelPart, SkelPartEntry, SkelRange, SkelSectionRange, SkelSocket,
+  SKEL_BONE_SIZE,
+  SKEL_CHECKSUM,
+  SKEL_FOOTER_TAG,
+  SKEL_HEADER_WORDS,
+  SKEL_PARTS_OFFSET,
+  SKEL_PART_ENTRY_SIZE,
+  SKEL_SECTION,
+  SKEL_SOCKET_SIZE,
+  SKEL_VERSION,
+  Skel,
+  SkelBone,
+  SkelCloth,
+  SkelHeader,
+  SkelMask,
+  SkelPart,
+  SkelPartEntry,
+  SkelRange,
+  SkelSectionRange,
+  SkelSocket,
 } from './layout';
 
 const latin1 = new TextDecoder('latin1');
@@ -33,17 +50,46 @@ export function parseSkel(bytes: Uint8Array, file: string, options: ParseOptions
   const max = r.vec3('header.bounds.max');
   const word = (i: number): number => 4 + 4 * i;
   const header: SkelHeader = {
-    version: w[0]!, headerSize: w[1]!, stringBlobSize: w[2]!, stringCount: w[3]!, boneCount: w[4]!, boneBytes: w[5]!, anixCount: w[6]!, partCount: w[7]!,
-    socketCount: w[8]!, boneCountAgain: w[9]!, unknownWords: w.slice(10), distance0x44, bounds: { min, max },
+    version: w[0]!,
+    headerSize: w[1]!,
+    stringBlobSize: w[2]!,
+    stringCount: w[3]!,
+    boneCount: w[4]!,
+    boneBytes: w[5]!,
+    anixCount: w[6]!,
+    partCount: w[7]!,
+    socketCount: w[8]!,
+    boneCountAgain: w[9]!,
+    unknownWords: w.slice(10),
+    distance0x44,
+    bounds: { min, max },
   };
   if (header.boneBytes !== SKEL_BONE_SIZE * header.boneCount) {
-    throw new Arch06Error('INVALID', 'bone bytes are not 37 x the bone count', { file, offset: word(5), field: 'header.boneBytes', expected: `${SKEL_BONE_SIZE * header.boneCount} (37 x ${header.boneCount})`, actual: String(header.boneBytes) });
+    throw new Arch06Error('INVALID', 'bone bytes are not 37 x the bone count', {
+      file,
+      offset: word(5),
+      field: 'header.boneBytes',
+      expected: `${SKEL_BONE_SIZE * header.boneCount} (37 x ${header.boneCount})`,
+      actual: String(header.boneBytes),
+    });
   }
   if (header.boneCountAgain !== header.boneCount) {
-    throw new Arch06Error('INVALID', 'the two bone counts differ', { file, offset: word(9), field: 'header.boneCountAgain', expected: String(header.boneCount), actual: String(header.boneCountAgain) });
+    throw new Arch06Error('INVALID', 'the two bone counts differ', {
+      file,
+      offset: word(9),
+      field: 'header.boneCountAgain',
+      expected: String(header.boneCount),
+      actual: String(header.boneCountAgain),
+    });
   }
   if (header.stringCount !== header.anixCount + header.partCount) {
-    throw new Arch06Error('INVALID', 'string count is not .anix count + part count', { file, offset: word(3), field: 'header.stringCount', expected: `${header.anixCount + header.partCount} (${header.anixCount} + ${header.partCount})`, actual: String(header.stringCount) });
+    throw new Arch06Error('INVALID', 'string count is not .anix count + part count', {
+      file,
+      offset: word(3),
+      field: 'header.stringCount',
+      expected: `${header.anixCount + header.partCount} (${header.anixCount} + ${header.partCount})`,
+      actual: String(header.stringCount),
+    });
   }
   if (header.headerSize !== 64) uncertain(`header size word is ${header.headerSize}, not 64 as on every sample`);
 
@@ -58,7 +104,14 @@ export function parseSkel(bytes: Uint8Array, file: string, options: ParseOptions
     for (let k = 0; k < n; k++) {
       const o = r.pos;
       const f = `parts[${p}].entries[${k}]`;
-      entries.push({ offset: o, flagA: r.u8(`${f}.flagA`), flagB: r.u8(`${f}.flagB`), distance: r.f32(`${f}.distance`), material: r.s32(`${f}.material`), unk: r.s32(`${f}.unk`) });
+      entries.push({
+        offset: o,
+        flagA: r.u8(`${f}.flagA`),
+        flagB: r.u8(`${f}.flagB`),
+        distance: r.f32(`${f}.distance`),
+        material: r.s32(`${f}.material`),
+        unk: r.s32(`${f}.unk`),
+      });
     }
     parts.push({ index: p, offset, name: '', entries });
   }
@@ -78,10 +131,23 @@ export function parseSkel(bytes: Uint8Array, file: string, options: ParseOptions
   const blob = r.bytesOf(header.stringBlobSize, 'strings');
   const nameAt = (offset: number, field: string, at: number): string => {
     if (offset >= blob.length) {
-      throw new Arch06Error('OUT_OF_RANGE', 'name offset outside the string blob', { file, offset: at, field, expected: `< ${blob.length}`, actual: String(offset) });
+      throw new Arch06Error('OUT_OF_RANGE', 'name offset outside the string blob', {
+        file,
+        offset: at,
+        field,
+        expected: `< ${blob.length}`,
+        actual: String(offset),
+      });
     }
     const end = blob.indexOf(0, offset);
-    if (end < 0) throw new Arch06Error('INVALID', 'name runs past the end of the string blob', { file, offset: blobAt + offset, field, expected: 'a NUL-terminated name', actual: 'no NUL before the blob ends' });
+    if (end < 0)
+      throw new Arch06Error('INVALID', 'name runs past the end of the string blob', {
+        file,
+        offset: blobAt + offset,
+        field,
+        expected: 'a NUL-terminated name',
+        actual: 'no NUL before the blob ends',
+      });
     return latin1.decode(blob.subarray(offset, end));
   };
   if (blob.length > 0 && blob[0] !== 0) uncertain('the string blob does not start with a NUL (offset 0 is the empty string on every sample)');
@@ -100,7 +166,13 @@ export function parseSkel(bytes: Uint8Array, file: string, options: ParseOptions
     const childOffset = r.pos;
     const childCount = r.u32(`${f}.childCount`);
     if (childCount >= header.boneCount) {
-      throw new Arch06Error('OUT_OF_RANGE', 'child count exceeds the bones there are', { file, offset: childOffset, field: `${f}.childCount`, expected: `< ${header.boneCount}`, actual: String(childCount) });
+      throw new Arch06Error('OUT_OF_RANGE', 'child count exceeds the bones there are', {
+        file,
+        offset: childOffset,
+        field: `${f}.childCount`,
+        expected: `< ${header.boneCount}`,
+        actual: String(childCount),
+      });
     }
     while (stack.length && stack[stack.length - 1]!.left === 0) stack.pop();
     const top = stack[stack.length - 1];
@@ -111,7 +183,13 @@ export function parseSkel(bytes: Uint8Array, file: string, options: ParseOptions
   }
   const pending = stack.reduce((s, e) => s + e.left, 0);
   if (pending > 0) {
-    throw new Arch06Error('INVALID', 'the child counts promise more bones than the skeleton has', { file, offset: bones[bones.length - 1]?.offset ?? r.pos, field: 'bones.childCount', expected: `${header.boneCount} bones in depth-first order`, actual: `${pending} children missing` });
+    throw new Arch06Error('INVALID', 'the child counts promise more bones than the skeleton has', {
+      file,
+      offset: bones[bones.length - 1]?.offset ?? r.pos,
+      field: 'bones.childCount',
+      expected: `${header.boneCount} bones in depth-first order`,
+      actual: `${pending} children missing`,
+    });
   }
   const roots = bones.filter((b) => b.parent < 0).length;
   if (roots > 1) notes.push(`${roots} root bones`);
@@ -135,7 +213,13 @@ export function parseSkel(bytes: Uint8Array, file: string, options: ParseOptions
   const socketAt = r.pos;
   const socketCount = r.u32('sockets.count');
   if (socketCount !== header.socketCount) {
-    throw new Arch06Error('INVALID', 'socket count differs from the header', { file, offset: socketAt, field: 'sockets.count', expected: String(header.socketCount), actual: String(socketCount) });
+    throw new Arch06Error('INVALID', 'socket count differs from the header', {
+      file,
+      offset: socketAt,
+      field: 'sockets.count',
+      expected: String(header.socketCount),
+      actual: String(socketCount),
+    });
   }
   r.fits(socketCount, SKEL_SOCKET_SIZE, 'sockets.count', socketAt);
   const sockets: SkelSocket[] = [];
@@ -143,7 +227,14 @@ export function parseSkel(bytes: Uint8Array, file: string, options: ParseOptions
     const offset = r.pos;
     const f = `sockets[${i}]`;
     const bone = r.u32(`${f}.bone`);
-    if (bone >= header.boneCount) throw new Arch06Error('OUT_OF_RANGE', 'socket names a bone that does not exist', { file, offset, field: `${f}.bone`, expected: `< ${header.boneCount}`, actual: String(bone) });
+    if (bone >= header.boneCount)
+      throw new Arch06Error('OUT_OF_RANGE', 'socket names a bone that does not exist', {
+        file,
+        offset,
+        field: `${f}.bone`,
+        expected: `< ${header.boneCount}`,
+        actual: String(bone),
+      });
     const nameOffset = r.u32(`${f}.nameOffset`);
     const name = nameAt(nameOffset, `${f}.nameOffset`, offset + 4);
     const raw = hexBytes(bytes.subarray(r.pos, r.pos + 32), 32);
@@ -242,8 +333,14 @@ export function parseSkel(bytes: Uint8Array, file: string, options: ParseOptions
   if (tagValue !== SKEL_FOOTER_TAG) uncertain(`footer tag ${hex32(tagValue)} is not "SKPY"`);
   const value = r.u32('footer.value');
   r.need(8, 'footer.physics');
-  const footer: Skel['footer'] = { offset: footerAt, tag: latin1.decode(bytes.subarray(footerAt, footerAt + 4)), value, trailing: { offset: r.pos, size: bytes.length - r.pos } };
-  if (bytes.subarray(r.pos).some((b) => b !== 0)) uncertain(`the ${bytes.length - r.pos} bytes after the footer are not all zero (kept raw; seed 004: skeleton physics, optional Havok cloth)`);
+  const footer: Skel['footer'] = {
+    offset: footerAt,
+    tag: latin1.decode(bytes.subarray(footerAt, footerAt + 4)),
+    value,
+    trailing: { offset: r.pos, size: bytes.length - r.pos },
+  };
+  if (bytes.subarray(r.pos).some((b) => b !== 0))
+    uncertain(`the ${bytes.length - r.pos} bytes after the footer are not all zero (kept raw; seed 004: skeleton physics, optional Havok cloth)`);
   else if (bytes.length - r.pos !== 8) notes.push(`${bytes.length - r.pos} zero bytes after the footer (8 on the samples)`);
   r.skip(r.left, 'footer.trailing');
   s9.end = r.pos;
@@ -257,7 +354,25 @@ export function parseSkel(bytes: Uint8Array, file: string, options: ParseOptions
   if (!bytesIdentity) notes.push('the 0xDCDCFF03 bytes are not 0, 1, 2, … (meaning UNCERTAIN)');
 
   return {
-    file, size: bytes.length, header, parts, strings: { offset: blobAt, size: header.stringBlobSize }, bones, masks, sockets, anixNames, animationTypes, boneBytes,
-    cloth, unknown05, footer, tail, sections, nameTableOrder, nameTableIsBreadthFirst, confidence, notes,
+    file,
+    size: bytes.length,
+    header,
+    parts,
+    strings: { offset: blobAt, size: header.stringBlobSize },
+    bones,
+    masks,
+    sockets,
+    anixNames,
+    animationTypes,
+    boneBytes,
+    cloth,
+    unknown05,
+    footer,
+    tail,
+    sections,
+    nameTableOrder,
+    nameTableIsBreadthFirst,
+    confidence,
+    notes,
   };
 }

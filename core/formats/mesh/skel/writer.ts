@@ -43,7 +43,8 @@ export interface SkelWriteInput {
   bounds?: { min: [number, number, number]; max: [number, number, number] };
 }
 
-const bad = (message: string, field: string, expected: string, actual: string): Arch06Error => new Arch06Error('BAD_ARGUMENT', message, { file: 'skel', field, expected, actual });
+const bad = (message: string, field: string, expected: string, actual: string): Arch06Error =>
+  new Arch06Error('BAD_ARGUMENT', message, { file: 'skel', field, expected, actual });
 
 /** Write a SKEL v17 file. Throws `BAD_ARGUMENT` for inconsistent input (bones not depth-first, names with NUL). */
 export function writeSkel(input: SkelWriteInput): Uint8Array {
@@ -63,12 +64,14 @@ export function writeSkel(input: SkelWriteInput): Uint8Array {
   bones.forEach((b, i) => {
     while (stack.length && stack[stack.length - 1]!.left === 0) stack.pop();
     const top = stack[stack.length - 1];
-    if ((top ? top.bone : -1) !== b.parent) throw bad('bones are not in depth-first order', `bones[${i}].parent`, String(top ? top.bone : -1), String(b.parent));
+    if ((top ? top.bone : -1) !== b.parent)
+      throw bad('bones are not in depth-first order', `bones[${i}].parent`, String(top ? top.bone : -1), String(b.parent));
     if (top) top.left--;
     stack.push({ bone: i, left: childCounts[i]! });
   });
   sockets.forEach((s, i) => {
-    if (!(s.bone >= 0 && s.bone < bones.length)) throw bad('socket names a bone that does not exist', `sockets[${i}].bone`, `0..${bones.length - 1}`, String(s.bone));
+    if (!(s.bone >= 0 && s.bone < bones.length))
+      throw bad('socket names a bone that does not exist', `sockets[${i}].bone`, `0..${bones.length - 1}`, String(s.bone));
   });
 
   // String blob.
@@ -104,12 +107,35 @@ export function writeSkel(input: SkelWriteInput): Uint8Array {
   }
 
   const w = new ByteWriter().u32(SKEL_MAGIC);
-  for (const v of [SKEL_VERSION, 64, blob.length, anix.length + parts.length, bones.length, SKEL_BONE_SIZE * bones.length, anix.length, parts.length, sockets.length, bones.length, 0, 0, 0, 0, 0xffffffff, 0]) w.u32(v);
+  for (const v of [
+    SKEL_VERSION,
+    64,
+    blob.length,
+    anix.length + parts.length,
+    bones.length,
+    SKEL_BONE_SIZE * bones.length,
+    anix.length,
+    parts.length,
+    sockets.length,
+    bones.length,
+    0,
+    0,
+    0,
+    0,
+    0xffffffff,
+    0,
+  ])
+    w.u32(v);
   w.f32(input.distance0x44 ?? 500);
   for (const v of [...bounds.min, ...bounds.max]) w.f32(v);
   for (const p of parts) {
     w.u32(p.lods.length);
-    for (const l of p.lods) w.u8(l.flagA ?? 1).u8(l.flagB ?? 1).f32(l.distance).s32(l.material).s32(l.unk ?? -1);
+    for (const l of p.lods)
+      w.u8(l.flagA ?? 1)
+        .u8(l.flagB ?? 1)
+        .f32(l.distance)
+        .s32(l.material)
+        .s32(l.unk ?? -1);
   }
   w.u32(SKEL_SECTION.BONES).bytes(blob.toBytes());
   bones.forEach((b, i) => {
@@ -121,7 +147,10 @@ export function writeSkel(input: SkelWriteInput): Uint8Array {
   w.u32(masks.length);
   for (const m of masks) {
     const values = m.values ?? bones.map(() => 1);
-    w.u32(offsets.get(m.name)!).u32(values.length).u32(m.unk ?? 0).bytes(values);
+    w.u32(offsets.get(m.name)!)
+      .u32(values.length)
+      .u32(m.unk ?? 0)
+      .bytes(values);
   }
   w.u32(sockets.length);
   for (const s of sockets) {

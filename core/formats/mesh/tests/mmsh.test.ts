@@ -49,9 +49,18 @@ test('mmsh: the real player_eltariel_head.mesh parses completely', { skip: MESH.
   assert.equal(m.info.bones.length, 142);
   assert.equal(m.info.cullDistance, 400, 'seed 004: +0x2C is the cull distance (400 on 153 meshes)');
   const raw = rawMmshFacts(bytes);
-  assert.deepEqual(m.info.lods.map((l) => l.faceBytes / 6), raw.triangles);
-  assert.deepEqual(m.info.lods.map((l) => m.info.meshes.slice(l.firstMesh, l.firstMesh + l.meshCount).reduce((s, x) => s + x.vertexCount, 0)), raw.vertices);
-  assert.deepEqual(m.info.lods.map((l) => l.meshCount), raw.meshes);
+  assert.deepEqual(
+    m.info.lods.map((l) => l.faceBytes / 6),
+    raw.triangles,
+  );
+  assert.deepEqual(
+    m.info.lods.map((l) => m.info.meshes.slice(l.firstMesh, l.firstMesh + l.meshCount).reduce((s, x) => s + x.vertexCount, 0)),
+    raw.vertices,
+  );
+  assert.deepEqual(
+    m.info.lods.map((l) => l.meshCount),
+    raw.meshes,
+  );
   // Seed 004: the ladder rises to the block's triangle count (the sample repeats it 16 times).
   for (const l of m.info.lods) {
     assert.equal(l.ladder.length, 16);
@@ -69,7 +78,10 @@ test('mmsh: the real player_eltariel_head.mesh parses completely', { skip: MESH.
   assert.equal(at, bytes.length);
   // Layouts: 6, 52 attributes in all (info +0x28).
   assert.equal(m.info.layouts.length, 6);
-  assert.equal(m.info.layouts.reduce((s, l) => s + l.attributes.length, 0), m.info.attributeTotal);
+  assert.equal(
+    m.info.layouts.reduce((s, l) => s + l.attributes.length, 0),
+    m.info.attributeTotal,
+  );
   assert.equal(m.info.attributeTotal, 52);
   // Every mesh's vertex range: offset + count x stride, and the next mesh starts where it ends.
   for (const l of m.info.lods) {
@@ -86,48 +98,64 @@ test('mmsh: the real player_eltariel_head.mesh parses completely', { skip: MESH.
   assert.deepEqual(m.info.bones[0]!.rotation, [0, 0, 0, 1]);
   assert.equal(m.info.bones[0]!.parent, -1);
   // The desc section's two per-connection columns are the connections' flags and blocks.
-  assert.deepEqual(m.desc.connectionFlags, m.info.connections.map((c) => c.flags));
-  assert.deepEqual(m.desc.connectionLods, m.info.connections.map((c) => c.lod));
+  assert.deepEqual(
+    m.desc.connectionFlags,
+    m.info.connections.map((c) => c.flags),
+  );
+  assert.deepEqual(
+    m.desc.connectionLods,
+    m.info.connections.map((c) => c.lod),
+  );
   assert.equal(m.confidence, 'confirmed', m.notes.join('; '));
 
-  console.log(`player_eltariel_head.mesh: ${m.info.lodCount} blocks; per block vertices/triangles ${m.info.lods.map((l, i) => `${raw.vertices[i]}/${l.faceBytes / 6}`).join(' ')}; ${m.info.boneCount} bones`);
+  console.log(
+    `player_eltariel_head.mesh: ${m.info.lodCount} blocks; per block vertices/triangles ${m.info.lods.map((l, i) => `${raw.vertices[i]}/${l.faceBytes / 6}`).join(' ')}; ${m.info.boneCount} bones`,
+  );
 });
 
-test('mmsh: every vertex of the real sample: indices in range, blend indices in the palette, palette values below 142, weights sum to 255', { skip: MESH.skip }, () => {
-  const bytes = fs.readFileSync(MESH.path);
-  const m = parseMmsh(bytes, MESH.path);
-  const uvMin = new Map<string, number>();
-  const uvMax = new Map<string, number>();
-  for (const x of m.info.meshes) {
-    const d = decodeMmshMesh(m, x.index);
-    assert.deepEqual(d.attributes.filter((a) => a.status !== 'decoded'), [], `mesh ${x.index}`);
-    assert.ok(d.positions && d.normals && d.tangents && d.bitangents && d.weights && d.blendIndices && d.colors);
-    for (const i of d.indices) assert.ok(i < x.vertexCount);
-    // Indices local to the mesh span 0 .. vertexCount-1 (formats-public §5.4).
-    assert.equal(Math.max(...d.indices), x.vertexCount - 1);
-    for (const b of d.blendIndices) assert.ok(b < x.paletteCount, `mesh ${x.index}: blend index ${b} >= palette ${x.paletteCount}`);
-    for (const p of d.palette) assert.ok(p < 142);
-    for (let v = 0; v < x.vertexCount; v++) {
-      const s = d.weightsStored![4 * v]! + d.weightsStored![4 * v + 1]! + d.weightsStored![4 * v + 2]! + d.weightsStored![4 * v + 3]!;
-      if (s !== 255) assert.fail(`mesh ${x.index} vertex ${v}: weights sum to ${s}`);
-      if (d.positionW![v] !== 1) assert.fail(`mesh ${x.index} vertex ${v}: w = ${d.positionW![v]}`);
+test(
+  'mmsh: every vertex of the real sample: indices in range, blend indices in the palette, palette values below 142, weights sum to 255',
+  { skip: MESH.skip },
+  () => {
+    const bytes = fs.readFileSync(MESH.path);
+    const m = parseMmsh(bytes, MESH.path);
+    const uvMin = new Map<string, number>();
+    const uvMax = new Map<string, number>();
+    for (const x of m.info.meshes) {
+      const d = decodeMmshMesh(m, x.index);
+      assert.deepEqual(
+        d.attributes.filter((a) => a.status !== 'decoded'),
+        [],
+        `mesh ${x.index}`,
+      );
+      assert.ok(d.positions && d.normals && d.tangents && d.bitangents && d.weights && d.blendIndices && d.colors);
+      for (const i of d.indices) assert.ok(i < x.vertexCount);
+      // Indices local to the mesh span 0 .. vertexCount-1 (formats-public §5.4).
+      assert.equal(Math.max(...d.indices), x.vertexCount - 1);
+      for (const b of d.blendIndices) assert.ok(b < x.paletteCount, `mesh ${x.index}: blend index ${b} >= palette ${x.paletteCount}`);
+      for (const p of d.palette) assert.ok(p < 142);
+      for (let v = 0; v < x.vertexCount; v++) {
+        const s = d.weightsStored![4 * v]! + d.weightsStored![4 * v + 1]! + d.weightsStored![4 * v + 2]! + d.weightsStored![4 * v + 3]!;
+        if (s !== 255) assert.fail(`mesh ${x.index} vertex ${v}: weights sum to ${s}`);
+        if (d.positionW![v] !== 1) assert.fail(`mesh ${x.index} vertex ${v}: w = ${d.positionW![v]}`);
+      }
+      for (let v = 0; v < x.vertexCount; v += 97) assert.ok(Math.abs(Math.hypot(d.normals[3 * v]!, d.normals[3 * v + 1]!, d.normals[3 * v + 2]!) - 1) < 1e-3);
+      for (const [ch, uv] of d.uvs) {
+        const key = `${d.uvRanges.has(ch) ? 's16' : 'f32'} channel ${ch}`;
+        const range = d.uvRanges.get(ch);
+        const lo = range ? range.min : Math.min(...uv);
+        const hi = range ? range.max : Math.max(...uv);
+        uvMin.set(key, Math.min(uvMin.get(key) ?? Infinity, lo));
+        uvMax.set(key, Math.max(uvMax.get(key) ?? -Infinity, hi));
+      }
     }
-    for (let v = 0; v < x.vertexCount; v += 97) assert.ok(Math.abs(Math.hypot(d.normals[3 * v]!, d.normals[3 * v + 1]!, d.normals[3 * v + 2]!) - 1) < 1e-3);
-    for (const [ch, uv] of d.uvs) {
-      const key = `${d.uvRanges.has(ch) ? 's16' : 'f32'} channel ${ch}`;
-      const range = d.uvRanges.get(ch);
-      const lo = range ? range.min : Math.min(...uv);
-      const hi = range ? range.max : Math.max(...uv);
-      uvMin.set(key, Math.min(uvMin.get(key) ?? Infinity, lo));
-      uvMax.set(key, Math.max(uvMax.get(key) ?? -Infinity, hi));
-    }
-  }
-  // formats-public: the s16 UVs fit SNORM16 (0 .. 32767 here; no negative value).
-  for (const [k, lo] of uvMin) console.log(`UV ${k}: ${lo} .. ${uvMax.get(k)}`);
-  assert.ok(uvMin.get('s16 channel 0')! >= 0 && uvMax.get('s16 channel 0')! <= 32767);
-});
+    // formats-public: the s16 UVs fit SNORM16 (0 .. 32767 here; no negative value).
+    for (const [k, lo] of uvMin) console.log(`UV ${k}: ${lo} .. ${uvMax.get(k)}`);
+    assert.ok(uvMin.get('s16 channel 0')! >= 0 && uvMax.get('s16 channel 0')! <= 32767);
+  },
+);
 
-test('mmsh: the BGRA weight rule on the real sample\'s first vertex (seed 004)', { skip: MESH.skip }, () => {
+test("mmsh: the BGRA weight rule on the real sample's first vertex (seed 004)", { skip: MESH.skip }, () => {
   const bytes = fs.readFileSync(MESH.path);
   const m = parseMmsh(bytes, MESH.path);
   // Block 0, mesh 0, layout 0: stream 0 = position f32x4 (16) + weights (4) + indices (4).
@@ -140,25 +168,58 @@ test('mmsh: the BGRA weight rule on the real sample\'s first vertex (seed 004)',
   assert.deepEqual([...d.blendIndices!.subarray(0, 4)], [1, 0, 0, 0]);
 });
 
-test('mmsh: the real sample\'s LOD group ids are StringHash of the .skel part names, and its LOD section reads as levels', { skip: MESH.skip }, () => {
+test("mmsh: the real sample's LOD group ids are StringHash of the .skel part names, and its LOD section reads as levels", { skip: MESH.skip }, () => {
   const m = parseMmsh(fs.readFileSync(MESH.path), MESH.path);
-  const names = ['Eltariel_Eyes', 'Eltariel_Lashes', 'Eltariel_Lacrimal', 'Eltariel_Eyeshadow', 'Eltariel_Bangs', 'Eltariel_Head', 'Eltariel_Mouth', 'Eltariel_Hair'];
-  assert.deepEqual(m.info.lodGroupIds, names.map((n) => stringHash(n)));
+  const names = [
+    'Eltariel_Eyes',
+    'Eltariel_Lashes',
+    'Eltariel_Lacrimal',
+    'Eltariel_Eyeshadow',
+    'Eltariel_Bangs',
+    'Eltariel_Head',
+    'Eltariel_Mouth',
+    'Eltariel_Hair',
+  ];
+  assert.deepEqual(
+    m.info.lodGroupIds,
+    names.map((n) => stringHash(n)),
+  );
   // 6 mesh levels of 8 connections (one per group), then 6 shadow levels. The distances are the
   // LOD section's f32[ML] as stored (test/support/rawMmsh.ts reads them from the bytes): 4500 2500 1500 500 1 0.
   const raw = rawMmshFacts(fs.readFileSync(MESH.path));
   const mesh = m.levels.filter((l) => l.kind === 'mesh');
   const shadow = m.levels.filter((l) => l.kind === 'shadow');
-  assert.deepEqual(mesh.map((l) => l.distance), raw.meshLevels.map((l) => l.distance));
-  assert.deepEqual(mesh.map((l) => l.connections), raw.meshLevels.map((l) => l.connections));
-  for (const l of mesh) assert.deepEqual(l.connections.map((c) => m.info.connections[c]!.lodGroup), [0, 1, 2, 3, 4, 5, 6, 7]);
+  assert.deepEqual(
+    mesh.map((l) => l.distance),
+    raw.meshLevels.map((l) => l.distance),
+  );
+  assert.deepEqual(
+    mesh.map((l) => l.connections),
+    raw.meshLevels.map((l) => l.connections),
+  );
+  for (const l of mesh)
+    assert.deepEqual(
+      l.connections.map((c) => m.info.connections[c]!.lodGroup),
+      [0, 1, 2, 3, 4, 5, 6, 7],
+    );
   // Every shadow level lists its mesh level's connections whose flags have bit 1.
-  shadow.forEach((s, i) => assert.deepEqual(s.connections, mesh[i]!.connections.filter((c) => m.info.connections[c]!.flags & 2)));
+  shadow.forEach((s, i) =>
+    assert.deepEqual(
+      s.connections,
+      mesh[i]!.connections.filter((c) => m.info.connections[c]!.flags & 2),
+    ),
+  );
   // At 0 cm every group draws its first block (the connection table read from the bytes gives
   // each group's blocks in order: 0, 1, 2, 3, 4, 5, 9, 10 first); the head's chain runs through blocks 5..8.
   const firstBlocks = Array.from({ length: 8 }, (_, g) => rawGroupBlocks(raw, g)[0]);
-  assert.deepEqual(mesh[5]!.connections.map((c) => m.info.connections[c]!.lod), firstBlocks);
-  assert.deepEqual(m.lodGroups[5]!.connections.map((c) => m.info.connections[c]!.lod), raw.connections.filter((c) => c.lodGroup === 5).map((c) => c.lod));
+  assert.deepEqual(
+    mesh[5]!.connections.map((c) => m.info.connections[c]!.lod),
+    firstBlocks,
+  );
+  assert.deepEqual(
+    m.lodGroups[5]!.connections.map((c) => m.info.connections[c]!.lod),
+    raw.connections.filter((c) => c.lodGroup === 5).map((c) => c.lod),
+  );
 });
 
 // ---- synthetic files through the writer ---------------------------------------------------------
@@ -203,7 +264,16 @@ function synthetic(opts: Partial<MmshWriteInput> = {}): Uint8Array {
   return writeMmsh({
     blocks: [{ parts: [strip(4, 1, 2), strip(2, 3, 0, false)] }, { parts: [strip(2, 1, 2)] }],
     bones,
-    groups: [{ name: 'Group_One', chain: [{ block: 0, material: 1, distance: 0 }, { block: 1, material: 0, distance: 800 }, { block: -1, material: 0, distance: 2000, castsShadow: false }] }],
+    groups: [
+      {
+        name: 'Group_One',
+        chain: [
+          { block: 0, material: 1, distance: 0 },
+          { block: 1, material: 0, distance: 800 },
+          { block: -1, material: 0, distance: 2000, castsShadow: false },
+        ],
+      },
+    ],
     ...opts,
   });
 }
@@ -214,39 +284,70 @@ test('mmsh writer: round trip of blocks, meshes, layouts, vertices, palettes and
   const m = parseMmsh(bytes, 'x.mesh');
   assert.equal(m.confidence, 'confirmed', m.notes.join('; '));
   assert.equal(m.info.lodCount, 2);
-  assert.deepEqual(m.info.lods.map((l) => l.meshCount), [2, 1]);
-  assert.deepEqual(m.info.lods.map((l) => l.faceBytes / 6), [8 + 4, 4]);
+  assert.deepEqual(
+    m.info.lods.map((l) => l.meshCount),
+    [2, 1],
+  );
+  assert.deepEqual(
+    m.info.lods.map((l) => l.faceBytes / 6),
+    [8 + 4, 4],
+  );
   assert.equal(m.info.layouts.length, 2, 'with and without colour');
   assert.equal(m.info.layouts[0]!.stride, 24 + 8 + 36 + 4);
-  assert.deepEqual(m.info.bones.map((b) => b.nameHash), ['Root', 'A', 'A_End', 'B'].map((n) => stringHash(n)));
-  assert.deepEqual(m.info.bones.map((b) => b.childCount), [2, 1, 0, 0]);
+  assert.deepEqual(
+    m.info.bones.map((b) => b.nameHash),
+    ['Root', 'A', 'A_End', 'B'].map((n) => stringHash(n)),
+  );
+  assert.deepEqual(
+    m.info.bones.map((b) => b.childCount),
+    [2, 1, 0, 0],
+  );
   assert.deepEqual(m.info.lodGroupIds, [stringHash('Group_One')]);
-  assert.deepEqual(m.levels.filter((l) => l.kind === 'mesh').map((l) => [l.distance, l.connections]), [[2000, [2]], [800, [1]], [0, [0]]]);
-  assert.deepEqual(m.levels.filter((l) => l.kind === 'shadow').map((l) => [l.distance, l.connections]), [[2000, []], [800, [1]], [0, [0]]]);
+  assert.deepEqual(
+    m.levels.filter((l) => l.kind === 'mesh').map((l) => [l.distance, l.connections]),
+    [
+      [2000, [2]],
+      [800, [1]],
+      [0, [0]],
+    ],
+  );
+  assert.deepEqual(
+    m.levels.filter((l) => l.kind === 'shadow').map((l) => [l.distance, l.connections]),
+    [
+      [2000, []],
+      [800, [1]],
+      [0, [0]],
+    ],
+  );
   let mi = 0;
-  input.blocks.forEach((b) => b.parts.forEach((p) => {
-    const d = decodeMmshMesh(m, mi++);
-    assert.deepEqual([...d.positions!], p.positions);
-    assert.deepEqual([...d.normals!], p.normals);
-    assert.deepEqual([...d.tangents!], p.tangents);
-    assert.deepEqual([...d.bitangents!], p.bitangents);
-    assert.deepEqual([...d.uvs.get(0)!].map((x) => Math.round(x * 1e6) / 1e6), Array.from(p.uvs!).map((x) => Math.round(x * 1e6) / 1e6));
-    assert.deepEqual([...d.indices], p.indices);
-    if (p.colors) assert.deepEqual([...d.colors!], p.colors);
-    else assert.equal(d.colors, undefined);
-    // Joints through the palette: the palette holds name-table (breadth-first) positions:
-    // Root 0, A 1, B 2, A_End 3.
-    const bfsPos = [0, 1, 3, 2];
-    for (let v = 0; v < d.vertexCount; v++) {
-      const w = quantiseWeights(Array.from(p.weights!).slice(4 * v, 4 * v + 4));
-      for (let k = 0; k < 4; k++) {
-        assert.equal(d.palette[d.blendIndices![4 * v + k]!], bfsPos[p.joints![4 * v + k]!]);
-        assert.equal(d.weights![4 * v + k], w[k]);
-        // Stored BGRA: slot k's weight is byte (2, 1, 0, 3)[k].
-        assert.equal(d.weightsStored![4 * v + [2, 1, 0, 3][k]!], w[k]);
+  input.blocks.forEach((b) =>
+    b.parts.forEach((p) => {
+      const d = decodeMmshMesh(m, mi++);
+      assert.deepEqual([...d.positions!], p.positions);
+      assert.deepEqual([...d.normals!], p.normals);
+      assert.deepEqual([...d.tangents!], p.tangents);
+      assert.deepEqual([...d.bitangents!], p.bitangents);
+      assert.deepEqual(
+        [...d.uvs.get(0)!].map((x) => Math.round(x * 1e6) / 1e6),
+        Array.from(p.uvs!).map((x) => Math.round(x * 1e6) / 1e6),
+      );
+      assert.deepEqual([...d.indices], p.indices);
+      if (p.colors) assert.deepEqual([...d.colors!], p.colors);
+      else assert.equal(d.colors, undefined);
+      // Joints through the palette: the palette holds name-table (breadth-first) positions:
+      // Root 0, A 1, B 2, A_End 3.
+      const bfsPos = [0, 1, 3, 2];
+      for (let v = 0; v < d.vertexCount; v++) {
+        const w = quantiseWeights(Array.from(p.weights!).slice(4 * v, 4 * v + 4));
+        for (let k = 0; k < 4; k++) {
+          assert.equal(d.palette[d.blendIndices![4 * v + k]!], bfsPos[p.joints![4 * v + k]!]);
+          assert.equal(d.weights![4 * v + k], w[k]);
+          // Stored BGRA: slot k's weight is byte (2, 1, 0, 3)[k].
+          assert.equal(d.weightsStored![4 * v + [2, 1, 0, 3][k]!], w[k]);
+        }
       }
-    }
-  }));
+    }),
+  );
 });
 
 test('mmsh writer: f16 positions and s16 UVs', () => {
@@ -258,15 +359,24 @@ test('mmsh writer: f16 positions and s16 UVs', () => {
   [...d.positions!].forEach((x, i) => assert.ok(Math.abs(x - (p.positions[i] as number)) < 0.05, `${x} vs ${p.positions[i]}`));
   assert.ok(d.uvRanges.get(0));
   [...d.uvs.get(0)!].forEach((x, i) => assert.ok(Math.abs(x - (p.uvs![i] as number)) < 1e-4));
-  assert.deepEqual([...d.positionW!].every((w) => w === 1), true);
+  assert.deepEqual(
+    [...d.positionW!].every((w) => w === 1),
+    true,
+  );
 });
 
 test('mmsh writer: bad input is BAD_ARGUMENT', () => {
   const p = strip(1, 0, 1);
-  expectArch06Error(() => writeMmsh({ blocks: [{ parts: [{ ...p, indices: [0, 1, 9] }] }], bones }), 'BAD_ARGUMENT', { field: 'blocks[0].parts[0].indices[2]' });
-  expectArch06Error(() => writeMmsh({ blocks: [{ parts: [{ ...p, joints: [7, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0] }] }], bones }), 'BAD_ARGUMENT', { field: /joints/ });
+  expectArch06Error(() => writeMmsh({ blocks: [{ parts: [{ ...p, indices: [0, 1, 9] }] }], bones }), 'BAD_ARGUMENT', {
+    field: 'blocks[0].parts[0].indices[2]',
+  });
+  expectArch06Error(() => writeMmsh({ blocks: [{ parts: [{ ...p, joints: [7, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0] }] }], bones }), 'BAD_ARGUMENT', {
+    field: /joints/,
+  });
   expectArch06Error(() => writeMmsh({ blocks: [{ parts: [p] }], bones: [{ ...bones![0]!, parent: 2 }] }), 'BAD_ARGUMENT', { field: 'bones[0].parent' });
-  expectArch06Error(() => writeMmsh({ blocks: [{ parts: [p] }], groups: [{ id: 1, chain: [{ block: 3, material: 0, distance: 0 }] }] }), 'BAD_ARGUMENT', { field: /block/ });
+  expectArch06Error(() => writeMmsh({ blocks: [{ parts: [p] }], groups: [{ id: 1, chain: [{ block: 3, material: 0, distance: 0 }] }] }), 'BAD_ARGUMENT', {
+    field: /block/,
+  });
 });
 
 // ---- corruption ---------------------------------------------------------------------------------
@@ -374,7 +484,10 @@ test('mmsh: decode faults: index outside the mesh, palette value outside the bon
   c3[m.data.vertexBlocks[0]!.offset + 20] = 9;
   const d = decodeMmshMesh(parseMmsh(c3, 'x.mesh'), 0);
   const failed = d.attributes.filter((a) => a.status === 'failed');
-  assert.deepEqual(failed.map((a) => [a.semantic, a.error?.code]), [['indices', 'OUT_OF_RANGE']]);
+  assert.deepEqual(
+    failed.map((a) => [a.semantic, a.error?.code]),
+    [['indices', 'OUT_OF_RANGE']],
+  );
   assert.ok(d.positions && d.normals && d.weights && !d.blendIndices);
 });
 
@@ -415,7 +528,7 @@ test('mmsh: random byte mutations only ever throw Arch06Error', () => {
   }
 });
 
-test('mmsh: random mutations of the real sample\'s header, desc and info sections only ever throw Arch06Error', { skip: MESH.skip }, () => {
+test("mmsh: random mutations of the real sample's header, desc and info sections only ever throw Arch06Error", { skip: MESH.skip }, () => {
   const base = fs.readFileSync(MESH.path);
   const infoEnd = 20 + base.readUInt32LE(8) + base.readUInt32LE(12);
   const rnd = prng(99);

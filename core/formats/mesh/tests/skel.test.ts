@@ -44,16 +44,25 @@ test('skel: the real player_eltariel_head.skel parses completely; the seed 004 h
     markerAt.push(at);
     from = at + 4;
   }
-  assert.deepEqual(s.sections.slice(0, 5).map((x) => x.offset), markerAt);
+  assert.deepEqual(
+    s.sections.slice(0, 5).map((x) => x.offset),
+    markerAt,
+  );
   // The sections follow each other without gaps, the footer runs to the end of the file.
   for (let i = 1; i < s.sections.length; i++) assert.equal(s.sections[i]!.offset, s.sections[i - 1]!.end);
   assert.equal(s.sections[s.sections.length - 1]!.end, bytes.length);
-  assert.deepEqual(s.sections.map((x) => x.name), ['bones', 'model', 'animationTypes', 'boneBytes', 'cloth', 'unknown05', 'footer']);
+  assert.deepEqual(
+    s.sections.map((x) => x.name),
+    ['bones', 'model', 'animationTypes', 'boneBytes', 'cloth', 'unknown05', 'footer'],
+  );
   assert.equal(s.footer.tag, 'SKPY');
   assert.equal(s.footer.trailing.size, 8);
   // The mesh parts start at 0x60 and end where 0xDCDCFF00 begins.
   assert.equal(s.parts[0]!.offset, 0x60);
-  assert.equal(s.parts.reduce((e, p) => e + 4 + 14 * p.entries.length, 0x60), markerAt[0]);
+  assert.equal(
+    s.parts.reduce((e, p) => e + 4 + 14 * p.entries.length, 0x60),
+    markerAt[0],
+  );
   // The blob starts with a NUL; every bone has a name.
   assert.equal(bytes[s.strings.offset], 0);
   assert.ok(s.bones.every((b) => b.name.length > 0));
@@ -66,13 +75,25 @@ test('skel: the real player_eltariel_head.skel parses completely; the seed 004 h
   assert.equal(s.bones.find((b) => b.name === 'Tongue1')!.parent, s.bones.find((b) => b.name === 'Jaw')!.index);
   assert.ok(s.bones.every((b) => b.parent < b.index));
   // Part names (0xDCDCFF01) and the .anix library.
-  assert.deepEqual(s.parts.map((p) => p.name), ['Eltariel_Eyes', 'Eltariel_Lashes', 'Eltariel_Lacrimal', 'Eltariel_Eyeshadow', 'Eltariel_Bangs', 'Eltariel_Head', 'Eltariel_Mouth', 'Eltariel_Hair']);
+  assert.deepEqual(
+    s.parts.map((p) => p.name),
+    ['Eltariel_Eyes', 'Eltariel_Lashes', 'Eltariel_Lacrimal', 'Eltariel_Eyeshadow', 'Eltariel_Bangs', 'Eltariel_Head', 'Eltariel_Mouth', 'Eltariel_Hair'],
+  );
   assert.match(s.anixNames[0]!, /player_eltariel_head\.anix$/);
-  assert.deepEqual(s.masks.map((m) => [m.name, m.boneCount]), [['Facial', 142], ['Null', 142], ['Twitch', 142]]);
-  console.log(`player_eltariel_head.skel: ${s.bones.length} bones, ${s.parts.length} parts, ${s.sockets.length} sockets, masks ${s.masks.map((m) => m.name).join('/')}, 0x44 = ${s.header.distance0x44}, bounds ${JSON.stringify(s.header.bounds)}`);
+  assert.deepEqual(
+    s.masks.map((m) => [m.name, m.boneCount]),
+    [
+      ['Facial', 142],
+      ['Null', 142],
+      ['Twitch', 142],
+    ],
+  );
+  console.log(
+    `player_eltariel_head.skel: ${s.bones.length} bones, ${s.parts.length} parts, ${s.sockets.length} sockets, masks ${s.masks.map((m) => m.name).join('/')}, 0x44 = ${s.header.distance0x44}, bounds ${JSON.stringify(s.header.bounds)}`,
+  );
 });
 
-test('skel: 0x44 is no radius of the bounds (the seed\'s reading); it equals the mesh\'s cull distance', { skip: SKEL.skip || MESH.skip }, () => {
+test("skel: 0x44 is no radius of the bounds (the seed's reading); it equals the mesh's cull distance", { skip: SKEL.skip || MESH.skip }, () => {
   const s = parseSkel(fs.readFileSync(SKEL.path), SKEL.path);
   const m = parseMmsh(fs.readFileSync(MESH.path), MESH.path);
   const { min, max } = s.header.bounds;
@@ -81,53 +102,74 @@ test('skel: 0x44 is no radius of the bounds (the seed\'s reading); it equals the
   assert.equal(s.header.distance0x44, m.info.cullDistance);
 });
 
-test('skel: names hash (StringHash) to the MMSH bone list, position for position; the name table is breadth-first; palettes index it', { skip: SKEL.skip || MESH.skip }, () => {
-  const s = parseSkel(fs.readFileSync(SKEL.path), SKEL.path);
-  const m = parseMmsh(fs.readFileSync(MESH.path), MESH.path);
-  assert.deepEqual(s.bones.map((b) => stringHash(b.name)), m.info.bones.map((b) => b.nameHash), 'MMSH bone list = SKEL depth-first order');
-  assert.deepEqual(s.bones.map((b) => b.parent), m.info.bones.map((b) => b.parent));
-  assert.equal(skelBonesByHash(s).size, 142);
-  // Name-table order: bone names in the order the blob stores them.
-  const byOffset = [...s.bones].sort((a, b) => a.nameOffset - b.nameOffset).map((b) => b.index);
-  assert.deepEqual(s.nameTableOrder, byOffset);
-  // An independent breadth-first walk over the MMSH's own parent links (the other file): roots,
-  // then each level's children, in index order.
-  const parents = m.info.bones.map((b) => b.parent);
-  const bfs: number[] = [];
-  for (let level = parents.flatMap((p, i) => (p < 0 ? [i] : [])); level.length; level = level.flatMap((p) => parents.flatMap((q, i) => (q === p ? [i] : [])))) bfs.push(...level);
-  assert.deepEqual(byOffset, bfs);
-  // The two orders really differ (at 58 positions here), so the check tells breadth-first from depth-first.
-  assert.ok(byOffset.filter((b, k) => b !== k).length > 0, 'the name table differs from the depth-first order');
-  assert.deepEqual(s.nameTableOrder, breadthFirstOrder(s.bones.map((b) => b.parent)));
-  assert.equal(s.nameTableIsBreadthFirst, true);
-  // The eye mesh (block 0) palette is [84, 85]: in name-table order R_Eye and L_Eye.
-  const eyes = decodeMmshMesh(m, 0);
-  assert.deepEqual([...eyes.palette], [84, 85]);
-  assert.deepEqual([...eyes.palette].map((p) => s.bones[s.nameTableOrder[p]!]!.name), ['R_Eye', 'L_Eye']);
-  // Spatially: every mesh's vertices lie nearer to their dominant bone's stored (model-space)
-  // position when the palette is read in name-table order than in depth-first order.
-  const meanDistance = (mapping: (p: number) => number): number[] => m.info.meshes.map((x) => {
-    const d = decodeMmshMesh(m, x.index);
-    let sum = 0;
-    for (let v = 0; v < d.vertexCount; v++) {
-      let best = 0;
-      for (let k = 1; k < 4; k++) if (d.weights![4 * v + k]! > d.weights![4 * v + best]!) best = k;
-      const t = s.bones[mapping(d.palette[d.blendIndices![4 * v + best]!]!)]!.translation;
-      sum += Math.hypot(t[0] - d.positions![3 * v]!, t[1] - d.positions![3 * v + 1]!, t[2] - d.positions![3 * v + 2]!);
-    }
-    return sum / d.vertexCount;
-  });
-  const nameTable = meanDistance((p) => s.nameTableOrder[p]!);
-  const depthFirst = meanDistance((p) => p);
-  nameTable.forEach((d, i) => assert.ok(d <= depthFirst[i]! + 1e-9, `mesh ${i}: ${d} vs ${depthFirst[i]}`));
-  assert.ok(nameTable[0]! < 2 && depthFirst[0]! > 5, `eyes: ${nameTable[0]} vs ${depthFirst[0]}`);
-  console.log(`mean vertex-to-bone distance per mesh (cm), name-table vs depth-first: ${nameTable.map((d, i) => `${d.toFixed(1)}/${depthFirst[i]!.toFixed(1)}`).join(' ')}`);
-});
+test(
+  'skel: names hash (StringHash) to the MMSH bone list, position for position; the name table is breadth-first; palettes index it',
+  { skip: SKEL.skip || MESH.skip },
+  () => {
+    const s = parseSkel(fs.readFileSync(SKEL.path), SKEL.path);
+    const m = parseMmsh(fs.readFileSync(MESH.path), MESH.path);
+    assert.deepEqual(
+      s.bones.map((b) => stringHash(b.name)),
+      m.info.bones.map((b) => b.nameHash),
+      'MMSH bone list = SKEL depth-first order',
+    );
+    assert.deepEqual(
+      s.bones.map((b) => b.parent),
+      m.info.bones.map((b) => b.parent),
+    );
+    assert.equal(skelBonesByHash(s).size, 142);
+    // Name-table order: bone names in the order the blob stores them.
+    const byOffset = [...s.bones].sort((a, b) => a.nameOffset - b.nameOffset).map((b) => b.index);
+    assert.deepEqual(s.nameTableOrder, byOffset);
+    // An independent breadth-first walk over the MMSH's own parent links (the other file): roots,
+    // then each level's children, in index order.
+    const parents = m.info.bones.map((b) => b.parent);
+    const bfs: number[] = [];
+    for (let level = parents.flatMap((p, i) => (p < 0 ? [i] : [])); level.length; level = level.flatMap((p) => parents.flatMap((q, i) => (q === p ? [i] : []))))
+      bfs.push(...level);
+    assert.deepEqual(byOffset, bfs);
+    // The two orders really differ (at 58 positions here), so the check tells breadth-first from depth-first.
+    assert.ok(byOffset.filter((b, k) => b !== k).length > 0, 'the name table differs from the depth-first order');
+    assert.deepEqual(s.nameTableOrder, breadthFirstOrder(s.bones.map((b) => b.parent)));
+    assert.equal(s.nameTableIsBreadthFirst, true);
+    // The eye mesh (block 0) palette is [84, 85]: in name-table order R_Eye and L_Eye.
+    const eyes = decodeMmshMesh(m, 0);
+    assert.deepEqual([...eyes.palette], [84, 85]);
+    assert.deepEqual(
+      [...eyes.palette].map((p) => s.bones[s.nameTableOrder[p]!]!.name),
+      ['R_Eye', 'L_Eye'],
+    );
+    // Spatially: every mesh's vertices lie nearer to their dominant bone's stored (model-space)
+    // position when the palette is read in name-table order than in depth-first order.
+    const meanDistance = (mapping: (p: number) => number): number[] =>
+      m.info.meshes.map((x) => {
+        const d = decodeMmshMesh(m, x.index);
+        let sum = 0;
+        for (let v = 0; v < d.vertexCount; v++) {
+          let best = 0;
+          for (let k = 1; k < 4; k++) if (d.weights![4 * v + k]! > d.weights![4 * v + best]!) best = k;
+          const t = s.bones[mapping(d.palette[d.blendIndices![4 * v + best]!]!)]!.translation;
+          sum += Math.hypot(t[0] - d.positions![3 * v]!, t[1] - d.positions![3 * v + 1]!, t[2] - d.positions![3 * v + 2]!);
+        }
+        return sum / d.vertexCount;
+      });
+    const nameTable = meanDistance((p) => s.nameTableOrder[p]!);
+    const depthFirst = meanDistance((p) => p);
+    nameTable.forEach((d, i) => assert.ok(d <= depthFirst[i]! + 1e-9, `mesh ${i}: ${d} vs ${depthFirst[i]}`));
+    assert.ok(nameTable[0]! < 2 && depthFirst[0]! > 5, `eyes: ${nameTable[0]} vs ${depthFirst[0]}`);
+    console.log(
+      `mean vertex-to-bone distance per mesh (cm), name-table vs depth-first: ${nameTable.map((d, i) => `${d.toFixed(1)}/${depthFirst[i]!.toFixed(1)}`).join(' ')}`,
+    );
+  },
+);
 
-test('skel: the part entries carry the MMSH connections\' material slots; flags = flagA << 1 | flagB', { skip: SKEL.skip || MESH.skip }, () => {
+test("skel: the part entries carry the MMSH connections' material slots; flags = flagA << 1 | flagB", { skip: SKEL.skip || MESH.skip }, () => {
   const s = parseSkel(fs.readFileSync(SKEL.path), SKEL.path);
   const m = parseMmsh(fs.readFileSync(MESH.path), MESH.path);
-  assert.deepEqual(m.info.lodGroupIds, s.parts.map((p) => stringHash(p.name)));
+  assert.deepEqual(
+    m.info.lodGroupIds,
+    s.parts.map((p) => stringHash(p.name)),
+  );
   s.parts.forEach((p, g) => {
     const chain = m.lodGroups[g]!.connections.map((c) => m.info.connections[c]!);
     assert.equal(chain.length, p.entries.length);
@@ -148,7 +190,16 @@ const input: SkelWriteInput = {
     { name: 'Jaw', parent: 2, translation: [0, 18, 2], rotation: [0, 0, 0, 1] },
     { name: 'Arm', parent: 0, translation: [5, 12, 0], rotation: [0, 0, 0, 1] },
   ],
-  parts: [{ name: 'Body', lods: [{ distance: 0, material: 0 }, { distance: 500, material: 1, flagA: 0 }] }, { name: 'Hat', lods: [{ distance: 0, material: 2 }] }],
+  parts: [
+    {
+      name: 'Body',
+      lods: [
+        { distance: 0, material: 0 },
+        { distance: 500, material: 1, flagA: 0 },
+      ],
+    },
+    { name: 'Hat', lods: [{ distance: 0, material: 2 }] },
+  ],
   anix: ['characters\\x\\x.anix'],
   masks: [{ name: 'Twitch' }, { name: 'Root', values: [6, 6, 6, 6, 6] }],
   sockets: [{ bone: 2, name: 'Hat_Socket', rotation: [0, 0, 0, 1], translation: [0, 25, 0], scale: 1 }],
@@ -158,20 +209,59 @@ const input: SkelWriteInput = {
 test('skel writer: round trip', () => {
   const bytes = writeSkel(input);
   const s = parseSkel(bytes, 'x.skel');
-  assert.deepEqual(s.bones.map((b) => [b.name, b.parent, b.deform, b.childCount]), [['Root', -1, 1, 2], ['Spine', 0, 1, 1], ['Head', 1, 0, 1], ['Jaw', 2, 1, 0], ['Arm', 0, 1, 0]]);
-  assert.deepEqual(s.bones.map((b) => b.translation), input.bones.map((b) => b.translation));
-  assert.deepEqual(s.bones.map((b) => b.rotation), input.bones.map((b) => b.rotation));
+  assert.deepEqual(
+    s.bones.map((b) => [b.name, b.parent, b.deform, b.childCount]),
+    [
+      ['Root', -1, 1, 2],
+      ['Spine', 0, 1, 1],
+      ['Head', 1, 0, 1],
+      ['Jaw', 2, 1, 0],
+      ['Arm', 0, 1, 0],
+    ],
+  );
+  assert.deepEqual(
+    s.bones.map((b) => b.translation),
+    input.bones.map((b) => b.translation),
+  );
+  assert.deepEqual(
+    s.bones.map((b) => b.rotation),
+    input.bones.map((b) => b.rotation),
+  );
   // Breadth-first name table: Root, Spine, Arm, Head, Jaw.
   assert.deepEqual(s.nameTableOrder, [0, 1, 4, 2, 3]);
   assert.equal(s.nameTableIsBreadthFirst, true);
-  assert.deepEqual(s.parts.map((p) => [p.name, p.entries.map((e) => [e.distance, e.material, e.flagA, e.flagB])]), [['Body', [[0, 0, 1, 1], [500, 1, 0, 1]]], ['Hat', [[0, 2, 1, 1]]]]);
+  assert.deepEqual(
+    s.parts.map((p) => [p.name, p.entries.map((e) => [e.distance, e.material, e.flagA, e.flagB])]),
+    [
+      [
+        'Body',
+        [
+          [0, 0, 1, 1],
+          [500, 1, 0, 1],
+        ],
+      ],
+      ['Hat', [[0, 2, 1, 1]]],
+    ],
+  );
   assert.deepEqual(s.anixNames, input.anix);
-  assert.deepEqual(s.masks.map((m) => [m.name, m.values]), [['Twitch', [1, 1, 1, 1, 1]], ['Root', [6, 6, 6, 6, 6]]]);
+  assert.deepEqual(
+    s.masks.map((m) => [m.name, m.values]),
+    [
+      ['Twitch', [1, 1, 1, 1, 1]],
+      ['Root', [6, 6, 6, 6, 6]],
+    ],
+  );
   assert.equal(s.masks[1]!.nameOffset, s.bones[0]!.nameOffset, 'equal strings share one offset');
-  assert.deepEqual(s.sockets.map((x) => [x.name, x.bone, x.translation]), [['Hat_Socket', 2, [0, 25, 0]]]);
+  assert.deepEqual(
+    s.sockets.map((x) => [x.name, x.bone, x.translation]),
+    [['Hat_Socket', 2, [0, 25, 0]]],
+  );
   assert.equal(s.header.distance0x44, 250);
   assert.deepEqual(s.header.bounds, { min: [0, 0, 0], max: [5, 20, 2] });
-  assert.deepEqual(s.sections.map((x) => x.name), ['bones', 'model', 'animationTypes', 'boneBytes', 'cloth', 'unknown05', 'footer']);
+  assert.deepEqual(
+    s.sections.map((x) => x.name),
+    ['bones', 'model', 'animationTypes', 'boneBytes', 'cloth', 'unknown05', 'footer'],
+  );
   assert.equal(s.footer.trailing.size, 8);
   // Header identities.
   const b = Buffer.from(bytes);
@@ -203,7 +293,10 @@ test('skel: an unknown 0xDCDCFFnn section before the footer is kept raw and the 
   assert.deepEqual(s.bones, plain.bones);
   assert.deepEqual(s.sockets, plain.sockets);
   assert.deepEqual(s.unknown05, plain.unknown05);
-  assert.deepEqual(s.sections.map((x) => x.name), plain.sections.map((x) => x.name));
+  assert.deepEqual(
+    s.sections.map((x) => x.name),
+    plain.sections.map((x) => x.name),
+  );
   // Without a footer after it, the unknown section is not taken: the footer is reported missing.
   expectArch06Error(() => parseSkel(Buffer.concat([base.subarray(0, footerAt), extra]), 'x.skel'), 'BAD_MAGIC', { field: 'footer.sectionId' });
 });

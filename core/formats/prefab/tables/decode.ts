@@ -39,7 +39,13 @@ export function decodeDraw(bytes: Uint8Array, file: string, tables: Tables, buff
     const first = st.offset + e.streamOffset;
     const at = (k: number): number => first + k * st.stride;
     if (n > 0 && at(n - 1) + e.size > vEnd) {
-      throw new Arch06Error('OUT_OF_RANGE', 'vertex data runs past the vertex buffer', { file, offset: at(n - 1), field: `draws[${d.index}].${e.usageName}`, expected: `<= ${hexOff(vEnd)}`, actual: hexOff(at(n - 1) + e.size) });
+      throw new Arch06Error('OUT_OF_RANGE', 'vertex data runs past the vertex buffer', {
+        file,
+        offset: at(n - 1),
+        field: `draws[${d.index}].${e.usageName}`,
+        expected: `<= ${hexOff(vEnd)}`,
+        actual: hexOff(at(n - 1) + e.size),
+      });
     }
     const read = (comps: 2 | 3 | 4, kind: 'f32' | 'f16'): Float32Array => readComponents(v, first, st.stride, n, comps, kind);
     const xyz = (): Float32Array | undefined => {

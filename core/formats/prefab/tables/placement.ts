@@ -74,30 +74,43 @@ export function placeDraws(r: FieldReader, tables: Tables, buffers: Buffers): Ge
     slack += d.vend - end1;
     if (s0 > 0 && d.base * s0 === start0) baseAgrees++;
     const indexCount = d.triangles * 3;
-    if (d.indexStart + indexCount > indexTotal) return fail(`${f}: indices ${d.indexStart} .. ${d.indexStart + indexCount} run past the index buffer's ${indexTotal} indices`);
+    if (d.indexStart + indexCount > indexTotal)
+      return fail(`${f}: indices ${d.indexStart} .. ${d.indexStart + indexCount} run past the index buffer's ${indexTotal} indices`);
     const iAt = buffers.indexOffset + d.indexStart * 2;
     if (indexCount && maxIndex(d.indexStart, d.indexStart + indexCount) >= n) {
       for (let i = 0; i < indexCount; i++) {
         const x = v.getUint16(iAt + 2 * i, true);
-        if (x >= n) return fail(`${f}: index ${i} (at ${hexOff(iAt + 2 * i)}) is ${x}, not below the draw's ${n} vertices (indices are read as rebased by idx_min)`);
+        if (x >= n)
+          return fail(`${f}: index ${i} (at ${hexOff(iAt + 2 * i)}) is ${x}, not below the draw's ${n} vertices (indices are read as rebased by idx_min)`);
       }
     }
     coveredIndices += indexCount;
     maxIndexEnd = Math.max(maxIndexEnd, d.indexStart + indexCount);
     placements.push({
-      draw: d.index, vertexCount: n, blockStart: prevVend, blockEnd: d.vend,
-      streams: [{ offset: buffers.vertexOffset + start0, stride: s0 }, { offset: buffers.vertexOffset + start1, stride: s1 }],
-      indexOffset: iAt, indexCount,
+      draw: d.index,
+      vertexCount: n,
+      blockStart: prevVend,
+      blockEnd: d.vend,
+      streams: [
+        { offset: buffers.vertexOffset + start0, stride: s0 },
+        { offset: buffers.vertexOffset + start1, stride: s1 },
+      ],
+      indexOffset: iAt,
+      indexCount,
     });
     prevVend = d.vend;
   }
   notes.push(
     `every draw's vertex block (from the previous vend, streams stride-aligned) and index range lie inside the buffers, and every index is below its draw's n`,
   );
-  notes.push(prevVend === buffers.vertexBytes ? 'the last vend closes the vertex buffer exactly' : `the last vend is ${prevVend}, the vertex buffer has ${buffers.vertexBytes} bytes`);
+  notes.push(
+    prevVend === buffers.vertexBytes
+      ? 'the last vend closes the vertex buffer exactly'
+      : `the last vend is ${prevVend}, the vertex buffer has ${buffers.vertexBytes} bytes`,
+  );
   notes.push(
     maxIndexEnd === indexTotal && coveredIndices === indexTotal
-      ? 'the draws\' index ranges cover the index buffer exactly'
+      ? "the draws' index ranges cover the index buffer exactly"
       : `the draws use ${coveredIndices} indices, ending at ${maxIndexEnd}; the index buffer holds ${indexTotal}`,
   );
   if (slack) notes.push(`${slack} bytes of the vertex blocks lie after their stream data (padding before vend)`);

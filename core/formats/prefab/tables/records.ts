@@ -8,8 +8,18 @@
 import { FieldReader } from '../../../io/fieldReader';
 import { asF32 } from '../../../io/half';
 import {
-  DRAW_RECORD_SIZE, DrawRecord, FormatTable, MAX_DRAW_VERTICES, MAX_FORMAT_ENTRIES, MAX_PATH_LENGTH, MaterialTable, VERTEX_ENTRY_SIZE, VERTEX_TYPES,
-  VERTEX_USAGES, VertexEntry, VertexFormat,
+  DRAW_RECORD_SIZE,
+  DrawRecord,
+  FormatTable,
+  MAX_DRAW_VERTICES,
+  MAX_FORMAT_ENTRIES,
+  MAX_PATH_LENGTH,
+  MaterialTable,
+  VERTEX_ENTRY_SIZE,
+  VERTEX_TYPES,
+  VERTEX_USAGES,
+  VertexEntry,
+  VertexFormat,
 } from './layout';
 
 /** Cap on the candidates collected (more than one is already ambiguous). */
@@ -120,7 +130,21 @@ export function formatCandidates(v: DataView, from: number, end: number, count: 
 }
 
 /** Names of the 13 words of a draw record, in order (./layout.ts `DrawRecord`). */
-const DRAW_WORDS = ['word0', 'vertexCount', 'vertexCount2', 'indexStart', 'base', 'triangles', 'material', 'word7', 'word8', 'format', 'vend', 'unknown44', 'unknown48'] as const;
+const DRAW_WORDS = [
+  'word0',
+  'vertexCount',
+  'vertexCount2',
+  'indexStart',
+  'base',
+  'triangles',
+  'material',
+  'word7',
+  'word8',
+  'format',
+  'vend',
+  'unknown44',
+  'unknown48',
+] as const;
 
 /** The `count` draw records at `o`, read through the reader (their fields are recorded as spans). */
 export function readDraws(r: FieldReader, o: number, count: number): DrawRecord[] {
@@ -130,8 +154,21 @@ export function readDraws(r: FieldReader, o: number, count: number): DrawRecord[
     const at = o + i * DRAW_RECORD_SIZE;
     for (let k = 0; k < DRAW_WORDS.length; k++) u[k] = r.u32At(at + 4 * k, `draws[${i}].${DRAW_WORDS[k]}`);
     draws.push({
-      index: i, offset: at, word0: u[0]!, vertexCount: u[1]!, vertexCount2: u[2]!, indexStart: u[3]!, base: u[4]!, triangles: u[5]!, material: u[6]!,
-      word7: u[7]!, word8: u[8]!, format: u[9]!, vend: u[10]!, unknown44: { raw: u[11]!, asFloat: asF32(u[11]!) }, unknown48: { raw: u[12]!, asFloat: asF32(u[12]!) },
+      index: i,
+      offset: at,
+      word0: u[0]!,
+      vertexCount: u[1]!,
+      vertexCount2: u[2]!,
+      indexStart: u[3]!,
+      base: u[4]!,
+      triangles: u[5]!,
+      material: u[6]!,
+      word7: u[7]!,
+      word8: u[8]!,
+      format: u[9]!,
+      vend: u[10]!,
+      unknown44: { raw: u[11]!, asFloat: asF32(u[11]!) },
+      unknown48: { raw: u[12]!, asFloat: asF32(u[12]!) },
     });
   }
   return draws;

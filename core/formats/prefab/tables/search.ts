@@ -33,7 +33,9 @@ export function locateTables(s: TableSearch): TableSearchResult {
     return { notes };
   }
   if (D * DRAW_RECORD_SIZE > size - s.from) {
-    notes.push(`${labels.draws} = ${D} draws of ${DRAW_RECORD_SIZE} bytes do not fit in the ${Math.max(0, size - s.from)} bytes after ${hexOff(s.from)}: draw table not located`);
+    notes.push(
+      `${labels.draws} = ${D} draws of ${DRAW_RECORD_SIZE} bytes do not fit in the ${Math.max(0, size - s.from)} bytes after ${hexOff(s.from)}: draw table not located`,
+    );
     return { notes };
   }
   if (M !== undefined && M === 0) {
@@ -95,7 +97,7 @@ export function locateTables(s: TableSearch): TableSearchResult {
     buffers?: Buffers;
   }
   const combos: Combo[] = [];
-  const formatFloor = (s.formatsAt ?? s.from);
+  const formatFloor = s.formatsAt ?? s.from;
   const countsAt = new Map<number, Buffers[]>();
   for (const c of found) {
     let fcs = formatCandidates(v, formatFloor, c.drawsOffset, F, s.formatsAt === undefined ? undefined : s.formatsAt + 3);
@@ -128,11 +130,12 @@ export function locateTables(s: TableSearch): TableSearchResult {
   else if (complete.length === 0 && withFormats.length === 1) chosen = withFormats[0];
   else if (found.length === 1) {
     chosen = { c: found[0]! };
-    formatsWhy = complete.length > 1
-      ? `${complete.length} framings of the formats each meet a set of buffers exactly (formats at ${complete.map((x) => hexOff(x.formats!.offset)).join(', ')}): ambiguous, none taken`
-      : framings.length > 1 || (s.findCounts && framings.length)
-        ? `the formats frame ${framings.length} way(s) before the draw table (${framings.map((x) => `${x.formats!.framing} at ${hexOff(x.formats!.offset)}`).join(', ')}) and no {draws, vertex bytes, index bytes} words end exactly at ${framings.length > 1 ? 'just one of them' : 'it'}: not taken`
-        : `no framing (counted {u32 n, entries} or ${F} flat entries, seed codes only${s.formatsAt !== undefined ? `, starting at ${hexOff(s.formatsAt)} after 0-3 zero bytes` : ''}) ends exactly at the draw table`;
+    formatsWhy =
+      complete.length > 1
+        ? `${complete.length} framings of the formats each meet a set of buffers exactly (formats at ${complete.map((x) => hexOff(x.formats!.offset)).join(', ')}): ambiguous, none taken`
+        : framings.length > 1 || (s.findCounts && framings.length)
+          ? `the formats frame ${framings.length} way(s) before the draw table (${framings.map((x) => `${x.formats!.framing} at ${hexOff(x.formats!.offset)}`).join(', ')}) and no {draws, vertex bytes, index bytes} words end exactly at ${framings.length > 1 ? 'just one of them' : 'it'}: not taken`
+          : `no framing (counted {u32 n, entries} or ${F} flat entries, seed codes only${s.formatsAt !== undefined ? `, starting at ${hexOff(s.formatsAt)} after 0-3 zero bytes` : ''}) ends exactly at the draw table`;
   } else {
     notes.push(
       `tables not located: draw tables match at ${found.length}${found.length >= MAX_CANDIDATES ? ' or more' : ''} positions (${found.map((c) => hexOff(c.drawsOffset)).join(', ')}) and ` +
@@ -154,7 +157,12 @@ export function locateTables(s: TableSearch): TableSearchResult {
     materials = c.materials[0]!;
     tableNotes.push(
       `material paths: ${M} (${labels.materials}) printable paths right after the draws, ${materials.encoding === 'nul' ? 'NUL-terminated' : `${materials.encoding}-length-prefixed`}` +
-        (c.materials.length > 1 ? ` (they also read as ${c.materials.slice(1).map((m) => m.encoding).join(', ')}: the first reading is kept)` : ''),
+        (c.materials.length > 1
+          ? ` (they also read as ${c.materials
+              .slice(1)
+              .map((m) => m.encoding)
+              .join(', ')}: the first reading is kept)`
+          : ''),
     );
   }
   if (formats) {
@@ -163,11 +171,15 @@ export function locateTables(s: TableSearch): TableSearchResult {
         ? `vertex formats at ${hexOff(formats.offset)}: ${F} formats (${labels.formats}) framed as {u32 n, n x 4-byte entries} (our reading; the seed gives the entries only), ending exactly at the draw table`
         : `vertex formats at ${hexOff(formats.offset)}: ${F} 4-byte entries (${labels.formats} read as an entry count; our reading), ending exactly at the draw table; this reading does not say which entries a draw's format uses`,
     );
-    if (framings.length > 1 && chosen.buffers) tableNotes.push(`the bytes before the draw table also frame as formats ${framings.length - 1} other way(s); the framing the buffers end at exactly was kept`);
+    if (framings.length > 1 && chosen.buffers)
+      tableNotes.push(
+        `the bytes before the draw table also frame as formats ${framings.length - 1} other way(s); the framing the buffers end at exactly was kept`,
+      );
   } else {
     tableNotes.push(`vertex formats not located: ${formatsWhy}`);
   }
-  if (s.formatsAt !== undefined && formats) tableNotes.push(`the formats start ${formats.offset === s.formatsAt ? 'right' : `${formats.offset - s.formatsAt} zero byte(s)`} after the index buffer`);
+  if (s.formatsAt !== undefined && formats)
+    tableNotes.push(`the formats start ${formats.offset === s.formatsAt ? 'right' : `${formats.offset - s.formatsAt} zero byte(s)`} after the index buffer`);
   const end = materials ? materials.offset + materials.size : c.drawsOffset + D * DRAW_RECORD_SIZE;
   const tables: Tables = { formats, drawsOffset: c.drawsOffset, draws, materials, end, confidence: 'uncertain', notes: tableNotes };
 

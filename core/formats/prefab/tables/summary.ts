@@ -14,13 +14,17 @@ export function tableSummary(r: TableSearchResult): string[] {
   } else {
     lines.push(`draw table at ${hexOff(t.drawsOffset)}: ${t.draws.length} draws (uncertain: located by search)`);
     for (const d of t.draws.slice(0, 64)) {
-      lines.push(`  draw ${d.index}: n ${d.vertexCount}, ${d.triangles} triangles, index start ${d.indexStart}, base ${d.base}, material ${d.material}${t.materials?.paths[d.material] ? ` (${t.materials.paths[d.material]!.path})` : ''}, format ${d.format}, vend ${d.vend}, f32 ${round(d.unknown44.asFloat)}, ${round(d.unknown48.asFloat)}`);
+      lines.push(
+        `  draw ${d.index}: n ${d.vertexCount}, ${d.triangles} triangles, index start ${d.indexStart}, base ${d.base}, material ${d.material}${t.materials?.paths[d.material] ? ` (${t.materials.paths[d.material]!.path})` : ''}, format ${d.format}, vend ${d.vend}, f32 ${round(d.unknown44.asFloat)}, ${round(d.unknown48.asFloat)}`,
+      );
     }
     if (t.draws.length > 64) lines.push(`  … ${t.draws.length - 64} more draws`);
     if (t.formats) {
       lines.push(`vertex formats at ${hexOff(t.formats.offset)} (${t.formats.framing} reading):`);
       for (const f of t.formats.formats) {
-        lines.push(`  format ${f.index}: ${f.entries.map((e) => `s${e.stream} ${e.usageName}${e.index ? e.index : ''} ${e.typeName}`).join(', ')} (strides ${f.strides[0]} + ${f.strides[1]})`);
+        lines.push(
+          `  format ${f.index}: ${f.entries.map((e) => `s${e.stream} ${e.usageName}${e.index ? e.index : ''} ${e.typeName}`).join(', ')} (strides ${f.strides[0]} + ${f.strides[1]})`,
+        );
       }
     } else lines.push('vertex formats: not located');
     if (t.materials) {
@@ -29,7 +33,9 @@ export function tableSummary(r: TableSearchResult): string[] {
     }
   }
   if (r.buffers) {
-    lines.push(`vertex buffer at ${hexOff(r.buffers.vertexOffset)} (${r.buffers.vertexBytes} bytes), index buffer at ${hexOff(r.buffers.indexOffset)} (${r.buffers.indexBytes} bytes)`);
+    lines.push(
+      `vertex buffer at ${hexOff(r.buffers.vertexOffset)} (${r.buffers.vertexBytes} bytes), index buffer at ${hexOff(r.buffers.indexOffset)} (${r.buffers.indexBytes} bytes)`,
+    );
   }
   if (r.geometry) lines.push(r.geometry.checkable ? 'geometry: every draw fits its buffers' : 'geometry: not shown (see notes)');
   return lines;

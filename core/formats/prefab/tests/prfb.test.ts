@@ -27,7 +27,18 @@ test('prfb: the synthetic keep wall reads back: header words, LOD records, group
   assert.equal(p.confidence, 'uncertain');
   // Header words up to 0x38, raw, with the seed's labels where it gives them.
   assert.equal(p.header.length, 14);
-  assert.deepEqual(p.header.filter((h) => h.labelled).map((h) => [h.index, h.label.split(' ')[0]]), [[0, 'magic'], [1, 'version'], [2, 'hash'], [4, 'draws'], [5, 'materials'], [6, 'child'], [9, 'vertex']]);
+  assert.deepEqual(
+    p.header.filter((h) => h.labelled).map((h) => [h.index, h.label.split(' ')[0]]),
+    [
+      [0, 'magic'],
+      [1, 'version'],
+      [2, 'hash'],
+      [4, 'draws'],
+      [5, 'materials'],
+      [6, 'child'],
+      [9, 'vertex'],
+    ],
+  );
   assert.match(p.header[7]!.label, /not the unit count/);
   assert.equal(p.header[7]!.labelled, false);
   assert.equal(p.header[3]!.label, 'unknown');
@@ -44,15 +55,34 @@ test('prfb: the synthetic keep wall reads back: header words, LOD records, group
   }
   assert.match(p.lods.stop, /no -1\.0 at \+28/);
   // Groups open with their tag: a root {tag, -1, 0, 0, next, cull} then units of the same tag.
-  assert.deepEqual(p.lods.groups.map((g) => g.tag), [0xd238b9dd, 0x3249]);
-  assert.deepEqual(p.lods.records.map((r) => r.kind), ['root', 'unit', 'unit', 'unit', 'root', 'unit']);
+  assert.deepEqual(
+    p.lods.groups.map((g) => g.tag),
+    [0xd238b9dd, 0x3249],
+  );
+  assert.deepEqual(
+    p.lods.records.map((r) => r.kind),
+    ['root', 'unit', 'unit', 'unit', 'root', 'unit'],
+  );
   const wall = p.lods.groups[0]!;
   assert.equal(p.lods.records[wall.roots[0]!]!.cullDistance, 700000);
   assert.deepEqual(wall.chains, [{ root: 0, units: [1, 2, 3], complete: true }]);
   // next = -1 on the finest unit, and only there.
-  assert.deepEqual(p.lods.records.filter((r) => r.kind === 'unit' && r.next === -1).map((r) => r.index), [3, 5]);
-  assert.deepEqual(wall.units.map((u) => p.lods.records[u]!.switchDistance), [32000, 15000, 8000]);
-  assert.deepEqual(wall.units.map((u) => [p.lods.records[u]!.firstDraw, p.lods.records[u]!.drawCount]), [[0, 1], [1, 1], [2, 2]]);
+  assert.deepEqual(
+    p.lods.records.filter((r) => r.kind === 'unit' && r.next === -1).map((r) => r.index),
+    [3, 5],
+  );
+  assert.deepEqual(
+    wall.units.map((u) => p.lods.records[u]!.switchDistance),
+    [32000, 15000, 8000],
+  );
+  assert.deepEqual(
+    wall.units.map((u) => [p.lods.records[u]!.firstDraw, p.lods.records[u]!.drawCount]),
+    [
+      [0, 1],
+      [1, 1],
+      [2, 2],
+    ],
+  );
   assert.equal(p.lods.nextReading, 'record index');
   assert.match(notesOf(p), /draw\(s\) 5 are in no unit/);
 });
@@ -67,18 +97,46 @@ test('prfb: the tail and the buffers are found by search, uncertain, with how th
   assert.equal(t.drawsOffset, layout.drawsOffset);
   assert.equal(t.formats!.offset, layout.formatsOffset);
   assert.equal(t.formats!.framing, 'counted');
-  assert.deepEqual(t.formats!.formats.map((f) => f.entries.map((e) => [e.stream, e.type, e.usage, e.index])), SAMPLE_FORMATS.map((f) => f.map((e) => [e.stream, e.type, e.usage, e.index ?? 0])));
-  assert.deepEqual(t.formats!.formats.map((f) => f.strides), [[24, 0], [8, 8]]);
+  assert.deepEqual(
+    t.formats!.formats.map((f) => f.entries.map((e) => [e.stream, e.type, e.usage, e.index])),
+    SAMPLE_FORMATS.map((f) => f.map((e) => [e.stream, e.type, e.usage, e.index ?? 0])),
+  );
+  assert.deepEqual(
+    t.formats!.formats.map((f) => f.strides),
+    [
+      [24, 0],
+      [8, 8],
+    ],
+  );
   assert.equal(t.materials!.offset, layout.materialsOffset);
   assert.equal(t.materials!.encoding, 'nul');
-  assert.deepEqual(t.materials!.paths.map((m) => m.path), input.materials);
-  assert.deepEqual(t.draws.map((d) => [d.word0, d.vertexCount, d.vertexCount2, d.triangles, d.material, d.word7, d.word8, d.format]), input.draws.map((d) => [0, 24, 24, 12, d.material, 0, 0, d.format]));
-  assert.deepEqual(t.draws.map((d) => d.vend), layout.blocks.map((b) => b.vend));
+  assert.deepEqual(
+    t.materials!.paths.map((m) => m.path),
+    input.materials,
+  );
+  assert.deepEqual(
+    t.draws.map((d) => [d.word0, d.vertexCount, d.vertexCount2, d.triangles, d.material, d.word7, d.word8, d.format]),
+    input.draws.map((d) => [0, 24, 24, 12, d.material, 0, 0, d.format]),
+  );
+  assert.deepEqual(
+    t.draws.map((d) => d.vend),
+    layout.blocks.map((b) => b.vend),
+  );
   assert.equal(t.draws[0]!.unknown44.asFloat, 1.5);
   assert.equal(t.draws[0]!.unknown48.asFloat, -2);
-  assert.deepEqual(p.buffers, { countsOffset: layout.countsOffset, vertexOffset: layout.vertexOffset, vertexBytes: layout.vertexBytes, indexOffset: layout.indexOffset, indexBytes: layout.indexBytes, padding: 0 });
+  assert.deepEqual(p.buffers, {
+    countsOffset: layout.countsOffset,
+    vertexOffset: layout.vertexOffset,
+    vertexBytes: layout.vertexBytes,
+    indexOffset: layout.indexOffset,
+    indexBytes: layout.indexBytes,
+    padding: 0,
+  });
   assert.ok(p.geometry!.checkable);
-  assert.deepEqual(p.geometry!.placements.map((x) => x.streams[0].offset - layout.vertexOffset), layout.blocks.map((b) => b.start0));
+  assert.deepEqual(
+    p.geometry!.placements.map((x) => x.streams[0].offset - layout.vertexOffset),
+    layout.blocks.map((b) => b.start0),
+  );
   const n = notesOf(p);
   assert.match(n, /draw table located by search at 0x[0-9a-f]+: 6 records \(header \[4\]\)/);
   assert.match(n, /framed as \{u32 n, n x 4-byte entries\} \(our reading/);
@@ -94,11 +152,22 @@ test('prfb: a model per chain level, finest first, with the draws of each unit',
   const p = parsePrfb(writePrfb(input).bytes, FILE);
   const { model, reason } = meshModelFromPrfb(p, 'keepwall_a.inst');
   assert.ok(model, reason);
-  assert.deepEqual(model.lods.map((l) => l.parts.map((x) => x.name)), [['LOD0 draw 2', 'LOD0 draw 3'], ['LOD1 draw 1'], ['LOD2 draw 0']]);
-  assert.deepEqual(model.lods.map((l) => l.triangles), [24, 12, 12]);
+  assert.deepEqual(
+    model.lods.map((l) => l.parts.map((x) => x.name)),
+    [['LOD0 draw 2', 'LOD0 draw 3'], ['LOD1 draw 1'], ['LOD2 draw 0']],
+  );
+  assert.deepEqual(
+    model.lods.map((l) => l.triangles),
+    [24, 12, 12],
+  );
   assert.equal(model.lods[0]!.distance, undefined, 'the stored unit of switch distances is not known');
   // Positions, indices, normals, uvs as written (float3 exact; half4 exact for these values).
-  for (const [li, di] of [[0, 2], [0, 3], [1, 1], [2, 0]] as const) {
+  for (const [li, di] of [
+    [0, 2],
+    [0, 3],
+    [1, 1],
+    [2, 0],
+  ] as const) {
     const part: ModelPart = model.lods[li]!.parts.find((x) => x.name.endsWith(`draw ${di}`))!;
     const d = input.draws[di]!;
     assert.deepEqual([...part.positions], Array.from(d.positions), `draw ${di} positions`);
@@ -121,12 +190,18 @@ test('prfb: the readings the search accepts: paths with u16 / u32 lengths, next 
   for (const materialEncoding of ['u16', 'u32'] as const) {
     const p = parsePrfb(writePrfb({ ...base, materialEncoding }).bytes, FILE);
     assert.equal(p.tables?.materials?.encoding, materialEncoding, notesOf(p));
-    assert.deepEqual(p.tables!.materials!.paths.map((m) => m.path), base.materials);
+    assert.deepEqual(
+      p.tables!.materials!.paths.map((m) => m.path),
+      base.materials,
+    );
     assert.ok(p.geometry?.checkable);
   }
   const g = parsePrfb(writePrfb({ ...base, nextReading: 'index in group' }).bytes, FILE);
   assert.equal(g.lods.nextReading, 'index in group');
-  assert.deepEqual(g.lods.groups.map((x) => x.chains.map((c) => c.units)), [[[1, 2, 3]], [[5]]]);
+  assert.deepEqual(
+    g.lods.groups.map((x) => x.chains.map((c) => c.units)),
+    [[[1, 2, 3]], [[5]]],
+  );
   assert.ok(meshModelFromPrfb(g, 'x').model);
 
   for (const tailPadding of [0, 1, 2, 3]) {
@@ -162,7 +237,14 @@ test('prfb: composite and multi-group prefabs: chains of different lengths, a le
   const input: PrfbWriteInput = {
     groups: [
       { tag: 0x159a, cullDistance: 100, units: [] },
-      { tag: 0xd238b9de, cullDistance: 5000, units: [{ nameHash: 1, firstDraw: 0, drawCount: 1, switchDistance: 300 }, { nameHash: 2, firstDraw: 1, drawCount: 1, switchDistance: 100 }] },
+      {
+        tag: 0xd238b9de,
+        cullDistance: 5000,
+        units: [
+          { nameHash: 1, firstDraw: 0, drawCount: 1, switchDistance: 300 },
+          { nameHash: 2, firstDraw: 1, drawCount: 1, switchDistance: 100 },
+        ],
+      },
       { tag: 0xd238b9de, cullDistance: 5000, units: [{ nameHash: 3, firstDraw: 2, drawCount: 1, switchDistance: 0 }] },
     ],
     formats: [SAMPLE_FORMATS[0]!],
@@ -170,12 +252,27 @@ test('prfb: composite and multi-group prefabs: chains of different lengths, a le
     materials: ['a.mat'],
   };
   const p = parsePrfb(writePrfb(input).bytes, FILE);
-  assert.deepEqual(p.lods.groups.map((g) => [g.tag, g.roots.length, g.units.length]), [[0x159a, 1, 0], [0xd238b9de, 2, 3]]);
-  assert.deepEqual(p.lods.groups[1]!.chains.map((c) => c.units), [[2, 3], [5]]);
+  assert.deepEqual(
+    p.lods.groups.map((g) => [g.tag, g.roots.length, g.units.length]),
+    [
+      [0x159a, 1, 0],
+      [0xd238b9de, 2, 3],
+    ],
+  );
+  assert.deepEqual(
+    p.lods.groups[1]!.chains.map((c) => c.units),
+    [[2, 3], [5]],
+  );
   assert.deepEqual(p.lods.groups[0]!.chains, [{ root: 0, units: [], complete: true }]);
   const { model } = meshModelFromPrfb(p, 'x');
   // Aligned at the finest unit: LOD 0 = draws 1 and 2, LOD 1 = draw 0 and the short chain's only unit (draw 2).
-  assert.deepEqual(model!.lods.map((l) => l.parts.map((x) => x.name)), [['LOD0 draw 1', 'LOD0 draw 2'], ['LOD1 draw 0', 'LOD1 draw 2']]);
+  assert.deepEqual(
+    model!.lods.map((l) => l.parts.map((x) => x.name)),
+    [
+      ['LOD0 draw 1', 'LOD0 draw 2'],
+      ['LOD1 draw 0', 'LOD1 draw 2'],
+    ],
+  );
   assert.match(model!.notes.join('\n'), /LOD group 0xD238B9DE shown .* not shown: 0x0000159A/);
 });
 
@@ -228,7 +325,10 @@ test('prfb: the LOD walk stops where the pattern ends; chains that do not resolv
   assert.ok(p.geometry?.checkable, notesOf(p));
   assert.match(notesOf(p), /lie 176 bytes after the LOD records/);
   const { model } = meshModelFromPrfb(p, 'x');
-  assert.deepEqual(model!.lods.map((l) => l.parts.map((x) => x.name)), [['LOD0 draw 0']]);
+  assert.deepEqual(
+    model!.lods.map((l) => l.parts.map((x) => x.name)),
+    [['LOD0 draw 0']],
+  );
   // A unit of a tag no root opened ends the walk.
   const u = w.bytes.slice();
   new DataView(u.buffer).setUint32(PRFB_LOD_OFFSET + PRFB_LOD_RECORD_SIZE, 0x77, true);
@@ -311,11 +411,13 @@ test('prfb: other position and normal types: half4 positions, ubyte4 normals, fl
   const b = box([-8, 0, -8], [8, 16, 8]);
   const input: PrfbWriteInput = {
     groups: [{ tag: 0x3249, cullDistance: 9000, units: [{ nameHash: 9, firstDraw: 0, drawCount: 1, switchDistance: 0 }] }],
-    formats: [[
-      { stream: 0, type: VERTEX_TYPE.HALF4, usage: VERTEX_USAGE.POSITION },
-      { stream: 1, type: VERTEX_TYPE.UBYTE4, usage: VERTEX_USAGE.NORMAL },
-      { stream: 1, type: VERTEX_TYPE.FLOAT3, usage: VERTEX_USAGE.UV },
-    ]],
+    formats: [
+      [
+        { stream: 0, type: VERTEX_TYPE.HALF4, usage: VERTEX_USAGE.POSITION },
+        { stream: 1, type: VERTEX_TYPE.UBYTE4, usage: VERTEX_USAGE.NORMAL },
+        { stream: 1, type: VERTEX_TYPE.FLOAT3, usage: VERTEX_USAGE.UV },
+      ],
+    ],
     draws: [{ ...b, format: 0, material: 0 }],
     materials: ['lantern.mat'],
   };
@@ -335,19 +437,31 @@ test('prfb: other position and normal types: half4 positions, ubyte4 normals, fl
 // fixture built here fixes (its layout, its record counts).
 
 const COLOUR_ONLY = [{ stream: 0 as const, type: VERTEX_TYPE.UBYTE4, usage: VERTEX_USAGE.COLOUR }];
-const oneUnit = (draws: number): PrfbWriteInput['groups'] => [{ tag: 0x1234, cullDistance: 100, units: [{ nameHash: 1, firstDraw: 0, drawCount: draws, switchDistance: 0 }] }];
+const oneUnit = (draws: number): PrfbWriteInput['groups'] => [
+  { tag: 0x1234, cullDistance: 100, units: [{ nameHash: 1, firstDraw: 0, drawCount: draws, switchDistance: 0 }] },
+];
 
 test('prfb: a 2 MB run of draw records: the table is found once, exactly; a count of half the run is a longer run', () => {
   const N = 18_000;
   const draw = { positions: [0, 0, 0], colors: [1, 2, 3, 4], indices: [0, 0, 0], format: 0, material: 0 };
   // As many bytes after the records as they take, so the scan goes on through the whole run.
-  const w = writePrfb({ groups: oneUnit(N), formats: [COLOUR_ONLY], draws: new Array(N).fill(draw), materials: ['a.mat'], childPrefabs: 1, childBlock: new Uint8Array(N * 52) });
+  const w = writePrfb({
+    groups: oneUnit(N),
+    formats: [COLOUR_ONLY],
+    draws: new Array(N).fill(draw),
+    materials: ['a.mat'],
+    childPrefabs: 1,
+    childBlock: new Uint8Array(N * 52),
+  });
   assert.ok(w.bytes.length > 2_000_000);
   const p = parsePrfb(w.bytes, FILE);
   assert.equal(p.tables?.drawsOffset, w.layout.drawsOffset, notesOf(p));
   assert.equal(p.tables!.draws.length, N);
   assert.equal(p.tables!.formats?.offset, w.layout.formatsOffset);
-  assert.deepEqual(p.tables!.materials?.paths.map((m) => m.path), ['a.mat']);
+  assert.deepEqual(
+    p.tables!.materials?.paths.map((m) => m.path),
+    ['a.mat'],
+  );
   assert.equal(p.buffers?.countsOffset, w.layout.countsOffset);
   assert.equal(p.geometry?.checkable, true);
   assert.match(notesOf(p), new RegExp(`${N} records \\(header \\[4\\]\\) .*the only such position`));
@@ -361,7 +475,9 @@ test('prfb: a 2 MB run of draw records: the table is found once, exactly; a coun
   assert.ok(h.bytes.length > 2_000_000);
   const ph = parsePrfb(h.bytes, FILE);
   assert.equal(ph.tables, undefined);
-  const longer = /draw table not located: no run of 18000 .*; (\d+) position\(s\) lie inside a longer run of such records than header \[4\] says/.exec(notesOf(ph));
+  const longer = /draw table not located: no run of 18000 .*; (\d+) position\(s\) lie inside a longer run of such records than header \[4\] says/.exec(
+    notesOf(ph),
+  );
   assert.ok(longer, notesOf(ph));
   assert.ok(Number(longer[1]) >= N + 1, `${longer[1]} positions`);
 });
@@ -386,9 +502,19 @@ test('prfb: 131072 vertex formats after 1 MB of vertex data that also reads as f
   assert.equal(f?.offset, w.layout.formatsOffset, notesOf(p));
   assert.equal(f!.framing, 'counted');
   assert.equal(f!.formats.length, F);
-  assert.deepEqual(f!.formats[F - 1]!.entries.map((e) => [e.stream, e.typeName, e.usageName]), [[0, 'ubyte4', 'colour']]);
+  assert.deepEqual(
+    f!.formats[F - 1]!.entries.map((e) => [e.stream, e.typeName, e.usageName]),
+    [[0, 'ubyte4', 'colour']],
+  );
   assert.equal(p.tables!.drawsOffset, w.layout.drawsOffset);
-  assert.deepEqual(p.buffers, { countsOffset: w.layout.countsOffset, vertexOffset: w.layout.vertexOffset, vertexBytes: w.layout.vertexBytes, indexOffset: w.layout.indexOffset, indexBytes: w.layout.indexBytes, padding: w.layout.formatsOffset - w.layout.indexOffset - w.layout.indexBytes });
+  assert.deepEqual(p.buffers, {
+    countsOffset: w.layout.countsOffset,
+    vertexOffset: w.layout.vertexOffset,
+    vertexBytes: w.layout.vertexBytes,
+    indexOffset: w.layout.indexOffset,
+    indexBytes: w.layout.indexBytes,
+    padding: w.layout.formatsOffset - w.layout.indexOffset - w.layout.indexBytes,
+  });
   assert.equal(p.geometry?.checkable, true);
   // A line per format: more than a spread into push() takes.
   assert.ok(prfbSummary(p).length > F);

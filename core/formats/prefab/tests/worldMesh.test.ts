@@ -21,7 +21,17 @@ test('world mesh: header words with the seed labels, vertex buffer at 0x2C, tabl
   assert.equal(m.version, 5);
   assert.equal(m.confidence, 'uncertain');
   assert.equal(m.header.length, 11);
-  assert.deepEqual(m.header.filter((h) => h.labelled).map((h) => [h.index, h.label]), [[0, 'magic "MESH"'], [1, 'version (5)'], [3, 'draws'], [4, 'vertex formats'], [9, 'vertex bytes'], [10, 'index bytes']]);
+  assert.deepEqual(
+    m.header.filter((h) => h.labelled).map((h) => [h.index, h.label]),
+    [
+      [0, 'magic "MESH"'],
+      [1, 'version (5)'],
+      [3, 'draws'],
+      [4, 'vertex formats'],
+      [9, 'vertex bytes'],
+      [10, 'index bytes'],
+    ],
+  );
   assert.deepEqual(m.counts, { draws: 3, vertexFormats: 2, vertexBytes: layout.vertexBytes, indexBytes: layout.indexBytes });
   // Seed: the vertex buffer is at 0x2C; the first float there is draw 0's first x.
   assert.equal(m.buffers.vertexOffset, WORLD_MESH_VERTEX_OFFSET);
@@ -30,7 +40,10 @@ test('world mesh: header words with the seed labels, vertex buffer at 0x2C, tabl
   assert.equal(m.tables?.formats?.offset, layout.formatsOffset, notesOf(m));
   assert.equal(m.tables!.drawsOffset, layout.drawsOffset);
   assert.equal(m.tables!.materials, undefined, 'a MESH carries no paths: its materials index the WDSC list');
-  assert.deepEqual(m.tables!.draws.map((d) => d.material), [3, 7, 0]);
+  assert.deepEqual(
+    m.tables!.draws.map((d) => d.material),
+    [3, 7, 0],
+  );
   assert.ok(m.geometry?.checkable);
   assert.match(notesOf(m), /the formats start right after the index buffer/);
   assert.equal(m.rest, undefined);
@@ -43,8 +56,14 @@ test('world mesh: one LOD of every draw; the 600 km card is named and left out o
   const { model, reason } = meshModelFromWorldMesh(m, 'lithlad.wldmsh');
   assert.ok(model, reason);
   assert.equal(model.lods.length, 1);
-  assert.deepEqual(model.lods[0]!.parts.map((p) => p.name), ['draw 0', 'draw 1', 'draw 2 (600 km wide: sky dome or vista card)']);
-  assert.deepEqual(model.lods[0]!.parts.map((p) => p.material), ['material 3', 'material 7', 'material 0']);
+  assert.deepEqual(
+    model.lods[0]!.parts.map((p) => p.name),
+    ['draw 0', 'draw 1', 'draw 2 (600 km wide: sky dome or vista card)'],
+  );
+  assert.deepEqual(
+    model.lods[0]!.parts.map((p) => p.material),
+    ['material 3', 'material 7', 'material 0'],
+  );
   assert.deepEqual(model.bounds, { min: [-10000, -50, -10000], max: [10000, 600, 10000] });
   for (const [i, part] of model.lods[0]!.parts.entries()) {
     assert.deepEqual([...part.positions], Array.from(input.draws[i]!.positions));

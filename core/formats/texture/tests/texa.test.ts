@@ -17,10 +17,25 @@ const widen = (c: Rgb): number[] => {
   return [(r5 << 3) | (r5 >> 2), (g6 << 2) | (g6 >> 4), (b5 << 3) | (b5 >> 2), 255];
 };
 const pics: QuadrantPicture[] = [
-  { quadrants: [[255, 0, 0], [255, 0, 0], [255, 0, 0], [255, 0, 0]] },
-  { quadrants: [[0, 0, 255], [0, 0, 255], [0, 0, 255], [0, 0, 255]] },
+  {
+    quadrants: [
+      [255, 0, 0],
+      [255, 0, 0],
+      [255, 0, 0],
+      [255, 0, 0],
+    ],
+  },
+  {
+    quadrants: [
+      [0, 0, 255],
+      [0, 0, 255],
+      [0, 0, 255],
+      [0, 0, 255],
+    ],
+  },
 ];
-const arrayDds = (): Uint8Array => writeDds({ width: 32, height: 32, format: 'BC1', mips: bc1QuadrantChain(32, pics[0]), extraSlices: [bc1QuadrantChain(32, pics[1])] });
+const arrayDds = (): Uint8Array =>
+  writeDds({ width: 32, height: 32, format: 'BC1', mips: bc1QuadrantChain(32, pics[0]), extraSlices: [bc1QuadrantChain(32, pics[1])] });
 
 test('the sample array parses: DX10 DDS with arraySize = slice count, own path then one source per slice', () => {
   const t = parseTexa(sampleTextureArray(), 'sample.texa');
@@ -31,7 +46,10 @@ test('the sample array parses: DX10 DDS with arraySize = slice count, own path t
   assert.equal(t.dds.levels.length, 3 * 7);
   assert.equal(t.ownPath, SAMPLE_TEXTURE_ARRAY);
   assert.deepEqual(t.slicePaths, SAMPLE_TEXTURE_ARRAY_SLICES);
-  assert.ok(t.paths.every((p) => p.framing === 'u16 length'), JSON.stringify(t.paths));
+  assert.ok(
+    t.paths.every((p) => p.framing === 'u16 length'),
+    JSON.stringify(t.paths),
+  );
   assert.equal(t.confidence, 'uncertain');
   assert.match(t.notes.join('\n'), /no documented header layout/);
 });

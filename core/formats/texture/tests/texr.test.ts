@@ -94,7 +94,12 @@ test('texr: the real fellbeast_body_d.tex', { skip: TEX.skip || DDS.skip }, () =
   assert.equal(t.unk4.length, 18);
   assert.equal(t.ddsOffset, 0x12 + 63 + 23);
   assert.equal(t.confidence, 'confirmed');
-  assert.ok(t.fields.filter((f) => f.certainty === 'uncertain').map((f) => f.name).join() === 'unk1,unk2,unk3,unk4');
+  assert.ok(
+    t.fields
+      .filter((f) => f.certainty === 'uncertain')
+      .map((f) => f.name)
+      .join() === 'unk1,unk2,unk3,unk4',
+  );
   const embedded = bytes.subarray(t.ddsOffset);
   const exported = fs.readFileSync(DDS.path);
   assert.equal(embedded.length, exported.length);
@@ -107,14 +112,21 @@ test('texr: the real fellbeast_body_d.tex', { skip: TEX.skip || DDS.skip }, () =
   assert.equal(d.height, 1024);
   assert.equal(d.mipCount, 12);
   assert.equal(d.levels.length, 12);
-  assert.deepEqual(d.levels.map((l) => [l.width, l.height]).slice(-3), [[4, 2], [2, 1], [1, 1]]);
+  assert.deepEqual(d.levels.map((l) => [l.width, l.height]).slice(-3), [
+    [4, 2],
+    [2, 1],
+    [1, 1],
+  ]);
   assert.equal(d.levels[0].offset, t.ddsOffset + 128);
   assert.equal(d.levels[0].size, 512 * 256 * 16);
   assert.equal(d.dataEnd, bytes.length, 'the levels end exactly at the end of the file');
   // The bare export parses to the same description.
   const e = parseTextureFile(exported, DDS.path);
   assert.equal(e.texr, undefined);
-  assert.deepEqual(e.dds.levels.map((l) => l.size), d.levels.map((l) => l.size));
+  assert.deepEqual(
+    e.dds.levels.map((l) => l.size),
+    d.levels.map((l) => l.size),
+  );
 });
 
 test('texr: the real file cut short or cut inside its last level gives TRUNCATED', { skip: TEX.skip }, () => {
@@ -211,25 +223,83 @@ test('dds: DX10 arrays, cube maps, legacy masks, formats reported but not decode
   assert.equal(arr.format.decodable, false);
   assert.match(arr.format.reason ?? '', /BC6H/);
   assert.equal(arr.surfaces, 3);
-  assert.deepEqual(arr.levels.map((l) => [l.slice, l.mip, l.size]), [[0, 0, 32], [0, 1, 16], [1, 0, 32], [1, 1, 16], [2, 0, 32], [2, 1, 16]]);
-  expectError(() => parseDds(makeDds({ width: 8, height: 4, mips: 2, dx10: { dxgi: 98, arraySize: 3 }, dataBytes: 3 * 48 - 1 }), 'x.tex'), 'TRUNCATED', 'dds.surface[2].mip[1]');
-  expectError(() => parseDds(makeDds({ width: 8, height: 4, mips: 1, dx10: { dxgi: 71, arraySize: 0 }, dataBytes: 8 }), 'x.tex'), 'INVALID', 'dds.dx10.arraySize');
-  expectError(() => parseDds(makeDds({ width: 8, height: 4, mips: 1, dx10: { dxgi: 71, arraySize: 0x7fffffff }, dataBytes: 8 }), 'x.tex'), 'TRUNCATED', 'dds.dx10.arraySize');
-  expectError(() => parseDds(makeDds({ width: 8, height: 4, mips: 1, dx10: { dxgi: 71, arraySize: 1, dimension: 9 }, dataBytes: 8 }), 'x.tex'), 'INVALID', 'dds.dx10.resourceDimension');
+  assert.deepEqual(
+    arr.levels.map((l) => [l.slice, l.mip, l.size]),
+    [
+      [0, 0, 32],
+      [0, 1, 16],
+      [1, 0, 32],
+      [1, 1, 16],
+      [2, 0, 32],
+      [2, 1, 16],
+    ],
+  );
+  expectError(
+    () => parseDds(makeDds({ width: 8, height: 4, mips: 2, dx10: { dxgi: 98, arraySize: 3 }, dataBytes: 3 * 48 - 1 }), 'x.tex'),
+    'TRUNCATED',
+    'dds.surface[2].mip[1]',
+  );
+  expectError(
+    () => parseDds(makeDds({ width: 8, height: 4, mips: 1, dx10: { dxgi: 71, arraySize: 0 }, dataBytes: 8 }), 'x.tex'),
+    'INVALID',
+    'dds.dx10.arraySize',
+  );
+  expectError(
+    () => parseDds(makeDds({ width: 8, height: 4, mips: 1, dx10: { dxgi: 71, arraySize: 0x7fffffff }, dataBytes: 8 }), 'x.tex'),
+    'TRUNCATED',
+    'dds.dx10.arraySize',
+  );
+  expectError(
+    () => parseDds(makeDds({ width: 8, height: 4, mips: 1, dx10: { dxgi: 71, arraySize: 1, dimension: 9 }, dataBytes: 8 }), 'x.tex'),
+    'INVALID',
+    'dds.dx10.resourceDimension',
+  );
 
-  const cube = parseDds(makeDds({ width: 4, height: 4, mips: 1, fourCC: 'ATI2', caps2: DDSCAPS2_CUBEMAP | DDSCAPS2_CUBEMAP_FACES, dataBytes: 6 * 16 }), 'x.tex');
+  const cube = parseDds(
+    makeDds({ width: 4, height: 4, mips: 1, fourCC: 'ATI2', caps2: DDSCAPS2_CUBEMAP | DDSCAPS2_CUBEMAP_FACES, dataBytes: 6 * 16 }),
+    'x.tex',
+  );
   assert.equal(cube.dimension, 'cube');
   assert.equal(cube.surfaces, 6);
   assert.equal(cube.format.name, 'BC5_UNORM');
 
-  const bgra = parseDds(makeDds({ width: 3, height: 5, mips: 3, rgb: { bits: 32, r: 0xff0000, g: 0xff00, b: 0xff, a: 0xff000000, flags: DDPF_RGB | DDPF_ALPHAPIXELS }, dataBytes: 4 * (15 + 2 + 1) }), 'x.tex');
+  const bgra = parseDds(
+    makeDds({
+      width: 3,
+      height: 5,
+      mips: 3,
+      rgb: { bits: 32, r: 0xff0000, g: 0xff00, b: 0xff, a: 0xff000000, flags: DDPF_RGB | DDPF_ALPHAPIXELS },
+      dataBytes: 4 * (15 + 2 + 1),
+    }),
+    'x.tex',
+  );
   assert.equal(bgra.format.name, 'B8G8R8A8_UNORM');
-  assert.deepEqual(bgra.levels.map((l) => [l.width, l.height, l.size]), [[3, 5, 60], [1, 2, 8], [1, 1, 4]]);
-  const rgba = parseDds(makeDds({ width: 2, height: 2, mips: 1, rgb: { bits: 32, r: 0xff, g: 0xff00, b: 0xff0000, a: 0xff000000, flags: DDPF_RGB | DDPF_ALPHAPIXELS }, dataBytes: 16 }), 'x.tex');
+  assert.deepEqual(
+    bgra.levels.map((l) => [l.width, l.height, l.size]),
+    [
+      [3, 5, 60],
+      [1, 2, 8],
+      [1, 1, 4],
+    ],
+  );
+  const rgba = parseDds(
+    makeDds({
+      width: 2,
+      height: 2,
+      mips: 1,
+      rgb: { bits: 32, r: 0xff, g: 0xff00, b: 0xff0000, a: 0xff000000, flags: DDPF_RGB | DDPF_ALPHAPIXELS },
+      dataBytes: 16,
+    }),
+    'x.tex',
+  );
   assert.equal(rgba.format.name, 'R8G8B8A8_UNORM');
 
   const odd = parseDds(makeDds({ width: 5, height: 3, mips: 3, fourCC: 'DXT1', dataBytes: 2 * 8 + 8 + 8 }), 'x.tex');
-  assert.deepEqual(odd.levels.map((l) => l.size), [16, 8, 8], 'minimum one 4x4 block per level');
+  assert.deepEqual(
+    odd.levels.map((l) => l.size),
+    [16, 8, 8],
+    'minimum one 4x4 block per level',
+  );
 
   const unknown = parseDds(makeDds({ width: 4, height: 4, mips: 1, fourCC: 'ABCD', dataBytes: 3 }), 'x.tex');
   assert.equal(unknown.format.decodable, false);

@@ -15,7 +15,14 @@ const widen = (c: Rgb): Rgb => {
   const b5 = Math.round((c[2] * 31) / 255);
   return [(r5 << 3) | (r5 >> 2), (g6 << 2) | (g6 >> 4), (b5 << 3) | (b5 >> 2)];
 };
-const PIC: QuadrantPicture = { quadrants: [[255, 0, 0], [0, 255, 0], [0, 0, 255], [200, 120, 40]] };
+const PIC: QuadrantPicture = {
+  quadrants: [
+    [255, 0, 0],
+    [0, 255, 0],
+    [0, 0, 255],
+    [200, 120, 40],
+  ],
+};
 const pixel = (rgba: Uint8Array, w: number, x: number, y: number): number[] => Array.from(rgba.subarray((y * w + x) * 4, (y * w + x) * 4 + 4));
 
 test('writeTexr + writeDds round-trip through parseTexr: path, dimensions, format, mips, level sizes', () => {
@@ -35,16 +42,27 @@ test('writeTexr + writeDds round-trip through parseTexr: path, dimensions, forma
   assert.equal(t.dds.header.pixelFormat.fourCC, 'DXT1');
   assert.deepEqual([t.dds.width, t.dds.height, t.dds.mipCount], [256, 256, 9]);
   assert.equal(t.dds.header.pitchOrLinearSize, 64 * 64 * 8);
-  assert.deepEqual(t.dds.levels.map((l) => l.size), [32768, 8192, 2048, 512, 128, 32, 8, 8, 8]);
+  assert.deepEqual(
+    t.dds.levels.map((l) => l.size),
+    [32768, 8192, 2048, 512, 128, 32, 8, 8, 8],
+  );
   assert.deepEqual(t.dds.notes, []);
   assert.equal(t.dds.dataEnd, bytes.length);
   // Each level holds its own blocks: the 1x1 level is the solid average, not a copy of the top.
   const last = t.dds.levels[8];
-  assert.deepEqual(bytes.subarray(last.offset, last.offset + 8), encodeBc1Solid(...([0, 1, 2].map((k) => PIC.quadrants.reduce((s, q) => s + q[k], 0) / 4)) as [number, number, number]));
+  assert.deepEqual(
+    bytes.subarray(last.offset, last.offset + 8),
+    encodeBc1Solid(...([0, 1, 2].map((k) => PIC.quadrants.reduce((s, q) => s + q[k], 0) / 4) as [number, number, number])),
+  );
 
   const top = decodeDdsLevel(t.dds, bytes, 0, 0);
   assert.deepEqual([top.width, top.height], [256, 256]);
-  const centres: [number, number][] = [[64, 64], [192, 64], [64, 192], [192, 192]];
+  const centres: [number, number][] = [
+    [64, 64],
+    [192, 64],
+    [64, 192],
+    [192, 192],
+  ];
   centres.forEach(([x, y], i) => assert.deepEqual(pixel(top.rgba, 256, x, y), [...widen(PIC.quadrants[i]), 255], `quadrant ${i}`));
   // The last pixel of a block is its c1: the diagonal grey, 255 * (bx + by) / (2 * (64 - 1)).
   const g = Math.round((255 * 32) / 126);
@@ -55,10 +73,16 @@ test('writeTexr + writeDds round-trip through parseTexr: path, dimensions, forma
 });
 
 test('writeDds: BC3 and RGBA8 headers parse to their formats', () => {
-  const bc3 = parseDds(writeDds({ width: 8, height: 4, format: 'BC3', mips: [new Uint8Array(32), new Uint8Array(16), new Uint8Array(16), new Uint8Array(16)] }), 'x.dds');
+  const bc3 = parseDds(
+    writeDds({ width: 8, height: 4, format: 'BC3', mips: [new Uint8Array(32), new Uint8Array(16), new Uint8Array(16), new Uint8Array(16)] }),
+    'x.dds',
+  );
   assert.equal(bc3.format.name, 'BC3_UNORM');
   assert.equal(bc3.header.pixelFormat.fourCC, 'DXT5');
-  assert.deepEqual(bc3.levels.map((l) => l.size), [32, 16, 16, 16]);
+  assert.deepEqual(
+    bc3.levels.map((l) => l.size),
+    [32, 16, 16, 16],
+  );
   const px = Uint8Array.of(1, 2, 3, 4, 5, 6, 7, 8);
   const rgba = writeDds({ width: 2, height: 1, format: 'RGBA8', mips: [px] });
   const d = parseDds(rgba, 'x.dds');
@@ -73,7 +97,11 @@ test('writers refuse bad input', () => {
   expectArch06Error(() => writeDds({ width: 4, height: 4, format: 'BC1', mips: [new Uint8Array(7)] }), 'BAD_ARGUMENT', { field: 'mips[0]' });
   expectArch06Error(() => writeDds({ width: 4, height: 4, format: 'BC1', mips: [] }), 'BAD_ARGUMENT', { field: 'mips' });
   expectArch06Error(() => writeDds({ width: 0, height: 4, format: 'BC1', mips: [new Uint8Array(8)] }), 'BAD_ARGUMENT', { field: 'width' });
-  expectArch06Error(() => writeTexr({ path: 'a', width: 70000, height: 1, dds: writeDds({ width: 4, height: 4, format: 'BC1', mips: [new Uint8Array(8)] }) }), 'BAD_ARGUMENT', { field: 'width' });
+  expectArch06Error(
+    () => writeTexr({ path: 'a', width: 70000, height: 1, dds: writeDds({ width: 4, height: 4, format: 'BC1', mips: [new Uint8Array(8)] }) }),
+    'BAD_ARGUMENT',
+    { field: 'width' },
+  );
   expectArch06Error(() => writeTexr({ path: 'a', width: 1, height: 1, dds: new Uint8Array(8) }), 'BAD_ARGUMENT', { field: 'dds' });
 });
 
@@ -85,5 +113,10 @@ test('the sample install ships the texture in Base and its .tex0 tier in Patch_0
   assert.equal(tier.path, SAMPLE_TEXTURE);
   assert.equal(tier.tierName.tier, 'tex');
   assert.deepEqual([tier.dds.width, tier.dds.height, tier.dds.mipCount], [512, 512, 1]);
-  assert.deepEqual(sampleGame().map((f) => f.path).filter((p) => /Base|Patch_01/.test(p)), ['Base.arch06', 'Patch_01.arch06']);
+  assert.deepEqual(
+    sampleGame()
+      .map((f) => f.path)
+      .filter((p) => /Base|Patch_01/.test(p)),
+    ['Base.arch06', 'Patch_01.arch06'],
+  );
 });

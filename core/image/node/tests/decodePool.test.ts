@@ -9,7 +9,14 @@ import { DecodePool } from '../decodePool';
 import { exactCopy } from '../../../io/byteSource';
 
 const workerFile = path.join(__dirname, '..', 'nodeDecodeWorker.js');
-const pic: QuadrantPicture = { quadrants: [[255, 0, 0], [0, 255, 0], [0, 0, 255], [255, 255, 0]] };
+const pic: QuadrantPicture = {
+  quadrants: [
+    [255, 0, 0],
+    [0, 255, 0],
+    [0, 0, 255],
+    [255, 255, 0],
+  ],
+};
 
 test('levels above the inline size decode on the worker, byte for byte as inline; small ones stay inline', async () => {
   const bytes = writeDds({ width: 512, height: 512, format: 'BC1', mips: bc1QuadrantChain(512, pic) });
@@ -24,7 +31,10 @@ test('levels above the inline size decode on the worker, byte for byte as inline
     assert.equal(small.width, 128);
     // Several at once come back to the right callers.
     const all = await Promise.all([0, 1, 0, 1].map((m) => pool.decode(dds, bytes, 0, m)));
-    assert.deepEqual(all.map((r) => r.width), [512, 256, 512, 256]);
+    assert.deepEqual(
+      all.map((r) => r.width),
+      [512, 256, 512, 256],
+    );
   } finally {
     await pool.dispose();
   }
@@ -33,7 +43,10 @@ test('levels above the inline size decode on the worker, byte for byte as inline
 test('a level that fails on the worker comes back as the same typed error', async () => {
   const pool = new DecodePool({ workerFile });
   try {
-    await assert.rejects(pool.decodeOnWorker('BC1', new Uint8Array(100), 512, 512, 'short.dds'), (e: unknown) => e instanceof Arch06Error && e.file === 'short.dds' && /TRUNCATED|OUT_OF_RANGE/.test(e.code));
+    await assert.rejects(
+      pool.decodeOnWorker('BC1', new Uint8Array(100), 512, 512, 'short.dds'),
+      (e: unknown) => e instanceof Arch06Error && e.file === 'short.dds' && /TRUNCATED|OUT_OF_RANGE/.test(e.code),
+    );
   } finally {
     await pool.dispose();
   }

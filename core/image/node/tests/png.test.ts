@@ -17,7 +17,7 @@ function readPng(png: Uint8Array): { width: number; height: number; rgba: Uint8A
   const idat: Uint8Array[] = [];
   let width = 0;
   let height = 0;
-  for (let at = 8; at < png.length; ) {
+  for (let at = 8; at < png.length;) {
     const len = dv.getUint32(at);
     const type = Buffer.from(png.subarray(at + 4, at + 8)).toString('latin1');
     const data = png.subarray(at + 8, at + 8 + len);
@@ -46,7 +46,11 @@ test('png: CRC-32 of the standard check string', () => {
 });
 
 test('png: encoder output inflates back to the same pixels', () => {
-  for (const [w, h] of [[1, 1], [7, 3], [64, 33]]) {
+  for (const [w, h] of [
+    [1, 1],
+    [7, 3],
+    [64, 33],
+  ]) {
     const px = randomBytes(w * h * 4, prng(w * 31 + h));
     const png = encodePng(px, w, h);
     const r = readPng(png);

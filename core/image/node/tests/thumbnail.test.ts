@@ -27,5 +27,8 @@ test('a texture array thumbnails its first slice and says how many there are', (
 test('a tier holding only a big top level gets no preview rather than a megapixel decode', () => {
   const t = textureThumbnail(sampleTextureTier0(), 'banner.tex0', 128);
   assert.equal(t.width, 512, 'within 4x the box: still previewed');
-  assert.throws(() => textureThumbnail(sampleTextureTier0(), 'banner.tex0', 64), (e: unknown) => e instanceof Arch06Error && e.code === 'OUT_OF_RANGE' && /512x512/.test(e.message));
+  assert.throws(
+    () => textureThumbnail(sampleTextureTier0(), 'banner.tex0', 64),
+    (e: unknown) => e instanceof Arch06Error && e.code === 'OUT_OF_RANGE' && /512x512/.test(e.message),
+  );
 });
