@@ -1,4 +1,4 @@
-// The README's test command: type-check and compile everything (tsc, strict), then run every
+// The README's test command: type-check and compile everything (tsc, strict), lint, then run every
 // compiled *.test.js with node's own test runner, whose summary lines CI reads, and print a
 // coverage report per production module (node's --experimental-test-coverage, mapped back to the
 // TypeScript by scripts/coverageReporter.mjs). E2E runs (ARCH06_E2E=1) skip the coverage report:
@@ -18,6 +18,10 @@ const run = (cmd, args, opts = {}) => {
 fs.rmSync(path.join(root, 'out'), { recursive: true, force: true });
 run(process.execPath, [path.join(root, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.json']);
 run(process.execPath, [path.join(root, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.webview.json']);
+// Lint and format: eslint errors and unformatted files fail the run (`npm run lint` alone;
+// `npx prettier --write .` formats).
+run(process.execPath, [path.join(root, 'node_modules/eslint/bin/eslint.js'), '--max-warnings=0', '.']);
+run(process.execPath, [path.join(root, 'node_modules/prettier/bin/prettier.cjs'), '--check', '--log-level=warn', '.']);
 // The CLI tests run the bundled CLI, as a user would.
 run(process.execPath, [path.join(root, 'scripts/build.mjs')]);
 
