@@ -30,6 +30,16 @@ const bundles = [
     target: 'es2022',
     sourcemap: false,
   },
+  // The bundle editor's webview (a virtualised member table), inlined into the page by the host
+  // (extension/editors/bundleEditor.ts).
+  {
+    entryPoints: ['media/bundle/bundleView.ts'],
+    outfile: 'dist/webview/bundleView.js',
+    platform: 'browser',
+    format: 'iife',
+    target: 'es2022',
+    sourcemap: false,
+  },
   {
     entryPoints: ['media/texture/webviewDecodeWorker.ts'],
     outfile: 'dist/webview/textureDecodeWorker.js',

@@ -25,7 +25,7 @@
 import { Arch06Error, isArch06Error } from '../errors';
 import { ByteSource, checkRange } from '../io/byteSource';
 import { BndlManifest, MirrorCheck, checkMirror, parseBndl } from '../formats/bundle/bndl';
-import { EmbbContainer, EmbbMember, readEmbb } from '../formats/bundle/embb';
+import { EMBB_HEADER_SIZE, EmbbContainer, EmbbMember, readEmbb } from '../formats/bundle/embb';
 import { GamePath, toGamePath } from './gamePath';
 import { Mount, WhichResult } from './mount';
 import { SourceEntry } from './source';
@@ -43,8 +43,11 @@ export interface BundleMember {
   /** Size of the bytes served. */
   size?: number;
   sizeMatchesDeclared: boolean;
-  /** The container's payload for this path (offset within the decoded .embb entry), also when a loose copy wins. */
-  embedded?: { offset: number; size: number };
+  /**
+   * The container's payload for this path (offset within the decoded .embb entry, and the EMBB
+   * block holding it: 0 unless blocks are concatenated), also when a loose copy wins.
+   */
+  embedded?: { offset: number; size: number; block: number };
   /** The loose entry's path as its source spells it. */
   loosePath?: string;
   note?: string;
@@ -60,11 +63,41 @@ export interface BundleFile {
   copies: string[];
 }
 
+/**
+ * The container-size identity (seed 004 "How a manifest and its container relate"): the container
+ * a manifest mirrors is exactly `header + pathTable + pathOffsets + members` bytes long, that is
+ * 16 + path table size (u32 @0x08) + 4n + Σ(4 + declared size[i]).
+ */
+export interface SizeIdentity {
+  /** The EMBB header, 16 bytes. */
+  header: number;
+  /** The path table (pool) size: the manifest's u32 @0x08, read as S3 reads it. */
+  pathTable: number;
+  /** 4n: one u32 path offset per member. */
+  pathOffsets: number;
+  /** Σ(4 + declared size): each member's size word and payload. */
+  members: number;
+  /** The sum: the length of the container this manifest would mirror. */
+  predicted: number;
+  /** The winning container's length, when there is a container. */
+  actual?: number;
+  /** predicted === actual (absent without a container). */
+  holds?: boolean;
+  /** False when a member path ends after the type string: u32 @0x08 is then not the path table's size (UNCERTAIN). */
+  certain: boolean;
+}
+
 export interface ResolvedBundle {
   /** The path stem shared by manifest and container (no extension). */
   stem: string;
   manifest: BundleFile;
-  container?: BundleFile & { memberCount: number; confidence: EmbbContainer['confidence']; notes: string[] };
+  container?: BundleFile & {
+    memberCount: number;
+    /** EMBB blocks in the container: 1 in every retail container; more are read (S3) and noted. */
+    blocks: number;
+    confidence: EmbbContainer['confidence'];
+    notes: string[];
+  };
   type: string;
   manifestConfidence: BndlManifest['confidence'];
   members: BundleMember[];
@@ -72,6 +105,8 @@ export interface ResolvedBundle {
   undeclared: { path: string; offset: number; size: number }[];
   /** Whether the winning manifest mirrors the winning container (absent without a container). */
   mirror?: MirrorCheck;
+  /** The winning manifest's container-size identity, checked against the winning container when there is one. */
+  identity: SizeIdentity;
   /** Whether the manifest's source ranks above the container's (a patch updating part of a bundle). */
   manifestAboveContainer?: boolean;
   counts: Record<MemberOrigin, number>;
@@ -151,7 +186,13 @@ export function resolveBundle(mount: Mount, input: string): ResolvedBundle {
   const embedded = new Map<string, EmbbMember>();
   if (containerWhich) {
     embb = readEmbb(new EntryByteSource(containerWhich.winner));
-    container = { ...fileOf(containerWhich), memberCount: embb.members.length, confidence: embb.confidence, notes: embb.notes };
+    container = {
+      ...fileOf(containerWhich),
+      memberCount: embb.members.length,
+      blocks: embb.blocks.length,
+      confidence: embb.confidence,
+      notes: embb.notes,
+    };
     // Paths are case-insensitive; with a repeated path the first copy counts (noted by the reader).
     for (const m of embb.members) if (!embedded.has(m.path.toLowerCase())) embedded.set(m.path.toLowerCase(), m);
     // Seed 004: every retail container has a manifest of the same stem in its own archive.
@@ -178,7 +219,7 @@ export function resolveBundle(mount: Mount, input: string): ResolvedBundle {
       if (!isArch06Error(err)) throw err;
       note = `not a valid game path for a loose lookup: ${err.description}`;
     }
-    const inContainer = e ? { offset: e.offset, size: e.size } : undefined;
+    const inContainer = e ? { offset: e.offset, size: e.size, block: e.block } : undefined;
     let out: BundleMember;
     if (loose) {
       if (e && rank(loose.source.name) > containerRank) {
@@ -212,6 +253,19 @@ export function resolveBundle(mount: Mount, input: string): ResolvedBundle {
   });
 
   const undeclared = (embb?.members ?? []).filter((m) => !declared.has(m.path.toLowerCase())).map((m) => ({ path: m.path, offset: m.offset, size: m.size }));
+  const n = parsed.members.length;
+  const identity: SizeIdentity = {
+    header: EMBB_HEADER_SIZE,
+    pathTable: parsed.pathAreaSize,
+    pathOffsets: 4 * n,
+    members: parsed.members.reduce((sum, m) => sum + 4 + m.declaredSize, 0),
+    predicted: parsed.predictedContainerSize,
+    certain: parsed.typeFollowsPaths,
+  };
+  if (container) {
+    identity.actual = container.size;
+    identity.holds = parsed.predictedContainerSize === container.size;
+  }
   const result: ResolvedBundle = {
     stem,
     manifest: fileOf(manifestWhich),
@@ -220,6 +274,7 @@ export function resolveBundle(mount: Mount, input: string): ResolvedBundle {
     manifestConfidence: parsed.confidence,
     members,
     undeclared,
+    identity,
     counts,
     notes,
   };

@@ -16,7 +16,7 @@ export type { MergedIndex } from './mergedIndex';
 export { verifyMount } from './verify';
 export type { VerifyFailure, VerifyOptions, VerifyReport } from './verify';
 export { EntryByteSource, bundleStem, locateBundleMember, resolveBundle } from './bundles';
-export type { BundleFile, BundleMember, MemberOrigin, ResolvedBundle } from './bundles';
+export type { BundleFile, BundleMember, MemberOrigin, ResolvedBundle, SizeIdentity } from './bundles';
 export { BUNDLE_SUFFIX, BundleFolder, BundleFolders, bundleFolderPath, memberName } from './bundleFolders';
 export type { BundleFolderPath, BundleListing } from './bundleFolders';
 export { collectEntries, extractEntries } from './extract';

@@ -215,6 +215,67 @@ test('a manifest that mirrors its container: every member from the container, th
   m.close();
 });
 
+test('the container-size identity: 16 + path table + 4n + Σ(4 + declared size), against the container', () => {
+  const m = Mount.open({ root: install() });
+  const plain = resolveBundle(m, 'bundles\\plain');
+  // 'ui\\a.txt' and 'ui\\b.txt', each NUL-terminated and padded to 12; sizes 1 and 2.
+  assert.deepEqual(plain.identity, {
+    header: 16,
+    pathTable: 24,
+    pathOffsets: 8,
+    members: 4 + 1 + 4 + 2,
+    predicted: 59,
+    actual: 59,
+    holds: true,
+    certain: true,
+  });
+  assert.equal(plain.container!.size, 59);
+  assert.equal(plain.container!.blocks, 1);
+  // The patched orc manifest declares two members more than its container holds: the identity fails.
+  const orc = resolveBundle(m, 'bundles\\orc');
+  assert.equal(orc.identity.holds, false);
+  assert.equal(orc.identity.predicted, orc.identity.header + orc.identity.pathTable + orc.identity.pathOffsets + orc.identity.members);
+  assert.equal(orc.identity.pathOffsets, 4 * 5);
+  assert.equal(orc.identity.actual, orc.container!.size);
+  // No container: the prediction alone.
+  const sfx = resolveBundle(m, 'sound\\sfx');
+  assert.equal(sfx.identity.actual, undefined);
+  assert.equal(sfx.identity.holds, undefined);
+  assert.equal(sfx.identity.members, 4 + 3 + 4 + 9);
+  m.close();
+});
+
+test("concatenated EMBB blocks (S3): every block's members are served, each with its block, and noted", () => {
+  const root = tempDir('arch06-bundle-blocks-');
+  const first = [{ path: 'ui\\one.txt', bytes: text('1') }];
+  const second = [
+    { path: 'ui\\two.txt', bytes: text('22') },
+    { path: 'ui\\three.txt', bytes: text('333') },
+  ];
+  const base = new LtarWriter();
+  base.addBytes('bundles\\two.bndl', writeBndl('Flair_1MB', sizes([...first, ...second])));
+  base.addBytes('bundles\\two.embb', Buffer.concat([writeEmbb(first), writeEmbb(second)]));
+  writeTree(root, { 'x64/default.archcfg': '..\\Base.arch06\n', 'Base.arch06': base.toBytes() });
+  const m = Mount.open({ root });
+  const b = resolveBundle(m, 'bundles\\two.bndl');
+  assert.equal(b.container!.blocks, 2);
+  assert.equal(b.container!.confidence, 'uncertain');
+  assert.deepEqual(
+    b.members.map((x) => [x.servedFrom, x.embedded?.block, x.sizeMatchesDeclared]),
+    [
+      ['container', 0, true],
+      ['container', 1, true],
+      ['container', 1, true],
+    ],
+  );
+  assert.equal(str(readBundleMember(m, b, 'ui\\three.txt')), '333');
+  assert.match(b.container!.notes.join('\n'), /2 concatenated EMBB blocks/);
+  // The identity describes one block: two headers and two path tables make it fail, and the mirror check says why.
+  assert.equal(b.identity.holds, false);
+  assert.match(b.mirror!.differences.join('\n'), /container has 2 blocks/);
+  m.close();
+});
+
 test('a container-less bundle: members are loose entries or missing', () => {
   const m = Mount.open({ root: install() });
   const b = resolveBundle(m, 'sound\\SFX.bndl');
