@@ -22,6 +22,9 @@ import { TexturePathHover } from './hovers/texturePathHover';
 import { DecodePool } from '../core/image/node';
 import { MeshEditorProvider } from './editors/meshEditor';
 import { TextureEditorProvider } from './editors/textureEditor';
+import { BundleEditorProvider } from './editors/bundleEditor';
+import { ScriptRedirectProvider } from './editors/scriptEditor';
+import { TextViews } from './views/textView';
 
 export async function activate(context: vscode.ExtensionContext): Promise<void> {
   const service = new MountService();
@@ -42,6 +45,9 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     TextureEditorProvider.register(context, service, pool),
     TexturePathHover.register(service),
     MeshEditorProvider.register(context, service, pool),
+    BundleEditorProvider.register(context, service, fileSystem.bundles),
+    new TextViews(service).register(),
+    ScriptRedirectProvider.register(),
     service.onDidChange((m) => void vscode.commands.executeCommand('setContext', 'arch06.mounted', m !== undefined)),
     vscode.commands.registerCommand('arch06.openGameFolder', () => openGameFolderCommand(context, service)),
     vscode.commands.registerCommand('arch06.remount', async () => {

@@ -13,6 +13,11 @@ import { writeBndl } from '../formats/bundle/bndlWriter';
 import { QuadrantPicture, bc1QuadrantChain, writeDds, writeTexa, writeTexr } from '../formats/texture/writer';
 import { writeMmsh } from '../formats/mesh/mmsh/writer';
 import { writeSkel } from '../formats/mesh/skel/writer';
+import { writeRegistry } from '../formats/registry/writer';
+import type { RegistryWriterLayer } from '../formats/registry/writer';
+import { writeScri } from '../formats/script/writer';
+import { writeSkdb } from '../formats/strings/writer';
+import { stringHash } from '../hash/stringHash';
 
 export interface SampleFile {
   /** Path relative to the install root, with / separators. */
@@ -395,6 +400,191 @@ export function sampleSwordSkeleton(): Uint8Array {
   });
 }
 
+/**
+ * The sample world layer (seed 001 "World parts", shaped like the four retail layers of
+ * Patch_00.arch06): a `.bndl`/`.embb` pair whose container holds the layer's registry (`.objres`:
+ * OBJL + SCRB + ONLS) and its script (`.scripts`, SCRI v1 source), in Base; a standalone patched
+ * registry of the same path in Patch_02 (the patch rule: it replaces the one in the container).
+ */
+export const SAMPLE_LAYER = 'worlds\\retail\\sample\\sectionsandlayers\\fortgate';
+export const SAMPLE_LAYER_REGISTRY = `${SAMPLE_LAYER}.objres`;
+export const SAMPLE_LAYER_SCRIPT = `${SAMPLE_LAYER}.scripts`;
+
+/** The layer's script in the retail files' style: hstructure prototypes, then one section table of bindings. */
+export const SAMPLE_LAYER_SOURCE = `-- SCRIPTOBJECT PROTOTYPES (search for IMPLEMENTATION to get to the actual code)
+
+hstructure _gatecontroller_SO_Script_6d1f0a42_meta
+	__constructor : ifunction
+	__index : _gatecontroller_SO_Script_6d1f0a42_meta
+	Init : ifunction
+	OpenGate : ifunction
+	__eventmap : table
+end
+hstructure _gatecontroller_SO_Script_6d1f0a42_inst
+	meta : _gatecontroller_SO_Script_6d1f0a42_meta
+	scriptId : table
+	lookupId : luserdata
+	GateRelay : object
+	OpenDelay : number
+	IsOpen : boolean
+end
+
+-- IMPLEMENTATION
+local section_5a3c9e21 = {
+-- SC.Script (prefabs\\gameplay\\sample\\gatecontroller.prefab06c)
+_gatecontroller_SC_Script_2f4e8a10 = function (self, threadId, scriptId)
+	local Instance = scriptId.Instance
+	local SO = ScriptObject.Create( scriptId, "SO"  )
+		SO:Init()
+end,
+-- SO.Script (prefabs\\gameplay\\sample\\gatecontroller.prefab06c)
+_gatecontroller_SO_Script_7b19c3d5 = hmake _gatecontroller_SO_Script_6d1f0a42_meta {
+	__constructor = function ( parent, scriptId )
+		local self = hmake _gatecontroller_SO_Script_6d1f0a42_inst {}
+		setmetatable(self, parent)
+		parent.__index = parent -- set the index metamethod on first construct because we couldn't earlier.
+		self.scriptId=scriptId
+		self.GateRelay = ScriptRelay.Create( self.scriptId, WBScriptPropString( self.scriptId, "GateRelay", "" ), true, false )
+		self.OpenDelay = WBScriptPropFloat( self.scriptId, "OpenDelay", 5 )
+		self.IsOpen = false
+		-- event handlers defined in this script object.
+		if (parent.__eventmap == nil) then
+			parent.__eventmap = {}
+			parent.__eventmap[0x3c9a61f2hi] = {func = parent.OpenGate, name = "OpenGate"};
+		end
+		return self
+	end,
+	Init = function ( self )
+		local Instance = self.scriptId.Instance
+			WBEventSystem:Add( self.GateRelay, self.GateRelay.OnTrigger, { self.scriptId, self.lookupId, 0x3c9a61f2hi } );
+
+	end
+,	OpenGate = function ( self, args )
+		local Instance = self.scriptId.Instance
+			if ( not self.IsOpen) then
+		LithThreadSleep( args.threadId, self.OpenDelay )
+		self.IsOpen = true
+		GameConsole:ChannelDebug(DBOutputChannel.Design, "UI_Sample_GateOpen")
+			end
+
+	end
+,},
+-- SR.Script1 (prefabs\\gameplay\\sample\\gatealarm.prefab06c)
+_gatealarm_SR_Script1_0c1d2e3f = function (self, threadId, scriptId)
+	local Instance = scriptId.Instance
+	local SR = ScriptRelay.Create( scriptId, "SR"  )
+		LithThreadSleep( threadId, 2 )
+		GameConsole:ChannelWarning(DBOutputChannel.Design, "UI_Sample_GateAlarm")
+		SR:Trigger(GameBase.None)
+end,
+-- QR.Script1 (prefabs\\gameplay\\sample\\gatequest.prefab06c)
+_gatequest_QR_Script1_48d7e0b6 = function (self, threadId, scriptId)
+	local Instance = scriptId.Instance
+	local Stage = 0x00000002a1f0c3d4hl
+		if ((Stage ~= 0) and not System:IsDayTime()) then
+		GameConsole:ChannelDebug(DBOutputChannel.Design, ("Gate quest stage " .. tostring(Stage)))
+			end
+
+end,
+}
+_G.loadedresource = section_5a3c9e21
+`;
+
+/** The layer's objects (OBJL), as the container's registry lists them. */
+function sampleLayerObjects(patched: boolean): RegistryWriterLayer['objects'] {
+  return [
+    { className: 'WorldInitializer', name: 'WorldInitializer' },
+    { className: 'WorldCollision', name: 'PhysicsBSP', propertyIndex: 1 },
+    { className: 'StartupCommand', name: 'GateCon.SC', group: 'GateCon', propertyIndex: 2, position: [-1250, 310.5, 4075], templateId: 0x289e4ce3 },
+    {
+      className: 'ScriptObject',
+      name: 'GateCon.SO',
+      group: 'GateCon',
+      propertyIndex: 3,
+      // Patch_02 moves the gate controller 2 m along +x.
+      position: patched ? [-1050, 310.5, 4075] : [-1250, 310.5, 4075],
+      templateId: 0xf2f65363,
+    },
+    { className: 'ScriptRelay', name: 'GateAlarm_00.SR', group: 'GateAlarm_00', propertyIndex: 4, position: [-900, 296, 4210.25], templateId: 0x5e6dea28 },
+    { className: 'ScriptRelay', name: 'GateAlarm_01.SR', group: 'GateAlarm_01', propertyIndex: 4, position: [-1600, 296, 4210.25], templateId: 0x5e6dea28 },
+    {
+      className: 'QuestRelay',
+      name: 'GateQuest.QR',
+      propertyIndex: 5,
+      position: [-1250, 300, 3900],
+      rotation: [0, 0.7071067690849304, 0, 0.7071067690849304],
+      templateId: 0x0e1c3a57,
+    },
+    { className: 'Group', name: 'GateGuards', propertyIndex: 6, position: [-1250, 296, 4300], templateId: 0x110cc26d },
+    { className: 'AINodeRoute', name: 'GateRoute_00.RN', position: [-1180, 296, 4420], templateId: 0xa6ebfce0 },
+    // Patch_02 adds a third alarm relay, bound to the same function as the other two.
+    ...(patched
+      ? [
+          {
+            className: 'ScriptRelay',
+            name: 'GateAlarm_02.SR',
+            group: 'GateAlarm_02',
+            propertyIndex: 4,
+            position: [-1250, 296, 4500] as [number, number, number],
+            templateId: 0x5e6dea28,
+          },
+        ]
+      : []),
+  ];
+}
+
+/** The layer's registry: the container's copy, or Patch_02's standalone one (one object moved, one added). */
+export function sampleLayerRegistry(patched = false): Uint8Array {
+  const alarm = [{ event: 'Script1', function: '_gatealarm_SR_Script1_0c1d2e3f' }];
+  return writeRegistry({
+    scriptPath: SAMPLE_LAYER_SCRIPT,
+    hash: 0x5a3c9e21,
+    objects: sampleLayerObjects(patched),
+    bindings: [
+      { name: 'GateCon.SC', bindings: [{ event: 'Script', function: '_gatecontroller_SC_Script_2f4e8a10' }] },
+      { name: 'GateCon.SO', bindings: [{ event: 'Script', function: '_gatecontroller_SO_Script_7b19c3d5' }] },
+      { name: 'GateAlarm_00.SR', bindings: alarm },
+      { name: 'GateAlarm_01.SR', bindings: alarm },
+      ...(patched ? [{ name: 'GateAlarm_02.SR', bindings: alarm }] : []),
+      { name: 'GateQuest.QR', bindings: [{ event: 'Script1', function: '_gatequest_QR_Script1_48d7e0b6' }] },
+    ],
+    groups: [
+      { owner: 'GateCon.SO', members: ['GateCon.SC'] },
+      { owner: 'GateGuards', members: ['GateAlarm_00.SR', 'GateAlarm_01.SR', ...(patched ? ['GateAlarm_02.SR'] : [])] },
+    ],
+  });
+}
+
+/** The layer's script as it ships: SCRI v1, the source ending in one NUL byte. */
+export function sampleLayerScript(): Uint8Array {
+  return writeScri(SAMPLE_LAYER_SOURCE);
+}
+
+/**
+ * The sample string tables (seed 004 "String tables"): `database\string\<language>\string.strdb`,
+ * in HotChunk as the game ships them; two of the 14 language folders. Keys are StringHash of the
+ * key names (the script's string literals name two of them).
+ */
+export const SAMPLE_STRING_TABLES = { enus: 'database\\string\\enus\\string.strdb', frfr: 'database\\string\\frfr\\string.strdb' } as const;
+export const SAMPLE_STRINGS: Record<keyof typeof SAMPLE_STRING_TABLES, Record<string, string>> = {
+  enus: {
+    UI_1Sword_Starting_N: 'Urfael',
+    UI_Sample_GateOpen: 'The gate opens.',
+    UI_Sample_GateAlarm: 'Alarm at the gate!',
+    UI_Sample_GateHint: 'Two relays raise the alarm.\nFind them both.',
+  },
+  frfr: {
+    UI_1Sword_Starting_N: 'Urfael',
+    UI_Sample_GateOpen: 'La porte s\u2019ouvre.',
+    UI_Sample_GateAlarm: 'Alerte \u00e0 la porte\u00a0!',
+    UI_Sample_GateHint: 'Deux relais donnent l\u2019alerte.\nTrouvez-les.',
+  },
+};
+
+export function sampleStringTable(language: keyof typeof SAMPLE_STRING_TABLES): Uint8Array {
+  return writeSkdb(Object.entries(SAMPLE_STRINGS[language]).map(([key, text]) => ({ hash: stringHash(key), text })));
+}
+
 export function sampleGame(): SampleFile[] {
   const files: SampleFile[] = [{ path: 'x64/default.archcfg', bytes: text(SAMPLE_CFG) }];
 
@@ -411,6 +601,8 @@ bundles\\characters\\orc_sample.bndl/.embb: a bundle whose manifest Patch_02 pat
 textures\\sample\\sample_banner_d.tex ships in Base; its .tex0 tier (512x512) in Patch_01.
 textures\\sample\\sample_ground_array.texa: a texture array of three slices; its .texa0 tier in Patch_01.
 characters\\sample\\sample_sword.mesh/.skel: a skinned sword (2 LODs, 2 material slots, 4 bones).
+worlds\\retail\\sample\\sectionsandlayers\\fortgate.bndl/.embb: a world layer (registry + script); Patch_02 patches its registry.
+database\\string\\enus and frfr\\string.strdb (in HotChunk): string tables in two languages.
 `),
   );
   base.addBytes('config\\game.cfg', text('; Base copy\nDifficulty=Normal\nSubtitles=0\n'));
@@ -445,6 +637,19 @@ characters\\sample\\sample_sword.mesh/.skel: a skinned sword (2 LODs, 2 material
   base.addBytes(SAMPLE_MESH, sampleSwordMesh());
   base.addBytes(SAMPLE_SKELETON, sampleSwordSkeleton());
   for (let i = 0; i < 40; i++) base.addBytes(`worlds\\sample\\layer_${String(i).padStart(2, '0')}.txt`, text(`layer ${i}\n`));
+  // The world layer: manifest and container (type empty, as the retail layers' manifests).
+  const layerMembers = [
+    { path: SAMPLE_LAYER_REGISTRY, bytes: sampleLayerRegistry() },
+    { path: SAMPLE_LAYER_SCRIPT, bytes: sampleLayerScript() },
+  ];
+  base.addBytes(
+    `${SAMPLE_LAYER}.bndl`,
+    writeBndl(
+      '',
+      layerMembers.map((m) => ({ path: m.path, size: m.bytes.length })),
+    ),
+  );
+  base.add(`${SAMPLE_LAYER}.embb`, { storage: 'chunked', bytes: writeEmbb(layerMembers), chunkSize: 1024 });
   files.push({ path: 'Base.arch06', bytes: base.toBytes() });
 
   // An empty archive: a 65-byte header and one empty root folder, like Patch_00_LC.
@@ -463,7 +668,7 @@ characters\\sample\\sample_sword.mesh/.skel: a skinned sword (2 LODs, 2 material
   files.push({ path: 'Patch_01.arch06', bytes: patch1.toBytes() });
 
   // The path index lists a manifest whose container is in another archive (seed 004).
-  const patch2Paths = ['config\\game.cfg', 'data\\patched.bin', `${SAMPLE_BUNDLE}.bndl`, `${ORC}\\banner.txt`];
+  const patch2Paths = ['config\\game.cfg', 'data\\patched.bin', `${SAMPLE_BUNDLE}.bndl`, `${ORC}\\banner.txt`, SAMPLE_LAYER_REGISTRY];
   const patch2 = new LtarWriter();
   patch2.addBytes(PATH_INDEX_NAME, writePathIndex(patch2Paths));
   patch2.addBytes('config\\game.cfg', text('; Patch_02 copy: this is the one the game loads\nDifficulty=Nemesis\nSubtitles=1\n'));
@@ -477,12 +682,17 @@ characters\\sample\\sample_sword.mesh/.skel: a skinned sword (2 LODs, 2 material
     ]),
   );
   patch2.addBytes(`${ORC}\\banner.txt`, orcBanner);
+  // The patch rule (seed 001): this standalone registry replaces the one in the layer's container.
+  patch2.addBytes(SAMPLE_LAYER_REGISTRY, sampleLayerRegistry(true));
   patch2.add('data\\patched.bin', { storage: 'chunked', bytes: patterned(150_000, 11), chunkSize: 0x10000 });
   files.push({ path: 'Patch_02.arch06', bytes: patch2.toBytes() });
 
   const hot = new LtarWriter();
-  hot.addBytes(PATH_INDEX_NAME, writePathIndex(['database\\string\\enus\\string.txt']));
+  hot.addBytes(PATH_INDEX_NAME, writePathIndex(['database\\string\\enus\\string.txt', SAMPLE_STRING_TABLES.enus, SAMPLE_STRING_TABLES.frfr]));
   hot.addBytes('database\\string\\enus\\string.txt', text('UI_1Sword_Starting_N=Urfael (HotChunk copy: above every patch)\n'));
+  // The string tables ship in HotChunk (seed 004), one per language folder.
+  hot.addBytes(SAMPLE_STRING_TABLES.enus, sampleStringTable('enus'));
+  hot.addBytes(SAMPLE_STRING_TABLES.frfr, sampleStringTable('frfr'));
   files.push({ path: 'HotChunk.arch06', bytes: hot.toBytes() });
 
   // Present on disk, absent from the cfg: not mounted (like Blade.arch06 in the game).

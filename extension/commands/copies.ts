@@ -1,16 +1,26 @@
-/** Opening one copy of a path, and diffing a copy with the next one in search order. */
+/**
+ * Opening one copy of a path, and diffing a copy with the next one in search order. A file with a
+ * decoded text (core/text: bundles, string tables, registries, skeletons, scripts) is diffed as
+ * its text views, so binary formats compare line by line. Below the last copy the mount serves,
+ * the copy a bundle's container embeds counts as the next one (seed 001's patch rule: a
+ * standalone `.objres` replaces the registry in its part's container).
+ */
 import * as vscode from 'vscode';
 import { SourceEntry } from '../../core/archive';
+import { textKindOf } from '../../core/text';
 import { CopiesView, CopyNode } from '../views/copiesView';
 import { MountService } from '../mountService';
-import { SCHEME, gamePathOf, parseUri, sourceUri } from '../fs/uris';
+import { SCHEME, gamePathOf, mergedUri, parseUri, sourceUri } from '../fs/uris';
+import { archUriOf, textUri } from '../views/textView';
+import { TEXT_SCHEME, embeddedCopyOf } from '../views/textViewModel';
 
 const copyUri = (e: SourceEntry): vscode.Uri => sourceUri(e.source.name, e.path);
 
 /** The copies and the index of the one a command is about: a Copies item, an arch06 URI, or the active editor. */
 function resolve(service: MountService, view: CopiesView, arg?: CopyNode | vscode.Uri): { copies: SourceEntry[]; index: number } | undefined {
   if (arg && !(arg instanceof vscode.Uri)) return { copies: arg.copies, index: arg.index };
-  const uri = arg ?? vscode.window.activeTextEditor?.document.uri;
+  const given = arg ?? vscode.window.activeTextEditor?.document.uri;
+  const uri = given?.scheme === TEXT_SCHEME ? archUriOf(given) : given;
   if (!uri || uri.scheme !== SCHEME) {
     const p = view.currentPath;
     return p ? { copies: view.copiesOf(p), index: 0 } : undefined;
@@ -34,6 +44,20 @@ export async function compareWithNextCopyCommand(service: MountService, view: Co
   if (!r) return;
   const a = r.copies[r.index];
   const b = r.copies[r.index + 1];
+  const leaf = (p: string): string => p.slice(p.lastIndexOf('\\') + 1);
+  const asText = (u: vscode.Uri, path: string): vscode.Uri => (textKindOf(path) ? textUri(u) : u);
+  const decoded = a && textKindOf(a.path) ? ' (decoded text)' : '';
+  const embedded = a && !b && service.mount ? embeddedCopyOf(service.mount, a.path) : undefined;
+  if (a && embedded) {
+    // Left: the container's own copy (what the loose one replaces); right: the copy the engine loads.
+    await vscode.commands.executeCommand(
+      'vscode.diff',
+      textUri(mergedUri(a.path), 'embedded'),
+      asText(copyUri(a), a.path),
+      `${leaf(a.path)}: ${leaf(embedded.container)} in ${embedded.source} ↔ ${a.source.name}${decoded}`,
+    );
+    return;
+  }
   if (!a || !b) {
     void vscode.window.showInformationMessage(
       a ? `${a.path}: no further copy below ${a.source.name} in the search order.` : 'This path has no copies to compare.',
@@ -43,8 +67,8 @@ export async function compareWithNextCopyCommand(service: MountService, view: Co
   // Left: the lower-ranked copy (what the higher one replaces); right: the higher-ranked one.
   await vscode.commands.executeCommand(
     'vscode.diff',
-    copyUri(b),
-    copyUri(a),
-    `${a.path.slice(a.path.lastIndexOf('\\') + 1)}: ${b.source.name} ↔ ${a.source.name}`,
+    asText(copyUri(b), b.path),
+    asText(copyUri(a), a.path),
+    `${leaf(a.path)}: ${b.source.name} ↔ ${a.source.name}${decoded}`,
   );
 }

@@ -23,7 +23,10 @@ export class TexturePathHover implements vscode.HoverProvider, vscode.Disposable
 
   static register(service: MountService): vscode.Disposable {
     const hover = new TexturePathHover(service);
-    return vscode.Disposable.from(vscode.languages.registerHoverProvider([{ scheme: 'file' }, { scheme: 'arch06' }, { scheme: 'untitled' }], hover), hover);
+    return vscode.Disposable.from(
+      vscode.languages.registerHoverProvider([{ scheme: 'file' }, { scheme: 'arch06' }, { scheme: 'arch06-text' }, { scheme: 'untitled' }], hover),
+      hover,
+    );
   }
 
   dispose(): void {

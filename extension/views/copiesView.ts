@@ -6,6 +6,7 @@ import * as vscode from 'vscode';
 import { SourceEntry } from '../../core/archive';
 import { MountService } from '../mountService';
 import { SCHEME, gamePathOf, parseUri, sourceUri } from '../fs/uris';
+import { TEXT_SCHEME } from './textViewModel';
 
 export interface CopyNode {
   path: string;
@@ -25,16 +26,18 @@ export class CopiesView implements vscode.TreeDataProvider<CopyNode> {
     this.follow();
   }
 
-  /** Track the active tab's arch06 path (text editors, custom editors and diffs alike). */
+  /** Track the active tab's arch06 path (text editors, text views, custom editors and diffs alike). */
   private follow(): void {
     const tab = vscode.window.tabGroups.activeTabGroup.activeTab;
     const input = tab?.input;
-    const uri =
+    const shown =
       input instanceof vscode.TabInputText || input instanceof vscode.TabInputCustom
         ? input.uri
         : input instanceof vscode.TabInputTextDiff
           ? input.modified
           : undefined;
+    // A text view (views/textView.ts) is about the arch06: file whose path it carries.
+    const uri = shown?.scheme === TEXT_SCHEME ? vscode.Uri.from({ scheme: SCHEME, path: shown.path }) : shown;
     if (!uri || uri.scheme !== SCHEME) return;
     try {
       const p = gamePathOf(parseUri(uri));

@@ -98,6 +98,7 @@ function coreFaces(root: string): string[] {
     'core/search',
     'core/texture',
     'core/sample',
+    'core/text',
   ];
 }
 

@@ -1,0 +1,187 @@
+/**
+ * An object registry (`.objres`, OBJR) as decoded text (syntax: ./syntax.ts): the block chain, the
+ * OBJL objects (or, when the record layout does not validate, the reason, the string tables and
+ * the records raw), the SCRB bindings resolved to objects, classes and the part's own script, the
+ * raw SCRB records and object index, the ONLS groups, the GADB header, and every other block as hex.
+ */
+import { formatHash } from '../hash';
+import { ownScriptPath, parseObjr, resolveRegistry } from '../formats/registry';
+import type { ObjectRegistry } from '../formats/registry';
+import { List, TextDoc, hex6, hexString } from './syntax';
+
+export interface RegistryTextOptions {
+  /** The part's own script path (default: the registry's path with `.scripts`). */
+  scriptPath?: string;
+  /** The names the part's script defines; when given, every bound name is checked against them. */
+  functions?: ReadonlySet<string>;
+  /** Where the script's names came from, for the header comment (e.g. "container of …"). */
+  scriptNote?: string;
+  /** Bytes of an undecoded block shown as hex (default 64 KiB each). */
+  maxHexBytes?: number;
+}
+
+/** Render the bytes of a registry. Throws the reader's typed errors when the chain does not parse. */
+export function renderRegistry(bytes: Uint8Array, path: string, options: RegistryTextOptions = {}): string {
+  return renderParsedRegistry(parseObjr(bytes, path), path, options);
+}
+
+function renderParsedRegistry(reg: ObjectRegistry, path: string, options: RegistryTextOptions = {}): string {
+  const scriptPath = options.scriptPath ?? ownScriptPath(path);
+  const res = resolveRegistry(reg, { scriptPath, functions: options.functions });
+  const d = new TextDoc();
+  d.comment(`arch06 decoded text · object registry (OBJR) · ${path}`);
+  d.comment('syntax: [section] headers, "key = value" fields, one record per line ("id key=value …"); hashes 0x%08X');
+
+  d.section('registry');
+  d.field('version', reg.version);
+  d.field('hash', formatHash(reg.hash));
+  d.field('size', reg.size);
+  d.field('blocks', reg.blocks.length);
+  d.field('confidence', reg.confidence);
+
+  d.section('blocks', [['count', reg.blocks.length]]);
+  d.comment('index  tag (payload magic)  hash and registered name of the block  payload offset and size  reader');
+  for (const b of reg.blocks)
+    d.record(b.index, [
+      ['tag', b.tag],
+      ['hash', formatHash(b.nameHash)],
+      ['name', b.name ?? null],
+      ['offset', hex6(b.offset)],
+      ['size', b.size],
+      ['decoded', b.decoded],
+      ['error', b.error?.message],
+    ]);
+
+  const l = reg.objectList;
+  if (!l) d.section('objects', [['layout', 'absent']]).comment('no OBJL block: objects cannot be named');
+  else if (l.recordLayout.validated) {
+    d.section('objects', [
+      ['count', l.objects.length],
+      ['sets', l.sets.length],
+      ['layout', 'validated'],
+    ]);
+    d.comment('name  class  group  position (cm)  rotation (quaternion x, y, z, w)  template id  property record  set');
+    for (const o of l.objects)
+      d.record(o.name, [
+        ['class', o.className],
+        ['group', o.group],
+        ['pos', o.position],
+        ['rot', o.rotation],
+        ['template', formatHash(o.templateId)],
+        ['props', o.propertyIndex],
+        ['set', formatHash(o.set)],
+        ['u16_0C', o.reserved0C || undefined],
+        ['u32_2A', o.word2A || undefined],
+      ]);
+  } else {
+    d.section('objects', [
+      ['count', l.objectCount],
+      ['sets', l.sets.length],
+      ['layout', 'not-validated'],
+      ['reason', l.recordLayout.reason ?? null],
+    ]);
+    d.comment('the 50-byte record layout did not validate: the string tables and the records raw follow');
+    for (const [name, table] of [
+      ['classes', l.classes],
+      ['names', l.names],
+      ['groups', l.groups],
+    ] as const) {
+      d.section(`objects.${name}`, [['count', table.byOffset.size]]);
+      for (const [offset, s] of table.byOffset) d.record(s, [['offset', offset]]);
+    }
+    d.section('objects.records', [['count', l.rawRecords.length]]);
+    for (const r of l.rawRecords)
+      d.record(hex6(r.offset), [
+        ['set', formatHash(r.set)],
+        ['bytes', hexString(r.bytes)],
+      ]);
+  }
+
+  const s = reg.bindings;
+  const scriptHash = s?.bindings[0]?.scriptHash;
+  d.section('bindings', [
+    ['rows', res.bindings.length],
+    ['records', s?.bindings.length ?? 0],
+    ['resolved', res.bindingsResolved],
+  ]);
+  d.field('script', scriptPath);
+  if (scriptHash !== undefined) d.field('script.hash', formatHash(scriptHash));
+  d.field('script.names', options.functions ? options.functions.size : null);
+  if (options.scriptNote) d.comment(options.scriptNote);
+  if (!options.functions) d.comment("the part's script was not read: bound names are not checked against it");
+  d.comment('object  class  event  bound function or hmake object  binding record  found in the script; one row per object and binding');
+  for (const b of res.bindings)
+    d.record(b.object ?? formatHash(b.objectHash), [
+      ['class', b.class],
+      ['event', b.event],
+      ['function', b.function],
+      ['binding', b.binding],
+      ['found', b.functionFound],
+      ['script', b.script === null ? formatHash(b.scriptHash) : undefined],
+      ['problem', b.problems.length ? b.problems.join('; ') : undefined],
+    ]);
+  if (s) {
+    d.section('bindings.records', [['count', s.bindings.length]]);
+    d.comment('index  event (and its hash)  function  script hash  record offset');
+    for (const b of s.bindings)
+      d.record(b.index, [
+        ['event', b.event],
+        ['event.hash', formatHash(b.eventHash)],
+        ['function', b.function],
+        ['script', formatHash(b.scriptHash)],
+        ['offset', hex6(b.offset)],
+      ]);
+    d.section('bindings.index', [
+      ['count', s.objects.length],
+      ['sorted', s.sortedByHash],
+    ]);
+    d.comment('object hash  first binding record  count');
+    for (const o of s.objects)
+      d.record(formatHash(o.hash), [
+        ['first', o.firstBinding],
+        ['count', o.count],
+      ]);
+  }
+
+  d.section('groups', [['count', res.groups.length]]);
+  d.comment('owner  members (ONLS: owner -> member names)');
+  for (const g of res.groups)
+    d.record(g.owner ?? formatHash(g.ownerHash), [
+      ['hash', g.owner === null ? undefined : formatHash(g.ownerHash)],
+      ['members', new List(g.members)],
+      ['unknown', g.unknownMembers.length ? new List(g.unknownMembers) : undefined],
+    ]);
+
+  if (reg.objProps) {
+    d.section('gadb', [
+      ['version', reg.objProps.version],
+      ['confidence', reg.objProps.confidence],
+    ]);
+    d.comment('the header only: the nine words after magic and version, with the public labels');
+    for (const w of reg.objProps.words)
+      d.record(hex6(w.offset), [
+        ['label', w.label],
+        ['value', w.value],
+      ]);
+  }
+
+  if (res.problems.length) {
+    d.section('problems', [['count', res.problems.length]]);
+    for (const p of res.problems) d.record(p);
+  }
+  if (reg.notes.length) {
+    d.section('notes', [['count', reg.notes.length]]);
+    for (const n of reg.notes) d.record(n);
+  }
+
+  for (const b of reg.blocks) {
+    if (b.decoded && !b.error) continue;
+    d.section(`raw.${b.index}`, [
+      ['tag', b.tag],
+      ['name', b.name ?? formatHash(b.nameHash)],
+      ['size', b.size],
+    ]);
+    d.hex(b.raw, b.offset, options.maxHexBytes);
+  }
+  return d.toString();
+}
