@@ -28,6 +28,7 @@ import {
 } from './layout';
 import { LtarTables, findFolder, findLeaf, findPath, folderOfFile, pathKeys, samePath } from './lookup';
 import { compareLeafBytes, FOLD } from './order';
+import { NameEnds } from './names';
 import { MAX_GAME_PATH_BYTES, badGamePathReason, badSegmentReason } from '../../../io/safeName';
 
 export interface LtarHeader {
@@ -117,12 +118,9 @@ export class LtarArchive {
     this.childStart = new Uint32Array(folderCount);
     this.childCount = new Uint32Array(folderCount);
     this.childList = new Uint32Array(folderCount);
-    // For every pool position, where the next NUL is: names end in O(1) however long they are
-    // and however many records point into them (a table can make every record share one name).
+    // Name ends and forbidden bytes, in one look at each name (see names.ts).
     const pool = this.pool;
-    const nextNul = new Int32Array(pool.length + 1);
-    nextNul[pool.length] = pool.length;
-    for (let p = pool.length - 1; p >= 0; p--) nextNul[p] = pool[p] === 0 ? p : nextNul[p + 1];
+    const ends = new NameEnds(pool);
     this.tables = {
       fileCount,
       folderCount,
@@ -134,8 +132,8 @@ export class LtarArchive {
       leafEnd: this.leafEnd,
       hidden: this.hiddenByIndex,
     };
-    this.validate(nextNul);
-    this.checkNames(nextNul);
+    this.validate(ends);
+    this.checkNames(ends);
     this.buildTree();
   }
 
@@ -196,7 +194,7 @@ export class LtarArchive {
   }
 
   /** Structural checks that every lookup depends on. Per-record data ranges only mark the record. */
-  private validate(nextNul: Int32Array): void {
+  private validate(ends: NameEnds): void {
     const { fileCount, folderCount, namePoolSize } = this.header;
     const pool = this.pool;
     // Any name offset before the pool's last NUL is terminated inside the pool.
@@ -212,7 +210,7 @@ export class LtarArchive {
       const at = this.tablesOffset('folders', i, FOLDER_RECORD_SIZE);
       const nameOff = this.folders.getUint32(rec + FOLDER_NAME_OFFSET, true);
       checkName(nameOff, at, `folder[${i}].nameOffset`);
-      this.folderNameEnd[i] = nextNul[nameOff];
+      this.folderNameEnd[i] = ends.end(nameOff);
       for (const [fieldOff, field] of [
         [FOLDER_FIRST_CHILD, 'firstChild'],
         [FOLDER_NEXT_SIBLING, 'nextSibling'],
@@ -267,20 +265,14 @@ export class LtarArchive {
   }
 
   /**
-   * Names are data: find every folder and leaf whose name cannot be a path. Linear in the pool
-   * and the tables whatever the records share: one backward pass marks, for every pool position,
-   * the next forbidden byte, so a leaf is checked in O(1) however long it is or however many
-   * records point into it.
+   * Names are data: find every folder and leaf whose name cannot be a path. Checked on the bytes,
+   * never decoding a name (names.ts: one look at each name, bounded by the longest path accepted),
+   * so the work stays linear in the tables however long the names are or however many records
+   * point into one.
    */
-  private checkNames(nextNul: Int32Array): void {
+  private checkNames(ends: NameEnds): void {
     const { folderCount } = this.header;
     const pool = this.pool;
-    const nextStop = new Int32Array(pool.length + 1);
-    nextStop[pool.length] = pool.length;
-    for (let p = pool.length - 1; p >= 0; p--) {
-      const c = pool[p];
-      nextStop[p] = c === 0 || c < 0x20 || c === 0x7f || c === 0x2f || c === 0x5c || c === 0x3a ? p : nextStop[p + 1];
-    }
     for (let f = 0; f < folderCount; f++) {
       const [fs, fe] = this.folderSpan(f);
       if (fe === fs) continue;
@@ -295,17 +287,20 @@ export class LtarArchive {
       const prefix = fe > fs ? fe - fs + 1 : 0;
       for (let i = this.folderFirstFile[f]; i < this.folderFirstFile[f + 1]; i++) {
         const s = this.files.getUint32(i * FILE_RECORD_SIZE + FILE_NAME_OFFSET, true);
-        // A stop before the terminating NUL is a forbidden byte: its name cannot be a path.
-        const stop = nextStop[s];
-        const end = nextNul[s];
+        const end = ends.end(s);
+        const stop = ends.forbiddenAt >= 0 ? ends.forbiddenAt : end;
         this.leafEnd[i] = end;
         if (this.folderHidden[f]) this.hide(i, 'lies in a hidden folder');
         else if (prefix + end - s > MAX_GAME_PATH_BYTES) this.hide(i, `makes a path longer than ${MAX_GAME_PATH_BYTES} bytes (${prefix + end - s})`);
         else {
+          // Checked on the bytes, without decoding the name: empty, "." / "..", a forbidden byte.
+          const dots = (end - s === 1 || end - s === 2) && pool[s] === 0x2e && pool[end - 1] === 0x2e;
           const reason =
-            pool[stop] !== 0
-              ? `holds byte 0x${pool[stop].toString(16).padStart(2, '0')} (a separator, colon or control character)`
-              : badSegmentReason(this.leafName(i));
+            stop < end
+              ? `holds byte 0x${pool[stop]!.toString(16).padStart(2, '0')} (a separator, colon or control character)`
+              : end === s || dots
+                ? badSegmentReason(this.leafName(i))
+                : undefined;
           if (reason) this.hide(i, reason);
         }
       }
@@ -413,7 +408,7 @@ export class LtarArchive {
 
   /** Why record `index` is hidden (its name cannot be a path), or undefined when it is listed. */
   hiddenReason(index: number): string | undefined {
-    return this.hiddenByIndex.get(index);
+    return this.hiddenByIndex.size === 0 ? undefined : this.hiddenByIndex.get(index);
   }
 
   /** Whether a folder is hidden (its path cannot be a path on disk). */
