@@ -349,15 +349,24 @@ export class Harness {
     for (let k = 1; k <= segments.length; k++) {
       const prefix = segments.slice(0, k);
       // The workbench may expand or re-render the tree meanwhile (e.g. restoring it after a
-      // reload), so a click that did not take is repeated rather than trusted.
-      let lastClick = 0;
+      // reload), so an attempt that did not take is repeated rather than trusted. Only the first
+      // attempt clicks: a click toggles, and a folder whose listing takes longer than the pause
+      // (the first listing of arch06:/ right after a reload) would be collapsed again by the
+      // next one. Later attempts focus the row and press ArrowRight, which only ever expands.
+      let lastTry = 0;
+      let tries = 0;
       row = await this.waitFor(
         async () => {
           const r = await this.findRow(prefix);
           if (!r || r.expanded !== false) return r;
-          if (Date.now() - lastClick > 2000) {
-            lastClick = Date.now();
-            await this.rowLocator(r).click({ timeout: 2000 });
+          if (Date.now() - lastTry > 2000) {
+            lastTry = Date.now();
+            const target = this.rowLocator(r);
+            if (tries++ === 0) await target.click({ timeout: 2000 });
+            else {
+              await target.focus({ timeout: 2000 });
+              await this.page.keyboard.press('ArrowRight');
+            }
           }
           return undefined;
         },
