@@ -190,42 +190,16 @@ export function readObjl(r: FieldReader, field = 'objl'): ObjectList {
       }
     }
   }
+  // The tables are the same either way; only the records differ.
+  const common = { offset, size, version, setCount, objectCount, classes, names, groups, sets, notes };
   if (reason !== undefined) {
     const rawRecords = recordAt.map((a, i) => ({ set: recordSet[i], index: i, offset: a, bytes: r.bytes.subarray(a - r.base, a - r.base + OBJL_RECORD_SIZE) }));
     notes.push(`the 50-byte record layout did not validate: ${reason}; records kept raw`);
-    return {
-      offset,
-      size,
-      version,
-      setCount,
-      objectCount,
-      classes,
-      names,
-      groups,
-      sets,
-      recordLayout: { validated: false, reason, confidence: 'uncertain' },
-      objects: [],
-      rawRecords,
-      notes,
-    };
+    return { ...common, recordLayout: { validated: false, reason, confidence: 'uncertain' }, objects: [], rawRecords };
   }
   const nonzero0C = objects.filter((o) => o.reserved0C !== 0).length;
   const nonzero2A = objects.filter((o) => o.word2A !== 0).length;
   if (nonzero0C) notes.push(`${nonzero0C} records have a nonzero u16 @0x0C (0 in all samples)`);
   if (nonzero2A) notes.push(`${nonzero2A} records have a nonzero u32 @0x2A (0 in all samples)`);
-  return {
-    offset,
-    size,
-    version,
-    setCount,
-    objectCount,
-    classes,
-    names,
-    groups,
-    sets,
-    recordLayout: { validated: true, confidence: 'confirmed' },
-    objects,
-    rawRecords: [],
-    notes,
-  };
+  return { ...common, recordLayout: { validated: true, confidence: 'confirmed' }, objects, rawRecords: [] };
 }
