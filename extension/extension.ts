@@ -67,6 +67,12 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     }),
   );
 
+  // The file system answers only once this first mount has settled (see MountService.track).
+  await service.track(startupMount(context, service));
+}
+
+/** Put back folders the browser build lost, then mount at once if an arch06: folder is open. */
+async function startupMount(context: vscode.ExtensionContext, service: MountService): Promise<void> {
   if (await restoreLostFolders(context)) {
     // The folder list updates when the change event fires.
     await new Promise<void>((resolve) => {

@@ -19,6 +19,8 @@ export interface MountRequest {
 
 export class MountService implements vscode.Disposable {
   private current: Mount | undefined;
+  /** Work that will (or may) mount an install: the file system waits for it instead of failing. */
+  private readonly inFlight = new Set<Promise<unknown>>();
   private fuzzy: FuzzyIndex | undefined;
   private readonly changed = new vscode.EventEmitter<Mount | undefined>();
   readonly onDidChange = this.changed.event;
@@ -28,8 +30,30 @@ export class MountService implements vscode.Disposable {
     return this.current;
   }
 
+  /**
+   * Mark `work` as mounting (activation's first mount, a remount): until it settles, `settled()`
+   * waits for it. The workbench resolves an `arch06:` workspace folder as soon as the provider is
+   * registered, which is before activation has mounted anything; answering "nothing mounted" then
+   * leaves the Explorer with a root it never lists.
+   */
+  track<T>(work: Promise<T>): Promise<T> {
+    this.inFlight.add(work);
+    const done = (): void => void this.inFlight.delete(work);
+    work.then(done, done);
+    return work;
+  }
+
+  /** Resolves when no tracked mount is in progress (at once when none is). */
+  async settled(): Promise<void> {
+    while (this.inFlight.size > 0) await Promise.allSettled([...this.inFlight]);
+  }
+
   /** Mount an install, replacing the current one. Shows progress; returns undefined on failure (after telling the user). */
   async open(request: MountRequest): Promise<Mount | undefined> {
+    return this.track(this.openWithProgress(request));
+  }
+
+  private async openWithProgress(request: MountRequest): Promise<Mount | undefined> {
     return vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: 'arch06: mounting the install…' }, async () => {
       const started = Date.now();
       try {

@@ -28,6 +28,7 @@ export class Arch06FileSystem implements vscode.FileSystemProvider {
     return vscode.workspace.registerFileSystemProvider(SCHEME, this, { isReadonly: true, isCaseSensitive: false });
   }
 
+  /** The mount (callers first await `service.settled()`, so a mount in progress is waited for). */
   private mount(uri: vscode.Uri) {
     const m = this.service.mount;
     if (!m) throw vscode.FileSystemError.Unavailable(`${uri.toString()}: no Shadow of War install is mounted (run "arch06: Open Game Folder as Workspace")`);
@@ -67,7 +68,8 @@ export class Arch06FileSystem implements vscode.FileSystemProvider {
     return s.lookup(u.path);
   }
 
-  stat(uri: vscode.Uri): vscode.FileStat {
+  async stat(uri: vscode.Uri): Promise<vscode.FileStat> {
+    await this.service.settled();
     return this.guard(uri, () => {
       const m = this.mount(uri);
       const u = parseUri(uri);
@@ -87,7 +89,8 @@ export class Arch06FileSystem implements vscode.FileSystemProvider {
     });
   }
 
-  readDirectory(uri: vscode.Uri): [string, vscode.FileType][] {
+  async readDirectory(uri: vscode.Uri): Promise<[string, vscode.FileType][]> {
+    await this.service.settled();
     return this.guard(uri, () => {
       const m = this.mount(uri);
       const u = parseUri(uri);
@@ -119,6 +122,7 @@ export class Arch06FileSystem implements vscode.FileSystemProvider {
   }
 
   async readFile(uri: vscode.Uri): Promise<Uint8Array> {
+    await this.service.settled();
     let e: SourceEntry | undefined;
     try {
       const u = parseUri(uri);

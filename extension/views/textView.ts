@@ -74,6 +74,8 @@ export class TextViews implements vscode.TextDocumentContentProvider, vscode.Cod
   }
 
   async provideTextDocumentContent(uri: vscode.Uri): Promise<string> {
+    // A view restored with the window asks before activation's mount has finished.
+    await this.service.settled();
     const m = this.service.mount;
     if (!m) return `# arch06: no Shadow of War install is mounted (run "arch06: Open Game Folder as Workspace")\n`;
     try {

@@ -98,12 +98,17 @@ export class Harness {
     await this.waitFor(async () => (await this.page.locator('.monaco-workbench .part.statusbar').count()) > 0, timeoutMs, 'the workbench (.monaco-workbench)');
   }
 
-  /** Poll `predicate`; on timeout a screenshot `timeout-…png` is saved and the error names `what`. */
+  /**
+   * Poll `predicate`; on timeout a screenshot `timeout-…png` is saved and the error names `what`
+   * and the notifications on screen (CI keeps the log, not the screenshots).
+   */
   async waitFor<T>(predicate: () => T | Promise<T>, timeoutMs: number, what: string): Promise<NonNullable<T>> {
     try {
       return await waitFor(predicate, timeoutMs, what);
     } catch (e) {
       await this.screenshot(`timeout-${what}`).catch(() => undefined);
+      const shown = await this.notifications().catch(() => []);
+      if (e instanceof Error && shown.length) e.message += `; notifications on screen: ${shown.map((n) => JSON.stringify(n)).join(', ')}`;
       throw e;
     }
   }
@@ -348,25 +353,28 @@ export class Harness {
     let row: ExplorerRow | undefined;
     for (let k = 1; k <= segments.length; k++) {
       const prefix = segments.slice(0, k);
-      // The workbench may expand or re-render the tree meanwhile (e.g. restoring it after a
-      // reload), so an attempt that did not take is repeated rather than trusted. Only the first
-      // attempt clicks: a click toggles, and a folder whose listing takes longer than the pause
-      // (the first listing of arch06:/ right after a reload) would be collapsed again by the
-      // next one. Later attempts focus the row and press ArrowRight, which only ever expands.
+      // The workbench may be expanding the row already (restoring the tree after a reload: the
+      // row reads collapsed until its listing arrives), so a click, which toggles, can collapse
+      // it. A click is used only to focus a row the tree does not have focused; a focused row is
+      // expanded with ArrowRight, which never collapses. A row whose listing is loading is left
+      // alone.
       let lastTry = 0;
-      let tries = 0;
       row = await this.waitFor(
         async () => {
           const r = await this.findRow(prefix);
           if (!r || r.expanded !== false) return r;
-          if (Date.now() - lastTry > 2000) {
-            lastTry = Date.now();
-            const target = this.rowLocator(r);
-            if (tries++ === 0) await target.click({ timeout: 2000 });
-            else {
-              await target.focus({ timeout: 2000 });
-              await this.page.keyboard.press('ArrowRight');
-            }
+          if (Date.now() - lastTry < 1500) return undefined;
+          const target = this.rowLocator(r);
+          const state = await target.evaluate((e) => ({
+            focused: e.classList.contains('focused'),
+            loading: e.querySelector('.monaco-tl-twistie')?.classList.contains('codicon-tree-item-loading') ?? false,
+          }));
+          if (state.loading) return undefined;
+          lastTry = Date.now();
+          if (!state.focused) await target.click({ timeout: 2000 });
+          else {
+            await this.explorerList().focus();
+            await this.page.keyboard.press('ArrowRight');
           }
           return undefined;
         },
@@ -419,14 +427,33 @@ export class Harness {
     await this.waitFor(hasRoot, 30_000, 'the arch06 workspace folder (after a page reload)');
   }
 
-  /** Right-click the Explorer row at `segments` and choose `item` from its context menu. */
+  /**
+   * Right-click the Explorer row at `segments` and choose `item` from its context menu. The tree
+   * can re-render between finding the row and the click (a listing arriving above it), so the menu
+   * is used only when the row the click focused is the one asked for; otherwise it is closed and
+   * the row found again.
+   */
   async explorerContextMenu(segments: string[], item: string, timeoutMs = 15_000): Promise<void> {
     if (segments.length > 1) await this.expandExplorerPath(segments.slice(0, -1), timeoutMs);
-    const row = await this.waitFor(() => this.findRow(segments), timeoutMs, `Explorer row ${segments.join('/')}`);
-    await this.rowLocator(row).click({ button: 'right' });
     const entry = this.page.locator('.context-view .action-item .action-label', { hasText: item }).first();
-    await entry.waitFor({ state: 'visible', timeout: timeoutMs });
-    await entry.click();
+    await this.waitFor(
+      async () => {
+        const row = await this.findRow(segments);
+        if (!row) return false;
+        const target = this.rowLocator(row);
+        await target.click({ button: 'right', timeout: 2000 });
+        const focused = await target.evaluate((e) => e.classList.contains('focused')).catch(() => false);
+        if (!focused) {
+          await this.page.keyboard.press('Escape');
+          return false;
+        }
+        await entry.waitFor({ state: 'visible', timeout: 5000 });
+        await entry.click({ timeout: 2000 });
+        return true;
+      },
+      timeoutMs,
+      `the context menu of Explorer row ${segments.join('/')} with "${item}"`,
+    );
   }
 
   /** The rows (label and description text) of the tree view titled `title` in the side bar. */
@@ -441,7 +468,7 @@ export class Harness {
    */
   async answerFileDialog(absPath: string, timeoutMs = 15_000, kind: 'folder' | 'file' = 'folder'): Promise<void> {
     const input = this.quickInput().locator('input');
-    await input.waitFor({ state: 'visible', timeout: timeoutMs });
+    await this.waitFor(() => input.isVisible(), timeoutMs, 'a file dialog (a quick input)');
     // A folder is typed with a trailing slash (the dialog then lists it); a file to save, without.
     const target = kind === 'file' || absPath.endsWith('/') ? absPath : absPath + '/';
     // The dialog fills in its starting folder a moment after it opens, which would overwrite an
