@@ -99,6 +99,7 @@ function coreFaces(root: string): string[] {
     'core/texture',
     'core/sample',
     'core/text',
+    'core/havokScript',
   ];
 }
 

@@ -6,9 +6,6 @@
 // object of the layer's own script.
 import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
-import * as fs from 'node:fs';
-import * as path from 'node:path';
-import { Mount } from '../../../archive/mount';
 import { readBundleMember, resolveBundle } from '../../../archive/bundles';
 import { stringHash } from '../../../hash/stringHash';
 import { parseScript } from '../../script/scri';
@@ -16,10 +13,10 @@ import { listFunctions } from '../../script/functions';
 import { OBJL_WORLD_SET } from '../layout';
 import { parseObjr } from '../objr';
 import { ownScriptPath, resolveRegistry } from '../resolve';
-import { sharedPath } from '../../../../test/support/shared';
-import { tempDir } from '../../../../test/support/fixtures';
+import { mountRealPatch, realLayerStem, realPatch } from '../../../../test/support/realLayers';
 
-const patch = sharedPath('samples/real/Patch_00.arch06');
+const patch = realPatch;
+const mountPatch = mountRealPatch;
 
 const LAYERS = [
   { layer: 'island', objects: 248, bindings: 25, indexed: 37, rows: 40, groups: 72, members: 109 },
@@ -27,15 +24,7 @@ const LAYERS = [
   { layer: 'snowmtn', objects: 125, bindings: 10, indexed: 18, rows: 18, groups: 32, members: 40 },
   { layer: 'volcano', objects: 223, bindings: 10, indexed: 19, rows: 19, groups: 67, members: 46 },
 ];
-const stem = (layer: string): string => `worlds\\retail\\${layer}\\sectionsandlayers\\fortwallgameplay`;
-
-function mountPatch(): Mount {
-  const root = tempDir('arch06-real-layers-');
-  fs.mkdirSync(path.join(root, 'x64'));
-  fs.writeFileSync(path.join(root, 'x64', 'default.archcfg'), '..\\Patch_00.arch06\n');
-  fs.copyFileSync(patch.path, path.join(root, 'Patch_00.arch06'));
-  return Mount.open({ root });
-}
+const stem = realLayerStem;
 
 test('real layers: OBJR chains, OBJL records, SCRB rows and ONLS groups of the four layers of Patch_00.arch06', { skip: patch.skip }, () => {
   const m = mountPatch();

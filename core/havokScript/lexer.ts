@@ -1,0 +1,257 @@
+/**
+ * Havok Script tokens: Lua 5.1's (names, keywords, numbers, strings with escapes and long
+ * brackets, comments, operators) plus the reserved words `hstructure` and `hmake` and the hash
+ * literals `0x…hi` / `0x…hl`. One pass over the text, linear in its length; what cannot be a token
+ * becomes a diagnostic and is skipped, so the lexer never throws and always ends.
+ */
+import type { Comment, Diagnostic } from './syntax';
+
+export type TokenType = 'name' | 'keyword' | 'number' | 'string' | 'symbol' | 'eof';
+
+export interface Token {
+  type: TokenType;
+  /** Names, keywords and symbols: the text; numbers: the literal as written; strings: the decoded value. */
+  value: string;
+  start: number;
+  end: number;
+  /** Numbers: the value. */
+  number?: number;
+  /** Numbers: a Havok hash suffix. */
+  suffix?: 'hi' | 'hl';
+}
+
+export const KEYWORDS: ReadonlySet<string> = new Set([
+  'and',
+  'break',
+  'do',
+  'else',
+  'elseif',
+  'end',
+  'false',
+  'for',
+  'function',
+  'if',
+  'in',
+  'local',
+  'nil',
+  'not',
+  'or',
+  'repeat',
+  'return',
+  'then',
+  'true',
+  'until',
+  'while',
+  // Havok Script's additions.
+  'hstructure',
+  'hmake',
+]);
+
+/** Symbols, longest first so that `...` wins over `..` and `.`. */
+const SYMBOLS = ['...', '..', '==', '~=', '<=', '>=', '+', '-', '*', '/', '%', '^', '#', '<', '>', '=', '(', ')', '{', '}', '[', ']', ';', ':', ',', '.'];
+
+const isDigit = (c: number): boolean => c >= 0x30 && c <= 0x39;
+const isHex = (c: number): boolean => isDigit(c) || (c >= 0x41 && c <= 0x46) || (c >= 0x61 && c <= 0x66);
+const isNameStart = (c: number): boolean => (c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a) || c === 0x5f;
+const isNameChar = (c: number): boolean => isNameStart(c) || isDigit(c);
+
+export interface LexResult {
+  tokens: Token[];
+  comments: Comment[];
+  diagnostics: Diagnostic[];
+}
+
+/** The tokens of `source`, ending with one `eof` token. */
+export function tokenize(source: string): LexResult {
+  const tokens: Token[] = [];
+  const comments: Comment[] = [];
+  const diagnostics: Diagnostic[] = [];
+  const n = source.length;
+  let i = 0;
+  const error = (start: number, end: number, message: string): void => void diagnostics.push({ start, end, message, severity: 'error' });
+
+  /** At `[` starting a long bracket (`[[`, `[==[`): its level, else -1. */
+  const longBracketLevel = (at: number): number => {
+    if (source.charCodeAt(at) !== 0x5b) return -1;
+    let j = at + 1;
+    while (source.charCodeAt(j) === 0x3d) j++;
+    return source.charCodeAt(j) === 0x5b ? j - at - 1 : -1;
+  };
+  /** Read a long bracket at `at` of `level`; returns its content and the offset after it (the end of input when unclosed). */
+  const readLong = (at: number, level: number): { text: string; end: number; closed: boolean } => {
+    const open = at + level + 2;
+    const close = ']' + '='.repeat(level) + ']';
+    const k = source.indexOf(close, open);
+    if (k < 0) return { text: source.slice(open), end: n, closed: false };
+    // A newline right after the opening bracket is not part of the string (Lua 5.1).
+    let from = open;
+    if (source.charCodeAt(from) === 0x0d) from++;
+    if (source.charCodeAt(from) === 0x0a) from++;
+    return { text: source.slice(from, k), end: k + close.length, closed: true };
+  };
+
+  while (i < n) {
+    const c = source.charCodeAt(i);
+    // Whitespace, and the NUL a SCRI payload ends with.
+    if (c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d || c === 0x0b || c === 0x0c || c === 0) {
+      i++;
+      continue;
+    }
+    const start = i;
+    if (c === 0x2d && source.charCodeAt(i + 1) === 0x2d) {
+      const level = longBracketLevel(i + 2);
+      if (level >= 0) {
+        const r = readLong(i + 2, level);
+        if (!r.closed) error(start, n, 'unfinished long comment (no closing bracket before the end of the file)');
+        comments.push({ start, end: r.end, text: r.text, long: true });
+        i = r.end;
+      } else {
+        let e = source.indexOf('\n', i);
+        if (e < 0) e = n;
+        const text = source.slice(i + 2, e).replace(/\r$/, '');
+        comments.push({ start, end: e, text, long: false });
+        i = e;
+      }
+      continue;
+    }
+    if (isNameStart(c)) {
+      let j = i + 1;
+      while (j < n && isNameChar(source.charCodeAt(j))) j++;
+      const word = source.slice(i, j);
+      tokens.push({ type: KEYWORDS.has(word) ? 'keyword' : 'name', value: word, start, end: j });
+      i = j;
+      continue;
+    }
+    if (isDigit(c) || (c === 0x2e && isDigit(source.charCodeAt(i + 1)))) {
+      i = readNumber(source, i, tokens, error);
+      continue;
+    }
+    if (c === 0x22 || c === 0x27) {
+      i = readQuoted(source, i, tokens, error);
+      continue;
+    }
+    if (c === 0x5b) {
+      const level = longBracketLevel(i);
+      if (level >= 0) {
+        const r = readLong(i, level);
+        if (!r.closed) error(start, n, 'unfinished long string (no closing bracket before the end of the file)');
+        tokens.push({ type: 'string', value: r.text, start, end: r.end });
+        i = r.end;
+        continue;
+      }
+    }
+    const sym = SYMBOLS.find((s) => source.startsWith(s, i));
+    if (sym) {
+      tokens.push({ type: 'symbol', value: sym, start, end: i + sym.length });
+      i += sym.length;
+      continue;
+    }
+    // Anything else: one diagnostic for a run of such characters.
+    let j = i + 1;
+    while (j < n && !isTokenStart(source.charCodeAt(j))) j++;
+    error(start, j, `unexpected character${j - start > 1 ? 's' : ''} ${JSON.stringify(source.slice(start, Math.min(j, start + 20)))}`);
+    i = j;
+  }
+  tokens.push({ type: 'eof', value: '', start: n, end: n });
+  return { tokens, comments, diagnostics };
+}
+
+/** Whether a character can start a token or is whitespace (ends a run of unexpected characters). */
+function isTokenStart(c: number): boolean {
+  return isNameChar(c) || c <= 0x20 || c === 0x22 || c === 0x27 || '+-*/%^#<>=(){}[];:,.~'.includes(String.fromCharCode(c));
+}
+
+function readNumber(source: string, i: number, tokens: Token[], error: (s: number, e: number, m: string) => void): number {
+  const start = i;
+  const n = source.length;
+  let value: number;
+  let suffix: 'hi' | 'hl' | undefined;
+  if (source.charCodeAt(i) === 0x30 && (source.charCodeAt(i + 1) | 0x20) === 0x78) {
+    let j = i + 2;
+    while (j < n && isHex(source.charCodeAt(j))) j++;
+    const digits = source.slice(i + 2, j);
+    if (source.startsWith('hi', j) || source.startsWith('hl', j)) {
+      suffix = source.slice(j, j + 2) as 'hi' | 'hl';
+      j += 2;
+    }
+    value = digits.length ? parseInt(digits, 16) : NaN;
+    if (!digits.length) error(start, j, 'a hexadecimal number needs digits after 0x');
+    else if (suffix && digits.length > 8) error(start, j, `a hash literal holds 32 bits: ${digits.length} hex digits`);
+    i = j;
+  } else {
+    let j = i;
+    while (j < n && isDigit(source.charCodeAt(j))) j++;
+    if (source.charCodeAt(j) === 0x2e) {
+      j++;
+      while (j < n && isDigit(source.charCodeAt(j))) j++;
+    }
+    if ((source.charCodeAt(j) | 0x20) === 0x65) {
+      let k = j + 1;
+      if (source.charCodeAt(k) === 0x2b || source.charCodeAt(k) === 0x2d) k++;
+      if (isDigit(source.charCodeAt(k))) {
+        while (k < n && isDigit(source.charCodeAt(k))) k++;
+        j = k;
+      } else error(start, k, 'malformed number: an exponent needs digits');
+    }
+    value = Number(source.slice(i, j));
+    i = j;
+  }
+  // A number running straight into a name (`3x`) is malformed, as in Lua.
+  if (i < n && isNameChar(source.charCodeAt(i))) {
+    let j = i;
+    while (j < n && isNameChar(source.charCodeAt(j))) j++;
+    error(start, j, `malformed number ${JSON.stringify(source.slice(start, j))}`);
+    i = j;
+  }
+  tokens.push({ type: 'number', value: source.slice(start, i), start, end: i, number: value, ...(suffix ? { suffix } : {}) });
+  return i;
+}
+
+const ESCAPES: Record<string, string> = { n: '\n', t: '\t', r: '\r', a: '\x07', b: '\b', f: '\f', v: '\v', '\\': '\\', '"': '"', "'": "'", '\n': '\n' };
+
+function readQuoted(source: string, i: number, tokens: Token[], error: (s: number, e: number, m: string) => void): number {
+  const start = i;
+  const quote = source.charCodeAt(i);
+  const n = source.length;
+  let j = i + 1;
+  let value = '';
+  let runStart = j;
+  for (;;) {
+    if (j >= n || source.charCodeAt(j) === 0x0a) {
+      error(start, j, 'unfinished string (no closing quote on its line)');
+      value += source.slice(runStart, j);
+      break;
+    }
+    const c = source.charCodeAt(j);
+    if (c === quote) {
+      value += source.slice(runStart, j);
+      j++;
+      break;
+    }
+    if (c === 0x5c) {
+      value += source.slice(runStart, j);
+      const e = source[j + 1] ?? '';
+      if (e in ESCAPES) {
+        value += ESCAPES[e];
+        j += 2;
+      } else if (/[0-9]/.test(e)) {
+        // \ddd: up to three decimal digits.
+        let k = j + 1;
+        while (k < j + 4 && isDigit(source.charCodeAt(k))) k++;
+        const code = Number(source.slice(j + 1, k));
+        if (code > 255) error(j, k, `escape \\${source.slice(j + 1, k)} is above 255`);
+        value += String.fromCharCode(code & 0xff);
+        j = k;
+      } else {
+        // Lua 5.1 keeps the character of an unknown escape.
+        value += e;
+        j += e ? 2 : 1;
+      }
+      runStart = j;
+      continue;
+    }
+    j++;
+  }
+  tokens.push({ type: 'string', value, start, end: j });
+  return j;
+}
