@@ -13,10 +13,9 @@
  *   mount ships the path loose, as the engine's rule says, else from this container).
  * - `standaloneModel`: a `.bndl` or `.embb` outside the mounted install, read from its bytes alone.
  */
-import { type Mount, type ResolvedBundle, toGamePath } from '../../core/archive';
+import { BUNDLE_SUFFIX, type Mount, type ResolvedBundle, mergedUriPath, toGamePath } from '../../core/archive';
 import { type EmbbContainer, parseBndl, parseEmbb } from '../../core/formats/bundle';
 import type { BundleView, FileView, IdentityView, MemberRow, ServedFrom } from '../../media/bundle/protocol';
-import { BUNDLE_SUFFIX, mergedUriPath } from '../fs/uriPaths';
 
 /** What opening a row does: open an `arch06:` URI path, or tell the user why nothing opens. */
 export type OpenTarget = { uriPath: string } | { reason: string };

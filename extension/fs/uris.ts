@@ -1,13 +1,13 @@
 /**
- * `arch06:` URIs: the path mapping lives in uriPaths.ts (no vscode, unit-tested in plain node);
- * this module only turns its paths into `vscode.Uri`s and back.
+ * `arch06:` URIs: the path mapping lives in core/archive/viewPaths.ts (shared with the language
+ * server); this module only turns its paths into `vscode.Uri`s and back.
  */
 import * as vscode from 'vscode';
-import { SCHEME, mergedUriPath, parseUriPath, sourceUriPath } from './uriPaths';
-import type { ArchUri } from './uriPaths';
+import { SCHEME, mergedUriPath, parseUriPath, sourceUriPath } from '../../core/archive';
+import type { ArchUri } from '../../core/archive';
 
-export { BUNDLE_SUFFIX, SCHEME, SOURCES_FOLDER, gamePathOf } from './uriPaths';
-export type { ArchUri } from './uriPaths';
+export { BUNDLE_SUFFIX, SCHEME, SOURCES_FOLDER, gamePathOf } from '../../core/archive';
+export type { ArchUri } from '../../core/archive';
 
 export function parseUri(uri: vscode.Uri): ArchUri {
   return parseUriPath(uri.path);

@@ -5,7 +5,7 @@
  * folder, where a member's bytes come from (L loose, C container, ! missing).
  */
 import { BundleFolders, GamePath, Mount } from '../../core/archive';
-import { ArchUri } from '../fs/uriPaths';
+import type { ArchUri } from '../../core/archive';
 
 /** Theme colours by role (decorations.ts maps them to VS Code's theme colour ids). */
 export type DecorationColour = 'warning' | 'error' | 'disabled';

@@ -12,15 +12,13 @@
  * file that does not decode gives a text saying why, with the first bytes in hex, never an error.
  */
 import { Arch06Error, isArch06Error } from '../../core/errors';
-import { EntryByteSource, bundleStem, locateBundleMember, resolveBundle } from '../../core/archive';
-import type { Mount, ResolvedBundle } from '../../core/archive';
+import { EntryByteSource, bundleStem, locateBundleMember, parseUriPath, resolveBundle } from '../../core/archive';
+import type { ArchUri, Mount, ResolvedBundle } from '../../core/archive';
 import { readEmbb } from '../../core/formats/bundle';
 import { listFunctions, parseScript } from '../../core/formats/script';
 import { ownScriptPath } from '../../core/formats/registry';
 import { renderContainer, renderScript, renderText, textKindOf } from '../../core/text';
 import type { RenderOptions, TextKind } from '../../core/text';
-import { parseUriPath } from '../fs/uriPaths';
-import type { ArchUri } from '../fs/uriPaths';
 
 export const TEXT_SCHEME = 'arch06-text';
 /** The language of decoded texts (syntaxes/arch06text.tmLanguage.json). */

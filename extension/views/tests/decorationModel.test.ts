@@ -10,7 +10,7 @@ import { LtarWriter } from '../../../core/formats/archive';
 import { writeBndl, writeEmbb } from '../../../core/formats/bundle';
 import { SAMPLE_BUNDLE, sampleGame } from '../../../core/sample';
 import { tempDir, writeTree } from '../../../test/support/fixtures';
-import { parseUriPath } from '../../fs/uriPaths';
+import { parseUriPath } from '../../../core/archive';
 import { decorationFor } from '../decorationModel';
 
 const root = tempDir('arch06-decorations-');

@@ -17,7 +17,7 @@ import {
   sampleGame,
 } from '../../../core/sample';
 import { tempDir, writeTree } from '../../../test/support/fixtures';
-import { mergedUriPath, sourceUriPath } from '../../fs/uriPaths';
+import { mergedUriPath, sourceUriPath } from '../../../core/archive';
 import { DECODED_LANGUAGE, SCRIPT_LANGUAGE, copyOfQuery, copyQuery, embeddedCopyOf, loadTextView } from '../textViewModel';
 
 const root = tempDir('arch06-text-view-');

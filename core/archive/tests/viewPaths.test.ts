@@ -1,15 +1,9 @@
-// arch06: URI paths ⇄ game paths in plain node: uriPaths.ts must not import vscode (uris.ts and
-// provider.ts only wrap what it returns; bundle folders are core/archive/bundleFolders.ts).
+// arch06: URI paths ⇄ game paths (core, no vscode: the extension's uris.ts and provider.ts only
+// wrap what it returns, and the language server maps its documents with it).
 import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
-import * as fs from 'node:fs';
-import { Arch06Error } from '../../../core/errors';
-import { BUNDLE_SUFFIX, SOURCES_FOLDER, gamePathOf, mergedUriPath, parseUriPath, sourceUriPath } from '../uriPaths';
-
-test('uriPaths loads in plain node; uris.ts is the module that imports vscode', () => {
-  // Read, not loaded (loading it would fail at require('vscode') and count as running it).
-  assert.match(fs.readFileSync(require.resolve('../uris'), 'utf8'), /require\("vscode"\)/);
-});
+import { Arch06Error } from '../../errors';
+import { BUNDLE_SUFFIX, SOURCES_FOLDER, gamePathOf, mergedUriPath, parseUriPath, sourceUriPath } from '../viewPaths';
 
 test('the merged view: /<game path>, either case, separators normalised to backslashes', () => {
   assert.deepEqual(parseUriPath('/'), { view: 'merged', path: '' });

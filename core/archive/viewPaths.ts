@@ -1,0 +1,59 @@
+/**
+ * `arch06:` URI paths: the views of a mount as paths, shared by the extension (extension/fs/uris.ts
+ * wraps them in `vscode.Uri`s) and the language server (which maps its documents' URIs back to game
+ * paths). The merged view (what
+ * the engine loads) is `/<game path>` with `/` separators; each source on its own is
+ * `/@sources/<source name>/<game path>`; a bundle's members sit in `/<manifest path> [bundle]/<member path>`.
+ * Paths are case-insensitive, like every game path.
+ */
+import { type GamePath, toGamePath } from './gamePath';
+import { bundleFolderPath } from './bundleFolders';
+
+export const SCHEME = 'arch06';
+export const SOURCES_FOLDER = '@sources';
+/**
+ * Beside every `x.bndl` of the merged view sits a folder `x.bndl [bundle]` holding the bundle's
+ * members (by their full game paths), each served as the engine would: loose entry, else container
+ * (core/archive/bundleFolders.ts, which the CLI's `ls` uses too).
+ */
+export { BUNDLE_SUFFIX } from './bundleFolders';
+
+export type ArchUri =
+  | { view: 'merged'; path: GamePath }
+  | { view: 'sources' }
+  | { view: 'source'; source: string; path: GamePath }
+  | { view: 'bundle'; bundle: GamePath; member: GamePath };
+
+/** What a URI's path names. Throws BAD_ARGUMENT (from toGamePath) for a path no game path can be (`..`). */
+export function parseUriPath(uriPath: string): ArchUri {
+  const segments = uriPath.split('/').filter((s) => s.length > 0);
+  if (segments[0]?.toLowerCase() === SOURCES_FOLDER) {
+    if (segments.length === 1) return { view: 'sources' };
+    return { view: 'source', source: segments[1], path: toGamePath(segments.slice(2).join('\\')) };
+  }
+  const inBundle = bundleFolderPath(segments.join('\\'));
+  if (inBundle) return { view: 'bundle', bundle: inBundle.bundle, member: inBundle.member };
+  return { view: 'merged', path: toGamePath(segments.join('\\')) };
+}
+
+/** The game path a URI is about (a bundle member's own path), or undefined for `@sources`. */
+export function gamePathOf(u: ArchUri): GamePath | undefined {
+  return u.view === 'sources' ? undefined : u.view === 'bundle' ? u.member : u.path;
+}
+
+const slashed = (path: string): string =>
+  path
+    .split(/[\\/]+/)
+    .filter(Boolean)
+    .join('/');
+
+/** The merged-view URI path of a game path. */
+export function mergedUriPath(path: string): string {
+  return '/' + slashed(path);
+}
+
+/** The URI path of one source's copy of a game path (or of the source's root). */
+export function sourceUriPath(source: string, path = ''): string {
+  const rest = slashed(path);
+  return `/${SOURCES_FOLDER}/${source}${rest ? '/' + rest : ''}`;
+}
