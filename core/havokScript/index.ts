@@ -1,9 +1,14 @@
 /**
  * core/havokScript, the public face: Havok Script (the game's Lua 5.1 dialect) parsed into a
  * syntax tree with exact UTF-16 ranges and diagnostics, never throwing (parser.ts); its tokens
- * (lexer.ts) and tree (syntax.ts).
+ * (lexer.ts) and tree (syntax.ts); what a script defines (outline.ts) and its names resolved by
+ * Lua's scoping rules (scopes.ts).
  */
 export { MAX_NESTING, parseHavokScript } from './parser';
 export { KEYWORDS, tokenize } from './lexer';
 export type { LexResult, Token, TokenType } from './lexer';
+export { outline } from './outline';
+export type { ScriptSymbol, ScriptSymbolKind } from './outline';
+export { resolveNames, useAt } from './scopes';
+export type { MemberUse, NameUse, ScriptNames } from './scopes';
 export type * from './syntax';

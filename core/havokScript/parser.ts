@@ -24,8 +24,12 @@ import type {
   TypedName,
 } from './syntax';
 
-/** Deeper nesting than this is reported and cut off (no real script comes near it). */
-export const MAX_NESTING = 200;
+/**
+ * Deeper nesting than this is reported and cut off (no real script comes near it). Each link of a
+ * chain (`a.b.c`, `x + y + z`) counts as a level: the tree's depth, which every walk over it
+ * recurses through, stays bounded whatever the input.
+ */
+export const MAX_NESTING = 1000;
 
 /** Binary operators: [left priority, right priority] (Lua 5.1's table; `..` and `^` bind right). */
 const BINARY: Record<string, [number, number]> = {
@@ -375,15 +379,20 @@ class Parser {
       const argument = this.expression(UNARY_PRIORITY);
       left = { kind: 'Unary', operator: t.value as 'not' | '-' | '#', argument, start: t.start, end: argument.end };
     } else left = this.simpleExpression();
+    const depthBefore = this.depth;
     for (;;) {
       const op = this.tok;
       const prio = (op.type === 'symbol' || op.type === 'keyword') && Object.prototype.hasOwnProperty.call(BINARY, op.value) ? BINARY[op.value] : undefined;
       if (!prio || prio[0] <= limit) break;
+      if (++this.depth > MAX_NESTING) {
+        this.tooDeep();
+        break;
+      }
       this.pos++;
       const right = this.expression(prio[1]);
       left = { kind: 'Binary', operator: op.value, left, right, start: left.start, end: right.end };
     }
-    this.depth--;
+    this.depth = depthBefore - 1;
     return left;
   }
 
@@ -452,10 +461,24 @@ class Parser {
   }
 
   private suffixedExpression(): Expression {
-    let e = this.primaryExpression();
+    const e = this.primaryExpression();
     if (e.kind === 'ErrorExpression') return e;
+    const depthBefore = this.depth;
+    const out = this.suffixes(e);
+    this.depth = depthBefore;
+    return out;
+  }
+
+  /** The `.name`, `[k]`, `:m(args)` and call suffixes after `e`; each link counts as a nesting level. */
+  private suffixes(e: Expression): Expression {
     for (;;) {
       const t = this.tok;
+      if ((t.type === 'symbol' && '.[:({'.includes(t.value)) || t.type === 'string') {
+        if (++this.depth > MAX_NESTING) {
+          this.tooDeep();
+          return e;
+        }
+      }
       if (t.type === 'symbol') {
         if (t.value === '.') {
           this.pos++;

@@ -12,6 +12,8 @@ import { prng } from '../../../test/support/fixtures';
 import { REAL_LAYER_NAMES, mountRealPatch, realLayerStem, realPatch } from '../../../test/support/realLayers';
 import { MAX_NESTING, parseHavokScript } from '../parser';
 import { tokenize } from '../lexer';
+import { resolveNames } from '../scopes';
+import { outline } from '../outline';
 import type { Chunk, Expression, FunctionExpression, Statement, TableConstructor } from '../syntax';
 
 /** Every node below `node`, depth first (statements, expressions, table fields, clauses). */
@@ -258,8 +260,21 @@ test('recovery: stray tokens and broken expressions become diagnostics; statemen
 });
 
 test('hostile input: deep nesting is cut off with a diagnostic, never a stack overflow', () => {
-  for (const src of ['x = ' + '('.repeat(100_000) + '1', 'x = ' + '{'.repeat(100_000), 'do '.repeat(100_000), 'x = ' + 'not '.repeat(100_000) + '1']) {
+  const sources = [
+    'x = ' + '('.repeat(100_000) + '1',
+    'x = ' + '{'.repeat(100_000),
+    'do '.repeat(100_000),
+    'x = ' + 'not '.repeat(100_000) + '1',
+    // Chains the parser builds in a loop: the tree's depth is capped all the same.
+    'x = a' + '.b'.repeat(100_000),
+    'x = 1' + ' + 1'.repeat(100_000),
+    'f' + '()'.repeat(100_000),
+  ];
+  for (const src of sources) {
     const c = parseHavokScript(src);
+    // What walks the tree (names, outline) must not overflow the stack either.
+    resolveNames(c);
+    outline(c, src);
     assert.ok(
       c.diagnostics.some((d) => d.message.includes(`deeper than ${MAX_NESTING}`)),
       src.slice(0, 20),

@@ -1,0 +1,172 @@
+/**
+ * A script's outline: what it defines, as the game's scripts define things (seed 001, the four
+ * retail layer scripts):
+ *
+ * - `hstructure Name … end`: a structure type and its `field : type` lines;
+ * - the fields of a top-level `local section_<hash> = { … }` table: `name = function (self,
+ *   threadId, scriptId) … end` is a bindable function, `name = hmake <Type> { … }` a script object
+ *   whose own `Member = function` fields are its methods;
+ * - Lua's `function a.b:c()`, `local function f()` and `name = function` statements.
+ *
+ * `bindable` marks what a registry's SCRB block can name: the section tables' fields and the
+ * top-level functions.
+ */
+import type { Chunk, Expression, FunctionExpression, Name, Span, Statement, TableConstructor } from './syntax';
+
+export type ScriptSymbolKind = 'function' | 'hmake' | 'method' | 'structure' | 'field' | 'table';
+
+export interface ScriptSymbol extends Span {
+  name: string;
+  kind: ScriptSymbolKind;
+  /** The name's own range (what a go-to-definition lands on). */
+  selection: Span;
+  /** For functions: `(self, threadId, scriptId)`; for hmake: its type; for fields: their type. */
+  detail?: string;
+  /** A name a registry's SCRB block can bind. */
+  bindable: boolean;
+  /** Functions: the parameter names. */
+  params?: string[];
+  /** The comment lines right above the definition. */
+  doc?: string;
+  children: ScriptSymbol[];
+}
+
+const paramText = (f: FunctionExpression): string =>
+  `(${[...f.params.map((p) => (p.type ? `${p.name} : ${p.type.name}` : p.name)), ...(f.vararg ? ['...'] : [])].join(', ')})${f.returnType ? ' : ' + f.returnType.name : ''}`;
+
+/** The outline of a parsed script, in source order. */
+export function outline(chunk: Chunk, source: string): ScriptSymbol[] {
+  const docAbove = docComments(chunk, source);
+  const fn = (name: Name, f: FunctionExpression, span: Span, kind: 'function' | 'method', bindable: boolean): ScriptSymbol => ({
+    name: name.name,
+    kind,
+    start: span.start,
+    end: span.end,
+    selection: { start: name.start, end: name.end },
+    detail: paramText(f),
+    params: f.params.map((p) => p.name),
+    bindable,
+    ...docOf(docAbove, source, span.start),
+    children: [],
+  });
+  const members = (table: TableConstructor): ScriptSymbol[] =>
+    table.fields.flatMap((f): ScriptSymbol[] => {
+      if (f.kind !== 'named' || !f.name) return [];
+      if (f.value.kind === 'Function') return [fn(f.name, f.value, f, 'method', false)];
+      return [{ name: f.name.name, kind: 'field', start: f.start, end: f.end, selection: span(f.name), bindable: false, children: [] }];
+    });
+  /** A value defined under `name` (a function, an hmake object), else undefined. */
+  const defined = (name: Name, value: Expression, at: Span, bindable: boolean): ScriptSymbol | undefined => {
+    if (value.kind === 'Function') return fn(name, value, at, 'function', bindable);
+    if (value.kind === 'HMake')
+      return {
+        name: name.name,
+        kind: 'hmake',
+        start: at.start,
+        end: at.end,
+        selection: span(name),
+        detail: value.type.name,
+        bindable,
+        ...docOf(docAbove, source, at.start),
+        children: members(value.table),
+      };
+    return undefined;
+  };
+
+  const out: ScriptSymbol[] = [];
+  for (const s of chunk.body) out.push(...topLevel(s, defined, fn));
+  return out;
+}
+
+const span = (s: Span): Span => ({ start: s.start, end: s.end });
+
+function topLevel(
+  s: Statement,
+  defined: (name: Name, value: Expression, at: Span, bindable: boolean) => ScriptSymbol | undefined,
+  fn: (name: Name, f: FunctionExpression, span: Span, kind: 'function' | 'method', bindable: boolean) => ScriptSymbol,
+): ScriptSymbol[] {
+  switch (s.kind) {
+    case 'HStructure':
+      return [
+        {
+          name: s.name.name,
+          kind: 'structure',
+          start: s.start,
+          end: s.end,
+          selection: span(s.name),
+          bindable: false,
+          children: s.fields.map((f) => ({
+            name: f.name.name,
+            kind: 'field',
+            start: f.name.start,
+            end: f.type.end,
+            selection: span(f.name),
+            detail: f.type.name,
+            bindable: false,
+            children: [],
+          })),
+        },
+      ];
+    case 'Local': {
+      const out: ScriptSymbol[] = [];
+      s.names.forEach((name, i) => {
+        const v = s.values[i];
+        if (!v) return;
+        if (v.kind === 'Table') {
+          // A section table: its fields are the part's bindable definitions.
+          const children = v.fields.flatMap((f) => (f.kind === 'named' && f.name ? (defined(f.name, f.value, f, true) ?? []) : []));
+          out.push({ name: name.name, kind: 'table', start: s.start, end: s.end, selection: span(name), bindable: false, children });
+        } else {
+          const d = defined(name, v, s, false);
+          if (d) out.push(d);
+        }
+      });
+      return out;
+    }
+    case 'LocalFunction':
+      return [fn(s.name, s.func, s, 'function', false)];
+    case 'FunctionDeclaration': {
+      const last = s.path[s.path.length - 1];
+      const sym = fn(last, s.func, s, s.path.length > 1 ? 'method' : 'function', s.path.length === 1);
+      if (s.path.length > 1) sym.detail = `${s.path.map((n) => n.name).join('.')}${sym.detail}`;
+      return [sym];
+    }
+    case 'Assignment': {
+      const out: ScriptSymbol[] = [];
+      s.targets.forEach((t, i) => {
+        const v = s.values[i];
+        if (t.kind === 'Name' && v) {
+          const d = defined(t, v, s, true);
+          if (d) out.push(d);
+        }
+      });
+      return out;
+    }
+    default:
+      return [];
+  }
+}
+
+/** Comment text ending on the line right above each line that holds code, by that line's start offset. */
+function docComments(chunk: Chunk, source: string): Map<number, string> {
+  const byLineStart = new Map<number, string>();
+  let run: string[] = [];
+  let runEnd = -1;
+  for (const c of chunk.comments) {
+    const lineStart = source.lastIndexOf('\n', c.start - 1) + 1;
+    // Only comments alone on their lines count as documentation.
+    if (source.slice(lineStart, c.start).trim() !== '') continue;
+    const contiguous = runEnd >= 0 && source.slice(runEnd, lineStart).trim() === '' && source.slice(runEnd, lineStart).split('\n').length <= 2;
+    run = contiguous ? [...run, c.text.trim()] : [c.text.trim()];
+    runEnd = c.end;
+    const next = source.indexOf('\n', c.end);
+    if (next >= 0) byLineStart.set(next + 1, run.join('\n'));
+  }
+  return byLineStart;
+}
+
+/** The doc comment of the definition starting at `start` (on its line: `,\tName = …` counts too). */
+function docOf(docs: Map<number, string>, source: string, start: number): { doc?: string } {
+  const text = docs.get(source.lastIndexOf('\n', start - 1) + 1);
+  return text === undefined ? {} : { doc: text };
+}
