@@ -15,7 +15,7 @@ export type { BrokenSource, MergedListing, MountOptions, PathTable, SkippedLine,
 export type { MergedIndex } from './mergedIndex';
 export { verifyMount } from './verify';
 export type { VerifyFailure, VerifyOptions, VerifyReport } from './verify';
-export { EntryByteSource, bundleStem, locateBundleMember, resolveBundle } from './bundles';
+export { EntryByteSource, bundleStem, locateBundleMember, readBundleMember, resolveBundle } from './bundles';
 export type { BundleFile, BundleMember, MemberOrigin, ResolvedBundle, SizeIdentity } from './bundles';
 export { BUNDLE_SUFFIX, BundleFolder, BundleFolders, bundleFolderPath, memberName } from './bundleFolders';
 export type { BundleFolderPath, BundleListing } from './bundleFolders';

@@ -176,7 +176,9 @@ function readNumber(source: string, i: number, tokens: Token[], error: (s: numbe
     }
     value = digits.length ? parseInt(digits, 16) : NaN;
     if (!digits.length) error(start, j, 'a hexadecimal number needs digits after 0x');
-    else if (suffix && digits.length > 8) error(start, j, `a hash literal holds 32 bits: ${digits.length} hex digits`);
+    // `hi` is a 32-bit hash, `hl` a 64-bit one (the value is then exact only below 2^53; `raw` keeps it).
+    else if (suffix && digits.length > (suffix === 'hi' ? 8 : 16))
+      error(start, j, `a ${suffix} hash literal holds ${suffix === 'hi' ? 32 : 64} bits: ${digits.length} hex digits`);
     i = j;
   } else {
     let j = i;

@@ -47,9 +47,9 @@ export interface NumberLiteral extends Span {
   kind: 'Number';
   /** The literal as written. */
   raw: string;
-  /** Its value (a `hi`/`hl` hash literal: the 32-bit value of its hex digits). */
+  /** Its value (a hash literal: the value of its hex digits; a 64-bit `hl` one is exact only below 2^53). */
   value: number;
-  /** `hi` / `hl`: a Havok hash literal (`0x…hi`). */
+  /** `hi` (32-bit) / `hl` (64-bit): a Havok hash literal (`0x…hi`). */
   suffix?: 'hi' | 'hl';
 }
 export interface StringLiteral extends Span {

@@ -100,6 +100,7 @@ function coreFaces(root: string): string[] {
     'core/sample',
     'core/text',
     'core/havokScript',
+    'core/scriptIndex',
   ];
 }
 

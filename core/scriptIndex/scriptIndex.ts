@@ -1,0 +1,266 @@
+/**
+ * Every script and object registry of a mount, read as the engine serves them, and the links
+ * between them (seed 001, "Binding from script"): a registry's SCRB block binds objects to names
+ * of its part's own `.scripts` (the script hash is StringHash of that path), so each bound
+ * function knows the objects bound to it, and each binding that names nothing in the served
+ * script is a broken mod.
+ *
+ * Which copy counts: a loose entry of a path wins over the copy a bundle's container embeds (the
+ * patch rule: a standalone `.objres` replaces the embedded one), exactly as `resolveBundle` serves
+ * members; among loose copies, the search order's winner.
+ *
+ * Built once per mount, bounded: a script larger than `maxScriptBytes` is listed as skipped, and
+ * every read failure is recorded on the index, never thrown.
+ */
+import { type Mount, resolveBundle, readBundleMember, toGamePath } from '../archive';
+import { isArch06Error } from '../errors';
+import { defaultHasher, formatHash } from '../hash';
+import { parseObjr, resolveRegistry, ownScriptPath } from '../formats/registry';
+import { parseScript } from '../formats/script';
+import { outline, parseHavokScript, resolveNames, type Chunk, type ScriptNames, type ScriptSymbol } from '../havokScript';
+
+/** Where the served copy of a script or registry comes from. */
+export interface ServedCopy {
+  /** The game path, as the winning source or manifest spells it. */
+  path: string;
+  /** `loose`: an archive entry or loose file; `container`: a member of a bundle's `.embb`. */
+  from: 'loose' | 'container';
+  /** The source (archive or folder) it is read from. */
+  source: string;
+  /** For container copies: the bundle's manifest path. */
+  bundle?: string;
+}
+
+export interface IndexedScript extends ServedCopy {
+  /** The source text (a compiled script has none: `kind` says so). */
+  text: string;
+  kind: 'source' | 'bytecode';
+  chunk: Chunk;
+  symbols: ScriptSymbol[];
+  names: ScriptNames;
+  /** Bindable names (section-table fields and top-level functions) by lower-case name. */
+  bindable: Map<string, ScriptSymbol>;
+}
+
+/** One object bound to a script name by a registry's SCRB block. */
+export interface BindingSite {
+  /** The object's OBJL name (null when no OBJL name has the hash). */
+  object: string | null;
+  objectHash: number;
+  class: string | null;
+  event: string | null;
+  /** The bound name, as the registry spells it. */
+  function: string;
+  /** The registry's game path and where its served copy comes from. */
+  registry: ServedCopy;
+  /** Index of the SCRB binding record. */
+  binding: number;
+}
+
+/** A problem of the registries' bindings against their scripts (the language server's diagnostics). */
+export interface BindingProblem {
+  /** The script the binding names (its part's own path). */
+  script: string;
+  /** The bound name, when the problem is about one. */
+  function?: string;
+  registry: ServedCopy;
+  message: string;
+}
+
+export interface ScriptIndexOptions {
+  /** Scripts larger than this are not parsed (listed in `skipped`). Default 16 MiB. */
+  maxScriptBytes?: number;
+  /** Called after each file, with how many of the total are done. */
+  onProgress?: (done: number, total: number) => void;
+  /** Checked between files; true stops the build (the index holds what was read). */
+  isCancelled?: () => boolean;
+}
+
+const key = (p: string): string => toGamePath(p).toLowerCase();
+
+export class ScriptIndex {
+  private readonly scriptsByPath = new Map<string, IndexedScript>();
+  private readonly boundByScript = new Map<string, Map<string, BindingSite[]>>();
+  readonly problems: BindingProblem[] = [];
+  /** Files that could not be read or parsed, with why. */
+  readonly failures: { path: string; reason: string }[] = [];
+  readonly skipped: { path: string; reason: string }[] = [];
+  registries = 0;
+  cancelled = false;
+
+  private constructor() {}
+
+  /** Read every script and registry the mount serves, then link the bindings. */
+  static build(mount: Mount, options: ScriptIndexOptions = {}): ScriptIndex {
+    const index = new ScriptIndex();
+    const maxBytes = options.maxScriptBytes ?? 16 * 1024 * 1024;
+    const copies = servedCopies(mount);
+    const total = copies.length;
+    let done = 0;
+    const registries: { copy: ServedCopy; bytes: Uint8Array }[] = [];
+    for (const c of copies) {
+      if (options.isCancelled?.()) {
+        index.cancelled = true;
+        break;
+      }
+      try {
+        const size = c.size();
+        if (c.kind === 'script' && size > maxBytes) index.skipped.push({ path: c.copy.path, reason: `${size} bytes, above the ${maxBytes}-byte limit` });
+        else {
+          const bytes = c.read();
+          if (c.kind === 'script') index.addScript(c.copy, bytes);
+          else registries.push({ copy: c.copy, bytes });
+        }
+      } catch (e) {
+        index.failures.push({ path: c.copy.path, reason: isArch06Error(e) ? e.message : String(e) });
+      }
+      options.onProgress?.(++done, total);
+    }
+    for (const r of registries) index.addRegistry(r.copy, r.bytes);
+    return index;
+  }
+
+  /** Every indexed script, in path order. */
+  scripts(): IndexedScript[] {
+    return [...this.scriptsByPath.values()].sort((a, b) => a.path.localeCompare(b.path));
+  }
+
+  /** The served script at a game path (case-insensitive). */
+  script(path: string): IndexedScript | undefined {
+    return this.scriptsByPath.get(key(path));
+  }
+
+  /** The objects bound to `name` of the script at `scriptPath`. */
+  boundBy(scriptPath: string, name: string): BindingSite[] {
+    return this.boundByScript.get(key(scriptPath))?.get(name.toLowerCase()) ?? [];
+  }
+
+  /** Every bound name of a script with its sites. */
+  bindingsOf(scriptPath: string): Map<string, BindingSite[]> {
+    return this.boundByScript.get(key(scriptPath)) ?? new Map();
+  }
+
+  /** Parse `text` as the script at `path` (an open editor's text replaces the served copy's). */
+  static analyse(copy: ServedCopy, text: string, kind: 'source' | 'bytecode' = 'source'): IndexedScript {
+    const chunk = parseHavokScript(kind === 'source' ? text : '');
+    const symbols = kind === 'source' ? outline(chunk, text) : [];
+    const bindable = new Map<string, ScriptSymbol>();
+    const visit = (list: ScriptSymbol[]): void => {
+      for (const s of list) {
+        if (s.bindable && !bindable.has(s.name.toLowerCase())) bindable.set(s.name.toLowerCase(), s);
+        visit(s.children);
+      }
+    };
+    visit(symbols);
+    return { ...copy, text, kind, chunk, symbols, names: resolveNames(chunk), bindable };
+  }
+
+  private addScript(copy: ServedCopy, bytes: Uint8Array): void {
+    const file = parseScript(bytes, copy.path);
+    this.scriptsByPath.set(key(copy.path), ScriptIndex.analyse(copy, file.source ?? '', file.kind));
+  }
+
+  private addRegistry(copy: ServedCopy, bytes: Uint8Array): void {
+    let reg;
+    try {
+      reg = parseObjr(bytes, copy.path);
+    } catch (e) {
+      this.failures.push({ path: copy.path, reason: isArch06Error(e) ? e.message : String(e) });
+      return;
+    }
+    this.registries++;
+    if (!reg.bindings) return;
+    const scriptPath = ownScriptPath(copy.path);
+    const script = this.script(scriptPath);
+    const resolved = resolveRegistry(reg, { scriptPath, ...(script ? { functions: new Set([...script.bindable.values()].map((s) => s.name)) } : {}) });
+    const own = defaultHasher.tryHash(scriptPath);
+    let sites = this.boundByScript.get(key(scriptPath));
+    if (!sites) this.boundByScript.set(key(scriptPath), (sites = new Map()));
+    for (const row of resolved.bindings) {
+      if (own.ok && row.scriptHash !== own.hash)
+        this.problems.push({
+          script: scriptPath,
+          ...(row.function ? { function: row.function } : {}),
+          registry: copy,
+          message: `binding ${row.binding} names script hash ${formatHash(row.scriptHash)}, not the part's own script ${scriptPath} (${formatHash(own.hash)})`,
+        });
+      if (!row.function) continue;
+      const site: BindingSite = {
+        object: row.object,
+        objectHash: row.objectHash,
+        class: row.class,
+        event: row.event,
+        function: row.function,
+        registry: copy,
+        binding: row.binding,
+      };
+      const k = row.function.toLowerCase();
+      const list = sites.get(k);
+      if (list) list.push(site);
+      else sites.set(k, [site]);
+    }
+    if (!script) {
+      if (resolved.bindings.length)
+        this.problems.push({
+          script: scriptPath,
+          registry: copy,
+          message: `the registry binds ${resolved.bindings.length} object(s) to ${scriptPath}, which no mounted source serves`,
+        });
+      return;
+    }
+    for (const [name, list] of sites) {
+      if (script.bindable.has(name)) continue;
+      this.problems.push({
+        script: scriptPath,
+        function: list[0].function,
+        registry: copy,
+        message: `${list[0].function} is bound (${list.map((s) => s.object ?? formatHash(s.objectHash)).join(', ')}) but the served script does not define it`,
+      });
+    }
+  }
+}
+
+interface CopyToRead {
+  kind: 'script' | 'registry';
+  copy: ServedCopy;
+  size: () => number;
+  read: () => Uint8Array;
+}
+
+/** The served copy of every `.scripts` and `.objres` path: loose entries first, then bundle members no loose entry shadows. */
+function servedCopies(mount: Mount): CopyToRead[] {
+  const out: CopyToRead[] = [];
+  const seen = new Set<string>();
+  const kindOf = (p: string): 'script' | 'registry' | undefined => (/\.scripts$/i.test(p) ? 'script' : /\.objres$/i.test(p) ? 'registry' : undefined);
+  const bundles: string[] = [];
+  for (const p of mount.distinctPaths()) {
+    if (/\.bndl$/i.test(p)) bundles.push(p);
+    const kind = kindOf(p);
+    if (!kind) continue;
+    const entry = mount.winner(p);
+    if (!entry) continue;
+    seen.add(key(p));
+    out.push({ kind, copy: { path: entry.path, from: 'loose', source: entry.source.name }, size: () => entry.size, read: () => entry.readSync() });
+  }
+  for (const b of bundles) {
+    let bundle;
+    try {
+      bundle = resolveBundle(mount, b);
+    } catch {
+      continue; // a manifest that does not resolve has no members to index (the bundle editor says why)
+    }
+    for (const m of bundle.members) {
+      const kind = kindOf(m.path);
+      if (!kind || seen.has(key(m.path)) || m.servedFrom !== 'container') continue;
+      seen.add(key(m.path));
+      out.push({
+        kind,
+        copy: { path: m.path, from: 'container', source: m.source ?? bundle.container?.source ?? '', bundle: bundle.manifest.path },
+        size: () => m.size ?? m.embedded?.size ?? 0,
+        read: () => readBundleMember(mount, bundle, m),
+      });
+    }
+  }
+  // Scripts first: a registry's bindings are checked against its script.
+  return out.sort((a, b) => (a.kind === b.kind ? 0 : a.kind === 'script' ? -1 : 1));
+}
