@@ -7,7 +7,7 @@ export interface ParsedArgs {
 }
 
 /** Options that take a value; every other `--name` is a boolean flag. */
-const VALUED = new Set(['source', 'cfg', 'arch', 'raw-size', 'out', 'limit', 'png', 'mip', 'slice', 'skel', 'glb']);
+const VALUED = new Set(['source', 'cfg', 'arch', 'raw-size', 'out', 'limit', 'png', 'mip', 'slice', 'skel', 'glb', 'table-from']);
 
 export function parseArgs(argv: string[]): ParsedArgs {
   const positionals: string[] = [];

@@ -11,10 +11,12 @@ import { escapeControls, writeOut } from './output';
 import { parseArgs, ParsedArgs } from './args';
 import { catCommand, lsCommand, mountCommand, unhashCommand, verifyCommand, whichCommand } from './commands/mountCommands';
 import { extractCommand } from './commands/extract';
-import { hashCommand, makeSampleCommand, oodleCommand } from './commands/misc';
+import { makeSampleCommand, oodleCommand } from './commands/misc';
+import { hashTableCommand, hashWithTableCommand } from './commands/hashTable';
 import { textureCommand, textureFileCommand } from './commands/texture';
 import { meshCommand, meshFileCommand } from './commands/mesh';
 import { dumpCommand } from './commands/dump';
+import { scriptsCommand } from './commands/scripts';
 
 const USAGE = `arch06 — Shadow of War archives from the command line
 
@@ -28,7 +30,9 @@ usage: arch06 <command> [arguments] [--json]
   extract <root> <path|folder> <out>  copy files out (merged view, or --source S)
   verify  <root>                      decode every entry of every source; report each failure
   unhash  <root> <0xHASH>             paths whose StringHash is HASH
-  hash    <string>                    StringHash of a name, as 0x%08X
+  hash    <string> [--table-from EXE] StringHash of a name, as 0x%08X (with the table found in EXE: any byte)
+  hashtable <exe>                     find the StringHash table in ShadowOfWar.exe: file offset, address;
+                                      exit 2 unless exactly one table agrees with every known value
   oodle   <in-file> --raw-size N [--out FILE]   decode one raw Oodle stream
   make-sample <folder>                write the embedded sample install
   texture <root> <path> [--png OUT] [--mip N] [--slice N]   a .tex/.dds entry: header, or a level as PNG
@@ -37,6 +41,8 @@ usage: arch06 <command> [arguments] [--json]
                                       a .inst (PRFB) or .wldmsh (MESH): its structure, located tables (uncertain) and LODs
   mesh-file <file.mesh|file.skel|file.inst|file.wldmsh> [--skel FILE] [--glb OUT]   the same for a file on disk
   dump    <root> <path> [--source S]  decoded structure of a .bndl/.embb, .strdb, .objres or .scripts (also x.bndl [bundle]\\member)
+  scripts <root> <path>              a script's functions and hmake objects (1-based lines), the objects the
+                                      registries bind to each (the copy in effect), its problems
 
 options for commands taking <root>:
   --cfg FILE    use this archive config list instead of <root>/x64/default.archcfg
@@ -63,7 +69,8 @@ const COMMANDS: Record<string, Command> = {
   extract: extractCommand,
   verify: verifyCommand,
   unhash: unhashCommand,
-  hash: hashCommand,
+  hash: hashWithTableCommand,
+  hashtable: hashTableCommand,
   oodle: oodleCommand,
   'make-sample': makeSampleCommand,
   texture: textureCommand,
@@ -71,6 +78,7 @@ const COMMANDS: Record<string, Command> = {
   mesh: meshCommand,
   'mesh-file': meshFileCommand,
   dump: dumpCommand,
+  scripts: scriptsCommand,
 };
 
 async function main(argv: string[]): Promise<number> {

@@ -7,7 +7,7 @@
 export { MAX_NESTING, parseHavokScript } from './parser';
 export { KEYWORDS, tokenize } from './lexer';
 export type { LexResult, Token, TokenType } from './lexer';
-export { outline } from './outline';
+export { flattenOutline, outline } from './outline';
 export type { ScriptSymbol, ScriptSymbolKind } from './outline';
 export { resolveNames, useAt } from './scopes';
 export type { MemberUse, NameUse, ScriptNames } from './scopes';

@@ -47,8 +47,17 @@ export const KEYWORDS: ReadonlySet<string> = new Set([
   'hmake',
 ]);
 
-/** Symbols, longest first so that `...` wins over `..` and `.`. */
-const SYMBOLS = ['...', '..', '==', '~=', '<=', '>=', '+', '-', '*', '/', '%', '^', '#', '<', '>', '=', '(', ')', '{', '}', '[', ']', ';', ':', ',', '.'];
+/** One-character symbols; `.`, `=`, `<`, `>` and `~` may start longer ones (symbolAt). */
+const SINGLE = new Set('+-*/%^#<>=(){}[];:,.');
+
+/** The symbol at `i`, longest first (`...` over `..` over `.`), or undefined. */
+function symbolAt(source: string, i: number): string | undefined {
+  const c = source[i];
+  const next = source[i + 1];
+  if (c === '.' && next === '.') return source[i + 2] === '.' ? '...' : '..';
+  if (next === '=' && (c === '=' || c === '~' || c === '<' || c === '>')) return c + '=';
+  return SINGLE.has(c) ? c : undefined;
+}
 
 const isDigit = (c: number): boolean => c >= 0x30 && c <= 0x39;
 const isHex = (c: number): boolean => isDigit(c) || (c >= 0x41 && c <= 0x46) || (c >= 0x61 && c <= 0x66);
@@ -140,7 +149,7 @@ export function tokenize(source: string): LexResult {
         continue;
       }
     }
-    const sym = SYMBOLS.find((s) => source.startsWith(s, i));
+    const sym = symbolAt(source, i);
     if (sym) {
       tokens.push({ type: 'symbol', value: sym, start, end: i + sym.length });
       i += sym.length;

@@ -80,6 +80,19 @@ export function outline(chunk: Chunk, source: string): ScriptSymbol[] {
 
 const span = (s: Span): Span => ({ start: s.start, end: s.end });
 
+/** Every symbol of an outline, parents before their children. */
+export function flattenOutline(symbols: readonly ScriptSymbol[]): ScriptSymbol[] {
+  const out: ScriptSymbol[] = [];
+  const visit = (list: readonly ScriptSymbol[]): void => {
+    for (const s of list) {
+      out.push(s);
+      visit(s.children);
+    }
+  };
+  visit(symbols);
+  return out;
+}
+
 function topLevel(
   s: Statement,
   defined: (name: Name, value: Expression, at: Span, bindable: boolean) => ScriptSymbol | undefined,

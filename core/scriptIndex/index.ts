@@ -1,10 +1,16 @@
 /**
  * core/scriptIndex, the public face: every script and registry a mount serves, read once and
- * linked (bound functions ⇄ the objects bound to them, binding problems), the engine API as the
- * seeds document it and as the scripts use it. The language server and `arch06 scripts` stand on it.
+ * linked (bound functions ⇄ the objects bound to them, binding problems); a script's full
+ * analysis on demand; the cross-script facts (globals' definitions and uses, the engine API as the
+ * scripts use it) from one pass; the engine API as the seeds document it. The language server and `arch06 scripts` stand on it.
  */
 export { ScriptIndex } from './scriptIndex';
+export { analyseScript, analyseText } from './analysis';
+export type { AnalysedScript } from './analysis';
+export { CrossScriptIndex } from './crossScript';
+export type { GlobalSite } from './crossScript';
 export type { BindingProblem, BindingSite, IndexedScript, ScriptIndexOptions, ServedCopy } from './scriptIndex';
+export { scriptDiagnostics } from './diagnostics';
 export { UsageIndex } from './usage';
 export type { GlobalUsage, MemberUsage, UsageSite } from './usage';
 export { DOCUMENTED_API, DOCUMENTED_CLASSES, documentedApi } from './engineApi';

@@ -16,8 +16,11 @@ import { type Mount, resolveBundle, readBundleMember, toGamePath } from '../arch
 import { isArch06Error } from '../errors';
 import { defaultHasher, formatHash } from '../hash';
 import { parseObjr, resolveRegistry, ownScriptPath } from '../formats/registry';
-import { parseScript } from '../formats/script';
-import { outline, parseHavokScript, resolveNames, type Chunk, type ScriptNames, type ScriptSymbol } from '../havokScript';
+import { type ScriptFunction, listFunctions, parseScript } from '../formats/script';
+import { type AnalysedScript, analyseScript } from './analysis';
+
+/** Full parses kept by `analysed` (the scripts a user is looking at, not the whole mount). */
+const ANALYSES_KEPT = 32;
 
 /** Where the served copy of a script or registry comes from. */
 export interface ServedCopy {
@@ -31,15 +34,18 @@ export interface ServedCopy {
   bundle?: string;
 }
 
+/**
+ * A served script as the index keeps it: its text and what it defines at the top level (the cheap
+ * line lister's view, enough to check bindings). The full parse is `analyseScript` (analysis.ts),
+ * made on demand: a mount holds thousands of scripts, and a tree for each would cost seconds and
+ * hundreds of megabytes before the first answer.
+ */
 export interface IndexedScript extends ServedCopy {
   /** The source text (a compiled script has none: `kind` says so). */
   text: string;
   kind: 'source' | 'bytecode';
-  chunk: Chunk;
-  symbols: ScriptSymbol[];
-  names: ScriptNames;
-  /** Bindable names (section-table fields and top-level functions) by lower-case name. */
-  bindable: Map<string, ScriptSymbol>;
+  /** Top-level definitions (bindable names) by lower-case name. */
+  definitions: Map<string, ScriptFunction>;
 }
 
 /** One object bound to a script name by a registry's SCRB block. */
@@ -80,11 +86,14 @@ const key = (p: string): string => toGamePath(p).toLowerCase();
 
 export class ScriptIndex {
   private readonly scriptsByPath = new Map<string, IndexedScript>();
+  private readonly analyses = new Map<string, AnalysedScript>();
   private readonly boundByScript = new Map<string, Map<string, BindingSite[]>>();
   readonly problems: BindingProblem[] = [];
   /** Files that could not be read or parsed, with why. */
   readonly failures: { path: string; reason: string }[] = [];
   readonly skipped: { path: string; reason: string }[] = [];
+  /** The names the registries spell out (OBJL objects, classes, groups; SCRB events and functions): hash dictionary candidates. */
+  readonly registryNames = new Set<string>();
   registries = 0;
   cancelled = false;
 
@@ -120,9 +129,11 @@ export class ScriptIndex {
     return index;
   }
 
+  private sorted: IndexedScript[] | undefined;
+
   /** Every indexed script, in path order. */
-  scripts(): IndexedScript[] {
-    return [...this.scriptsByPath.values()].sort((a, b) => a.path.localeCompare(b.path));
+  scripts(): readonly IndexedScript[] {
+    return (this.sorted ??= [...this.scriptsByPath.values()].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0)));
   }
 
   /** The served script at a game path (case-insensitive). */
@@ -140,24 +151,30 @@ export class ScriptIndex {
     return this.boundByScript.get(key(scriptPath)) ?? new Map();
   }
 
-  /** Parse `text` as the script at `path` (an open editor's text replaces the served copy's). */
-  static analyse(copy: ServedCopy, text: string, kind: 'source' | 'bytecode' = 'source'): IndexedScript {
-    const chunk = parseHavokScript(kind === 'source' ? text : '');
-    const symbols = kind === 'source' ? outline(chunk, text) : [];
-    const bindable = new Map<string, ScriptSymbol>();
-    const visit = (list: ScriptSymbol[]): void => {
-      for (const s of list) {
-        if (s.bindable && !bindable.has(s.name.toLowerCase())) bindable.set(s.name.toLowerCase(), s);
-        visit(s.children);
-      }
-    };
-    visit(symbols);
-    return { ...copy, text, kind, chunk, symbols, names: resolveNames(chunk), bindable };
+  /** A served script with its full parse (the last few are kept). */
+  analysed(path: string): AnalysedScript | undefined {
+    const k = key(path);
+    const hit = this.analyses.get(k);
+    if (hit) {
+      // Most recently used last.
+      this.analyses.delete(k);
+      this.analyses.set(k, hit);
+      return hit;
+    }
+    const script = this.scriptsByPath.get(k);
+    if (!script) return undefined;
+    const a = analyseScript(script);
+    this.analyses.set(k, a);
+    if (this.analyses.size > ANALYSES_KEPT) this.analyses.delete(this.analyses.keys().next().value as string);
+    return a;
   }
 
   private addScript(copy: ServedCopy, bytes: Uint8Array): void {
     const file = parseScript(bytes, copy.path);
-    this.scriptsByPath.set(key(copy.path), ScriptIndex.analyse(copy, file.source ?? '', file.kind));
+    const text = file.source ?? '';
+    const definitions = new Map<string, ScriptFunction>();
+    for (const f of file.kind === 'source' ? listFunctions(text) : []) if (!definitions.has(f.name.toLowerCase())) definitions.set(f.name.toLowerCase(), f);
+    this.scriptsByPath.set(key(copy.path), { ...copy, text, kind: file.kind, definitions });
   }
 
   private addRegistry(copy: ServedCopy, bytes: Uint8Array): void {
@@ -169,10 +186,15 @@ export class ScriptIndex {
       return;
     }
     this.registries++;
+    for (const o of reg.objectList?.objects ?? []) {
+      this.registryNames.add(o.name);
+      this.registryNames.add(o.className);
+      if (o.group) this.registryNames.add(o.group);
+    }
     if (!reg.bindings) return;
     const scriptPath = ownScriptPath(copy.path);
     const script = this.script(scriptPath);
-    const resolved = resolveRegistry(reg, { scriptPath, ...(script ? { functions: new Set([...script.bindable.values()].map((s) => s.name)) } : {}) });
+    const resolved = resolveRegistry(reg, { scriptPath, ...(script ? { functions: new Set([...script.definitions.values()].map((f) => f.name)) } : {}) });
     const own = defaultHasher.tryHash(scriptPath);
     let sites = this.boundByScript.get(key(scriptPath));
     if (!sites) this.boundByScript.set(key(scriptPath), (sites = new Map()));
@@ -184,7 +206,9 @@ export class ScriptIndex {
           registry: copy,
           message: `binding ${row.binding} names script hash ${formatHash(row.scriptHash)}, not the part's own script ${scriptPath} (${formatHash(own.hash)})`,
         });
+      if (row.event) this.registryNames.add(row.event);
       if (!row.function) continue;
+      this.registryNames.add(row.function);
       const site: BindingSite = {
         object: row.object,
         objectHash: row.objectHash,
@@ -209,7 +233,7 @@ export class ScriptIndex {
       return;
     }
     for (const [name, list] of sites) {
-      if (script.bindable.has(name)) continue;
+      if (script.definitions.has(name)) continue;
       this.problems.push({
         script: scriptPath,
         function: list[0].function,

@@ -3,7 +3,7 @@
  * a global (`System:LoadWorld`, `ScriptRelay.Create`), with how often it is used and a few call
  * sites to show as examples. Completion and hover are built from this and from engineApi.ts.
  */
-import type { IndexedScript } from './scriptIndex';
+import type { AnalysedScript } from './analysis';
 
 export interface UsageSite {
   script: string;
@@ -37,7 +37,7 @@ const SITES_KEPT = 3;
 export class UsageIndex {
   readonly globals = new Map<string, GlobalUsage>();
 
-  static of(scripts: Iterable<IndexedScript>): UsageIndex {
+  static of(scripts: Iterable<AnalysedScript>): UsageIndex {
     const u = new UsageIndex();
     for (const s of scripts) u.add(s);
     return u;
@@ -49,7 +49,7 @@ export class UsageIndex {
     return g;
   }
 
-  add(script: IndexedScript): void {
+  add(script: AnalysedScript): void {
     // Calls are recorded as member uses (`a:b(`) or as a name directly followed by `(`.
     for (const n of script.names.names) {
       if (n.scope !== 'global') continue;

@@ -12,7 +12,7 @@ import { writeRegistry } from '../../formats/registry';
 import { SAMPLE_LAYER_REGISTRY, SAMPLE_LAYER_SCRIPT } from '../../sample';
 import { REAL_LAYER_NAMES, mountRealPatch, realLayerStem, realPatch } from '../../../test/support/realLayers';
 import { mountSample } from '../../../test/support/sampleMount';
-import { ScriptIndex, UsageIndex } from '..';
+import { CrossScriptIndex, ScriptIndex } from '..';
 
 const REAL_ROWS: Record<string, number> = { island: 40, mtnpass: 17, snowmtn: 18, volcano: 19 };
 
@@ -25,10 +25,12 @@ test('real layers: every binding of the four registries names a function of its 
     assert.equal(index.registries, 4);
     for (const layer of REAL_LAYER_NAMES) {
       const scriptPath = `${realLayerStem(layer)}.scripts`;
-      const script = index.script(scriptPath);
+      const script = index.analysed(scriptPath);
       assert.ok(script, `${layer}: the script is indexed`);
       assert.equal(script.from, 'container');
       assert.deepEqual(script.chunk.diagnostics, [], layer);
+      // The cheap lister and the parser agree on what the script defines.
+      assert.deepEqual([...index.script(scriptPath)!.definitions.keys()], [...script.bindable.keys()], layer);
       let rows = 0;
       for (const [name, sites] of index.bindingsOf(scriptPath)) {
         assert.ok(script.bindable.has(name), `${layer}: ${name} is defined by the script`);
@@ -41,7 +43,7 @@ test('real layers: every binding of the four registries names a function of its 
       assert.equal(rows, REAL_ROWS[layer], `${layer}: object-binding rows`);
     }
     // The usage index knows the engine calls the scripts make.
-    const usage = UsageIndex.of(index.scripts());
+    const usage = CrossScriptIndex.build(index.scripts()).usage;
     assert.ok((usage.globals.get('LithThreadSleep')?.calls ?? 0) > 0, 'LithThreadSleep is called');
     const create = usage.globals.get('ScriptObject')?.members.get('.Create');
     assert.ok(create && create.calls > 0, 'ScriptObject.Create is called');
@@ -56,7 +58,7 @@ test('sample install: the standalone registry in Patch_02 is the one in effect (
   try {
     const index = ScriptIndex.build(m);
     assert.deepEqual(index.problems, []);
-    const script = index.script(SAMPLE_LAYER_SCRIPT);
+    const script = index.analysed(SAMPLE_LAYER_SCRIPT);
     assert.ok(script);
     assert.deepEqual(script.chunk.diagnostics, []);
     const alarm = index.boundBy(SAMPLE_LAYER_SCRIPT, '_gatealarm_SR_Script1_0c1d2e3f');

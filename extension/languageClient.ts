@@ -1,0 +1,86 @@
+/**
+ * The language server's client: starts dist/server.js over IPC for Havok Script documents (the
+ * script views, `arch06:` files, loose `.scripts`/`.hks` on disk, new untitled scripts), tells it which install is
+ * mounted (it mounts and indexes it itself) and the user's hash settings, again on every remount
+ * or settings change; and the one command the server's code lenses run, "bound by N objects",
+ * which lists the objects and opens the registry that binds the one picked.
+ */
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { LanguageClient, type LanguageClientOptions, type ServerOptions, TransportKind } from 'vscode-languageclient/node';
+import { BUNDLE_SUFFIX, mergedUriPath } from '../core/archive';
+import { SCHEME } from './fs/uris';
+import type { MountService } from './mountService';
+
+/** What a "bound by N objects" lens carries (server/server.ts builds it). */
+interface BindingsArgument {
+  function: string;
+  script: string;
+  sites: {
+    object: string | null;
+    class: string | null;
+    event: string | null;
+    label: string;
+    registry: { path: string; from: 'loose' | 'container'; source: string; bundle?: string };
+  }[];
+}
+
+function serverSettings(service: MountService): Record<string, unknown> {
+  const c = vscode.workspace.getConfiguration('arch06');
+  const m = service.mount;
+  const root = m?.root;
+  const files = c.get<string[]>('hashDictionaries', []).map((f) => (path.isAbsolute(f) || !root ? f : path.join(root, f)));
+  return {
+    ...(m
+      ? { installRoot: m.root, cfg: m.cfgPath, extraArchives: c.get<string[]>('extraArchives', []).map((a) => (path.isAbsolute(a) ? a : path.join(m.root, a))) }
+      : {}),
+    dictionaryFiles: files,
+    inlayHints: c.get<boolean>('hashInlayHints', false),
+  };
+}
+
+export function startLanguageClient(context: vscode.ExtensionContext, service: MountService): vscode.Disposable {
+  const module = path.join(context.extensionPath, 'dist', 'server.js');
+  const serverOptions: ServerOptions = {
+    run: { module, transport: TransportKind.ipc },
+    debug: { module, transport: TransportKind.ipc, options: { execArgv: ['--nolazy', '--inspect=6019'] } },
+  };
+  const clientOptions: LanguageClientOptions = {
+    documentSelector: [
+      { language: 'havokscript', scheme: 'arch06-text' },
+      { language: 'havokscript', scheme: SCHEME },
+      { language: 'havokscript', scheme: 'file' },
+      { language: 'havokscript', scheme: 'untitled' },
+    ],
+    initializationOptions: serverSettings(service),
+    outputChannelName: 'arch06 Havok Script',
+  };
+  const client = new LanguageClient('arch06.havokScript', 'arch06 Havok Script', serverOptions, clientOptions);
+  const started = client.start().catch((e: unknown) => service.reportError('The Havok Script language server did not start', e));
+  const update = (): void => void started.then(() => (client.isRunning() ? client.sendNotification('arch06/settings', serverSettings(service)) : undefined));
+  const subscriptions = [
+    service.onDidChange(update),
+    vscode.workspace.onDidChangeConfiguration((e) => {
+      if (e.affectsConfiguration('arch06.hashDictionaries') || e.affectsConfiguration('arch06.hashInlayHints')) update();
+    }),
+    vscode.commands.registerCommand('arch06.showBindings', (arg: BindingsArgument) => showBindings(arg)),
+  ];
+  return new vscode.Disposable(() => {
+    for (const s of subscriptions) s.dispose();
+    void client.stop();
+  });
+}
+
+/** The objects a bound function runs for; the one picked opens its registry (the copy in effect). */
+async function showBindings(arg: BindingsArgument | undefined): Promise<void> {
+  if (!arg?.sites?.length) return;
+  const pick = await vscode.window.showQuickPick(
+    arg.sites.map((s) => ({ label: s.object ?? '(unnamed object)', description: `${s.class ?? ''} · ${s.event ?? ''}`, detail: s.label, site: s })),
+    { title: `${arg.function}: bound by ${arg.sites.length} object${arg.sites.length === 1 ? '' : 's'}`, matchOnDescription: true, matchOnDetail: true },
+  );
+  if (!pick) return;
+  const r = pick.site.registry;
+  const uriPath = r.from === 'container' && r.bundle ? `${mergedUriPath(r.bundle)}${BUNDLE_SUFFIX}${mergedUriPath(r.path)}` : mergedUriPath(r.path);
+  const uri = vscode.Uri.from({ scheme: SCHEME, path: uriPath, ...(pick.site.object ? { fragment: `object=${encodeURIComponent(pick.site.object)}` } : {}) });
+  await vscode.commands.executeCommand('vscode.openWith', uri, 'arch06.registry');
+}

@@ -1,0 +1,102 @@
+/**
+ * Completion from what the install teaches: after `Global.` or `Global:` the members the mount's
+ * scripts use on that global (most used first) and those the seeds document; after `self.`/`self:`
+ * (or any local) the methods and fields this script defines; elsewhere the locals in scope before
+ * the cursor, the engine globals by use, this script's definitions and the keywords. Unknown
+ * globals are never errors, so nothing here is exhaustive: it is what the scripts show.
+ */
+import { KEYWORDS } from '../../core/havokScript';
+import { DOCUMENTED_API, DOCUMENTED_CLASSES, documentedApi } from '../../core/scriptIndex';
+import { allSymbols } from './navigation';
+import type { ScriptWorkspace } from './workspace';
+
+export type CompletionKind = 'function' | 'method' | 'field' | 'class' | 'variable' | 'keyword' | 'module';
+
+export interface CompletionEntry {
+  label: string;
+  kind: CompletionKind;
+  detail?: string;
+  documentation?: string;
+  /** Sorts before others of lower rank (use counts). */
+  rank: number;
+}
+
+const MEMBER_BEFORE = /([A-Za-z_][A-Za-z0-9_]*)\s*([.:])\s*([A-Za-z_][A-Za-z0-9_]*)?$/;
+
+export function completion(ws: ScriptWorkspace, uri: string, offset: number): CompletionEntry[] {
+  const doc = ws.document(uri);
+  if (!doc) return [];
+  const line = doc.text.slice(doc.text.lastIndexOf('\n', offset - 1) + 1, offset);
+  const member = MEMBER_BEFORE.exec(line);
+  if (member) {
+    const [, object, indexer] = member;
+    const local = doc.names.names.some((n) => n.name === object && n.scope === 'local' && n.start < offset);
+    return local || object === 'self' ? ownMembers(ws, uri) : globalMembers(ws, object, indexer as '.' | ':');
+  }
+  const out: CompletionEntry[] = [];
+  const seen = new Set<string>();
+  const push = (e: CompletionEntry): void => {
+    if (seen.has(e.label)) return;
+    seen.add(e.label);
+    out.push(e);
+  };
+  for (const n of localsInScope(doc.names.names, offset)) push({ label: n, kind: 'variable', detail: 'local', rank: 1_000_000 });
+  for (const s of allSymbols(doc)) if (s.bindable) push({ label: s.name, kind: s.kind === 'hmake' ? 'module' : 'function', detail: s.detail, rank: 500_000 });
+  for (const g of ws.usage().ranked()) {
+    const isClass = g.members.size > 0 && /^[A-Z]/.test(g.name);
+    push({ label: g.name, kind: isClass ? 'class' : g.calls > 0 ? 'function' : 'variable', detail: `engine global · used ${g.uses}×`, rank: g.uses });
+  }
+  for (const c of DOCUMENTED_CLASSES) push({ label: c, kind: 'class', detail: 'engine class (seed 001)', rank: 0 });
+  for (const k of KEYWORDS) push({ label: k, kind: 'keyword', rank: -1 });
+  return out;
+}
+
+/** The members used on a global across the mount, and those the seeds document. */
+function globalMembers(ws: ScriptWorkspace, object: string, indexer: '.' | ':'): CompletionEntry[] {
+  const out: CompletionEntry[] = [];
+  const used = ws.usage().globals.get(object);
+  for (const m of used?.members.values() ?? []) {
+    if (m.indexer !== indexer) continue;
+    const d = documentedApi(object, indexer, m.name);
+    out.push({
+      label: m.name,
+      kind: indexer === ':' ? 'method' : m.calls > 0 ? 'function' : 'field',
+      detail: `${object}${indexer}${m.name} · used ${m.uses}×`,
+      ...(d ? { documentation: `${d.signature}\n\n${d.doc}` } : {}),
+      rank: m.uses,
+    });
+  }
+  for (const d of DOCUMENTED_API) {
+    const m = new RegExp(`^${object}\\${indexer}([A-Za-z_]+)$`).exec(d.name);
+    if (m && !out.some((e) => e.label === m[1])) out.push({ label: m[1], kind: 'method', detail: d.signature, documentation: d.doc, rank: 0 });
+  }
+  if (indexer === '.' && !out.some((e) => e.label === 'Create') && (used?.members.size || DOCUMENTED_CLASSES.includes(object))) {
+    const d = documentedApi(object, '.', 'Create')!;
+    out.push({ label: 'Create', kind: 'function', detail: d.signature, documentation: d.doc, rank: 0 });
+  }
+  return out;
+}
+
+/** The methods and fields this script's hmake objects and hstructures define. */
+function ownMembers(ws: ScriptWorkspace, uri: string): CompletionEntry[] {
+  const doc = ws.document(uri)!;
+  const out = new Map<string, CompletionEntry>();
+  for (const s of allSymbols(doc)) {
+    if (s.kind !== 'method' && s.kind !== 'field') continue;
+    if (!out.has(s.name))
+      out.set(s.name, {
+        label: s.name,
+        kind: s.kind === 'method' ? 'method' : 'field',
+        ...(s.detail ? { detail: s.detail } : {}),
+        rank: s.kind === 'method' ? 1 : 0,
+      });
+  }
+  return [...out.values()];
+}
+
+/** Locals declared before the cursor: a superset of those in scope (completion offers, it does not judge). */
+function localsInScope(names: readonly { name: string; role: string; start: number }[], offset: number): string[] {
+  const out = new Set<string>();
+  for (const n of names) if (n.role === 'declaration' && n.start < offset) out.add(n.name);
+  return [...out];
+}

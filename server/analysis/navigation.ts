@@ -1,0 +1,76 @@
+/**
+ * Go to definition and find references. A name is what Lua's scoping makes it (core/havokScript
+ * scopes.ts): a local goes to its declaration and finds its uses in the same script; a global goes
+ * to its top-level definitions in every script of the mount and finds its uses in all of them; a
+ * member (`self:OpenGate`, `parent.__eventmap`) goes to the methods and fields of that name the
+ * script defines (its hmake objects, its hstructures). A definition's own name counts as a place
+ * of itself.
+ */
+import { type ScriptSymbol, type Span, flattenOutline, useAt } from '../../core/havokScript';
+import type { AnalysedScript, IndexedScript } from '../../core/scriptIndex';
+import type { ScriptLocation, ScriptWorkspace } from './workspace';
+
+/** Every symbol of a script's outline, flattened. */
+export const allSymbols = (script: AnalysedScript): ScriptSymbol[] => flattenOutline(script.symbols);
+
+/** The symbol whose name (selection) holds `offset`. */
+export function symbolAt(script: AnalysedScript, offset: number): ScriptSymbol | undefined {
+  return allSymbols(script).find((s) => s.selection.start <= offset && offset <= s.selection.end);
+}
+
+const at = (script: IndexedScript, span: Span, uri?: string): ScriptLocation => ({
+  script,
+  span: { start: span.start, end: span.end },
+  ...(uri ? { uri } : {}),
+});
+
+/** What the name at `offset` of document `uri` refers to, resolved to its definitions. */
+export function definition(ws: ScriptWorkspace, uri: string, offset: number): ScriptLocation[] {
+  const doc = ws.document(uri);
+  if (!doc) return [];
+  const name = useAt(doc.names.names, offset);
+  if (name) {
+    if (name.scope === 'local') return name.declaration ? [at(doc, name.declaration, uri)] : [];
+    return ws.globalDefinitions(name.name).map((d) => at(d.script, d.span, d.script === doc ? uri : undefined));
+  }
+  const member = useAt(doc.names.members, offset);
+  if (member) {
+    // The code a member names, when the script has it (an hmake method); else its declarations (hstructure fields).
+    const named = membersNamed(doc, member.member);
+    const code = named.filter((s) => s.kind !== 'field');
+    return (code.length ? code : named).map((s) => at(doc, s.selection, uri));
+  }
+  const own = symbolAt(doc, offset);
+  return own ? [at(doc, own.selection, uri)] : [];
+}
+
+/** Methods, functions and fields a script defines under `name`; functions first. */
+function membersNamed(script: AnalysedScript, name: string): ScriptSymbol[] {
+  const found = allSymbols(script).filter((s) => s.name === name);
+  const rank = (s: ScriptSymbol): number => (s.kind === 'method' || s.kind === 'function' || s.kind === 'hmake' ? 0 : 1);
+  return found.sort((a, b) => rank(a) - rank(b));
+}
+
+/** Every place the name at `offset` is used (with its definitions when `includeDeclaration`). */
+export function references(ws: ScriptWorkspace, uri: string, offset: number, includeDeclaration: boolean): ScriptLocation[] {
+  const doc = ws.document(uri);
+  if (!doc) return [];
+  const name = useAt(doc.names.names, offset);
+  if (name?.scope === 'local') {
+    const decl = name.declaration;
+    return doc.names.names
+      .filter((n) => n.declaration && decl && n.declaration.start === decl.start && (includeDeclaration || n.role !== 'declaration'))
+      .map((n) => at(doc, n, uri));
+  }
+  if (name) {
+    return ws
+      .globalPlaces(name.name)
+      .filter((p) => includeDeclaration || p.role !== 'write')
+      .map((p) => at(p.script, p.span, p.script.path.toLowerCase() === doc.path.toLowerCase() ? uri : undefined));
+  }
+  const memberName = useAt(doc.names.members, offset)?.member ?? symbolAt(doc, offset)?.name;
+  if (memberName === undefined) return [];
+  const out = doc.names.members.filter((m) => m.member === memberName).map((m) => at(doc, m, uri));
+  if (includeDeclaration) for (const s of membersNamed(doc, memberName)) out.push(at(doc, s.selection, uri));
+  return out.sort((a, b) => a.span.start - b.span.start);
+}

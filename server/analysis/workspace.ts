@@ -1,0 +1,184 @@
+/**
+ * What the language server knows, without any LSP type: the mounted install (the server mounts it
+ * itself through the engine), the index of every script and registry it serves, and the scripts
+ * open in the editor, whose text replaces the served copy's while they are open.
+ *
+ * Documents are named by URI. Those the extension opens are `arch06:` paths of the mount's views
+ * (`/<game path>`, `/@sources/<name>/<game path>`, `/<manifest> [bundle]/<member path>`) under the
+ * file system's scheme or the script view's (`arch06-text:`); both map to the game path the index
+ * knows (case-insensitively, like the file system). Any other URI (a loose `.scripts` or `.lua` on
+ * disk) is a script of its own, with no bindings.
+ */
+import { BUNDLE_SUFFIX, type Mount, Mount as MountClass, SCHEME, gamePathOf, mergedUriPath, parseUriPath } from '../../core/archive';
+import {
+  type AnalysedScript,
+  CrossScriptIndex,
+  type GlobalSite,
+  type IndexedScript,
+  ScriptIndex,
+  type ScriptIndexOptions,
+  type ServedCopy,
+  type UsageIndex,
+  analyseText,
+} from '../../core/scriptIndex';
+import type { Span } from '../../core/havokScript';
+import type { HashDictionary } from '../../core/hash';
+import { buildDictionary } from './hashes';
+
+/** The script view's scheme (extension/views/textViewModel.ts): a script's source as a read-only document. */
+export const TEXT_SCHEME = 'arch06-text';
+
+export interface MountSettings {
+  installRoot: string;
+  cfg?: string;
+  extraArchives?: string[];
+}
+
+/** A place in some script: the script (served copy or open document) and a span in its text. */
+export interface ScriptLocation {
+  script: IndexedScript;
+  /** The URI to use when the script is the open document that asked; otherwise derived from `script`. */
+  uri?: string;
+  span: Span;
+}
+
+/** A global's top-level definition (`function Name()`, `Name = …`) or use. */
+export interface GlobalPlace {
+  script: IndexedScript;
+  span: Span;
+  role: 'read' | 'write';
+}
+
+export class ScriptWorkspace {
+  private readonly open = new Map<string, { version: number; script: AnalysedScript }>();
+  private crossCache: CrossScriptIndex | undefined;
+  private dictionaryCache: HashDictionary | undefined;
+  private userNames: string[] = [];
+
+  private constructor(
+    readonly mount: Mount | undefined,
+    readonly index: ScriptIndex | undefined,
+  ) {}
+
+  /** A workspace over an install (mounted and indexed now), or none (loose files only). */
+  static create(settings: MountSettings | undefined, options: ScriptIndexOptions = {}): ScriptWorkspace {
+    if (!settings?.installRoot) return new ScriptWorkspace(undefined, undefined);
+    const mount = MountClass.open({ root: settings.installRoot, cfg: settings.cfg, extraArchives: settings.extraArchives });
+    return new ScriptWorkspace(mount, ScriptIndex.build(mount, options));
+  }
+
+  dispose(): void {
+    this.mount?.close();
+  }
+
+  /** The game path a document URI names, or undefined for a document outside the mount. */
+  gamePathOf(uri: string): string | undefined {
+    const m = /^([a-z0-9+.-]+):(?:\/\/[^/]*)?([^?#]*)/i.exec(uri);
+    if (!m || (m[1] !== SCHEME && m[1] !== TEXT_SCHEME)) return undefined;
+    try {
+      return gamePathOf(parseUriPath(decodeURIComponent(m[2])));
+    } catch {
+      return undefined; // a path no game path can be
+    }
+  }
+
+  /** Open (or change) a document: its text is analysed as the script at its game path. */
+  didOpen(uri: string, version: number, text: string): AnalysedScript {
+    const prev = this.open.get(uri);
+    if (prev && prev.version === version) return prev.script;
+    const path = this.gamePathOf(uri);
+    const served = path ? this.index?.script(path) : undefined;
+    const copy: ServedCopy = served ?? { path: path ?? uri, from: 'loose', source: path ? 'editor' : uri };
+    const script = analyseText(copy, text);
+    this.open.set(uri, { version, script });
+    return script;
+  }
+
+  didClose(uri: string): void {
+    this.open.delete(uri);
+  }
+
+  /** The open document's analysis. */
+  document(uri: string): AnalysedScript | undefined {
+    return this.open.get(uri)?.script;
+  }
+
+  /** The open document showing the script at `path`, if any. */
+  private openAt(path: string): { uri: string; script: AnalysedScript } | undefined {
+    for (const [uri, o] of this.open) if (o.script.path.toLowerCase() === path.toLowerCase()) return { uri, script: o.script };
+    return undefined;
+  }
+
+  /** Every served script (the index's copies; an open document's edits are in `document`). */
+  scripts(): readonly IndexedScript[] {
+    return this.index?.scripts() ?? [];
+  }
+
+  /**
+   * The cross-script facts (globals, usage) of the served scripts, from one pass over them, made on
+   * first use (the server starts it in the background once the index is ready).
+   */
+  cross(): CrossScriptIndex {
+    return (this.crossCache ??= CrossScriptIndex.build(this.scripts()));
+  }
+
+  usage(): UsageIndex {
+    return this.cross().usage;
+  }
+
+  /**
+   * Every place a global is defined or used: in the served scripts, except those open in an editor,
+   * whose own (possibly edited) text counts instead.
+   */
+  globalPlaces(name: string): GlobalPlace[] {
+    return this.places(name, this.cross().globalSites(name), false);
+  }
+
+  /** Top-level definitions of a global, across every script (open documents' text for theirs). */
+  globalDefinitions(name: string): GlobalPlace[] {
+    return this.places(name, this.cross().globalDefinitions(name), true);
+  }
+
+  private places(name: string, sites: readonly GlobalSite[], writesOnly: boolean): GlobalPlace[] {
+    const out: GlobalPlace[] = [];
+    const openPaths = new Set([...this.open.values()].map((o) => o.script.path.toLowerCase()));
+    for (const site of sites) {
+      if (openPaths.has(site.path.toLowerCase())) continue;
+      const script = this.index?.script(site.path);
+      if (script) out.push({ script, span: { start: site.start, end: site.end }, role: site.role });
+    }
+    for (const { script } of this.open.values()) {
+      for (const n of script.names.names) {
+        if (n.scope !== 'global' || n.name !== name || n.role === 'declaration' || (writesOnly && n.role !== 'write')) continue;
+        out.push({ script, span: { start: n.start, end: n.end }, role: n.role });
+      }
+    }
+    return out;
+  }
+
+  /** The hash dictionary (built on first use; open documents' edits do not rebuild it). */
+  dictionary(): HashDictionary {
+    return (this.dictionaryCache ??= buildDictionary(this, this.userNames));
+  }
+
+  /** Names from the user's dictionary files (one name a line). */
+  setUserNames(names: string[]): void {
+    this.userNames = names;
+    this.dictionaryCache = undefined;
+  }
+
+  /**
+   * The URI a script is opened at: its open document's, else its script view under the arch06
+   * file system (a loose copy at its merged path, a container's member in its bundle folder).
+   */
+  uriOf(script: IndexedScript): string {
+    const open = this.openAt(script.path);
+    if (open) return open.uri;
+    if (!this.mount) return script.path;
+    const path =
+      script.from === 'container' && script.bundle
+        ? `${mergedUriPath(script.bundle)}${BUNDLE_SUFFIX}${mergedUriPath(script.path)}`
+        : mergedUriPath(script.path);
+    return `${TEXT_SCHEME}:${encodeURI(path).replace(/[?#]/g, encodeURIComponent)}`;
+  }
+}

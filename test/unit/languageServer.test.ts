@@ -1,0 +1,268 @@
+// The built language server (dist/server.js) driven over stdio as a client drives it: initialize
+// with the sample install's root, open the layer script at the URI the extension's script view
+// uses, then ask for symbols, hover, definition, references, code lenses, completion, inlay hints
+// and diagnostics, each checked against exact ranges. A broken mod (a registry binding a function
+// the script lacks) gets its diagnostic.
+import { test } from 'node:test';
+import * as assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { type MessageConnection, StreamMessageReader, StreamMessageWriter, createMessageConnection } from 'vscode-jsonrpc/node';
+import { stringHash } from '../../core/hash';
+import { writeRegistry } from '../../core/formats/registry';
+import { SAMPLE_LAYER, SAMPLE_LAYER_REGISTRY, SAMPLE_LAYER_SCRIPT, SAMPLE_LAYER_SOURCE, sampleGame } from '../../core/sample';
+import { tempDir, writeTree } from '../support/fixtures';
+import { repoRoot } from '../support/shared';
+
+const SERVER = path.join(repoRoot(), 'dist', 'server.js');
+/** The script view's URI of the layer script, a member of its bundle folder (extension/views/textView.ts). */
+const slashed = (p: string): string => p.replace(/\\/g, '/');
+const SCRIPT_URI = `arch06-text:/${slashed(SAMPLE_LAYER)}.bndl%20%5Bbundle%5D/${slashed(SAMPLE_LAYER_SCRIPT)}`;
+
+interface Position {
+  line: number;
+  character: number;
+}
+interface Range {
+  start: Position;
+  end: Position;
+}
+
+/** The position of the `nth` occurrence of `needle` in `text` (plus `delta` characters). */
+function positionOf(text: string, needle: string, nth = 0, delta = 0): Position {
+  let i = -1;
+  for (let k = 0; k <= nth; k++) {
+    i = text.indexOf(needle, i + 1);
+    assert.ok(i >= 0, `${needle} #${nth} in the text`);
+  }
+  i += delta;
+  const before = text.slice(0, i);
+  return { line: before.split('\n').length - 1, character: i - before.lastIndexOf('\n') - 1 };
+}
+const rangeOf = (text: string, needle: string, nth = 0): Range => ({ start: positionOf(text, needle, nth), end: positionOf(text, needle, nth, needle.length) });
+
+class Client {
+  readonly diagnostics = new Map<string, { range: Range; message: string; severity: number }[]>();
+  private constructor(
+    readonly rpc: MessageConnection,
+    private readonly kill: () => void,
+  ) {}
+
+  static async start(installRoot: string, extra: Record<string, unknown> = {}): Promise<Client> {
+    const child = spawn(process.execPath, [SERVER, '--stdio'], { stdio: ['pipe', 'pipe', 'inherit'] });
+    const rpc = createMessageConnection(new StreamMessageReader(child.stdout), new StreamMessageWriter(child.stdin));
+    const client = new Client(rpc, () => child.kill());
+    rpc.onRequest(() => null); // workDoneProgress/create, codeLens/refresh, inlayHint/refresh
+    rpc.onNotification('textDocument/publishDiagnostics', (p: { uri: string; diagnostics: never[] }) => void client.diagnostics.set(p.uri, p.diagnostics));
+    rpc.listen();
+    await rpc.sendRequest('initialize', {
+      processId: process.pid,
+      rootUri: null,
+      capabilities: { window: { workDoneProgress: true } },
+      initializationOptions: { installRoot, ...extra },
+    });
+    await rpc.sendNotification('initialized', {});
+    return client;
+  }
+
+  async open(uri: string, text: string): Promise<void> {
+    await this.rpc.sendNotification('textDocument/didOpen', { textDocument: { uri, languageId: 'havokscript', version: 1, text } });
+  }
+
+  request<T>(method: string, params: Record<string, unknown>): Promise<T> {
+    return this.rpc.sendRequest(method, params) as Promise<T>;
+  }
+
+  /** Diagnostics published for `uri`, waited for. */
+  async diagnosticsOf(uri: string): Promise<{ range: Range; message: string; severity: number }[]> {
+    for (let i = 0; i < 200 && !this.diagnostics.has(uri); i++) await new Promise((r) => setTimeout(r, 25));
+    return this.diagnostics.get(uri) ?? assert.fail(`no diagnostics published for ${uri}`);
+  }
+
+  async stop(): Promise<void> {
+    await this.rpc.sendRequest('shutdown').catch(() => undefined);
+    this.rpc.dispose();
+    this.kill();
+  }
+}
+
+function sampleInstall(prefix: string): string {
+  const root = tempDir(prefix);
+  for (const f of sampleGame()) writeTree(root, { [f.path]: f.bytes });
+  return root;
+}
+
+test('language server over stdio on the sample install: symbols, hover, definition, references, code lens, completion, inlay hints, diagnostics', async () => {
+  const root = sampleInstall('arch06-lsp-');
+  const client = await Client.start(root, { inlayHints: true });
+  const text = SAMPLE_LAYER_SOURCE;
+  const doc = { textDocument: { uri: SCRIPT_URI } };
+  try {
+    await client.open(SCRIPT_URI, text);
+
+    // Diagnostics: the shipped-style script is clean.
+    assert.deepEqual(await client.diagnosticsOf(SCRIPT_URI), []);
+
+    // Document symbols: the two hstructures, the section table with its four bindings; the hmake
+    // object lists its methods.
+    const symbols = await client.request<{ name: string; kind: number; selectionRange: Range; children?: { name: string }[] }[]>(
+      'textDocument/documentSymbol',
+      doc,
+    );
+    assert.deepEqual(
+      symbols.map((s) => s.name),
+      ['_gatecontroller_SO_Script_6d1f0a42_meta', '_gatecontroller_SO_Script_6d1f0a42_inst', 'section_5a3c9e21'],
+    );
+    const section = symbols[2].children as { name: string; selectionRange: Range; children?: { name: string }[] }[];
+    assert.deepEqual(
+      section.map((s) => s.name),
+      ['_gatecontroller_SC_Script_2f4e8a10', '_gatecontroller_SO_Script_7b19c3d5', '_gatealarm_SR_Script1_0c1d2e3f', '_gatequest_QR_Script1_48d7e0b6'],
+    );
+    assert.deepEqual(section[2].selectionRange, rangeOf(text, '_gatealarm_SR_Script1_0c1d2e3f'));
+    assert.deepEqual(
+      section[1].children?.map((c) => c.name),
+      ['__constructor', 'Init', 'OpenGate'],
+    );
+
+    // Code lens: Patch_02's standalone registry (the one in effect) binds the alarm to three relays.
+    const lenses = await client.request<{ range: Range; command: { title: string; command: string; arguments: { sites: { object: string }[] }[] } }[]>(
+      'textDocument/codeLens',
+      doc,
+    );
+    const alarm = lenses.find((l) => l.command.title === 'bound by 3 objects');
+    assert.ok(alarm, JSON.stringify(lenses.map((l) => l.command.title)));
+    assert.deepEqual(alarm.range, rangeOf(text, '_gatealarm_SR_Script1_0c1d2e3f'));
+    assert.equal(alarm.command.command, 'arch06.showBindings');
+    assert.deepEqual(alarm.command.arguments[0].sites.map((s) => s.object).sort(), ['GateAlarm_00.SR', 'GateAlarm_01.SR', 'GateAlarm_02.SR']);
+    assert.deepEqual(
+      lenses.map((l) => l.command.title),
+      ['bound by 1 object', 'bound by 1 object', 'bound by 3 objects', 'bound by 1 object'],
+    );
+
+    // Hover on a bound function: its signature, its doc comment (event and prefab), the objects.
+    const hover = await client.request<{ contents: { value: string }; range: Range }>('textDocument/hover', {
+      ...doc,
+      position: positionOf(text, '_gatealarm_SR_Script1_0c1d2e3f', 0, 3),
+    });
+    assert.deepEqual(hover.range, rangeOf(text, '_gatealarm_SR_Script1_0c1d2e3f'));
+    assert.match(hover.contents.value, /_gatealarm_SR_Script1_0c1d2e3f = function \(self, threadId, scriptId\)/);
+    assert.match(hover.contents.value, /SR\.Script1 \(prefabs\\gameplay\\sample\\gatealarm\.prefab06c\)/);
+    assert.match(hover.contents.value, /Bound by 3 objects/);
+    assert.match(
+      hover.contents.value,
+      /GateAlarm_02\.SR \(ScriptRelay\) · Script1 · worlds\\retail\\sample\\sectionsandlayers\\fortgate\.objres \(Patch_02\.arch06\)/,
+    );
+
+    // Hover on an engine member the seeds document.
+    const sys = await client.request<{ contents: { value: string }; range: Range }>('textDocument/hover', {
+      ...doc,
+      position: positionOf(text, 'IsDayTime', 0, 1),
+    });
+    assert.deepEqual(sys.range, rangeOf(text, 'IsDayTime'));
+    assert.match(sys.contents.value, /System:IsDayTime/);
+    assert.match(sys.contents.value, /Used 1 time/);
+
+    // Definition: `SO:Init()` goes to the hmake object's Init method; a parameter to its declaration.
+    const defInit = await client.request<{ uri: string; range: Range }[]>('textDocument/definition', { ...doc, position: positionOf(text, 'SO:Init', 0, 4) });
+    assert.deepEqual(defInit, [{ uri: SCRIPT_URI, range: { start: positionOf(text, 'Init = function'), end: positionOf(text, 'Init = function', 0, 4) } }]);
+    const defParam = await client.request<{ uri: string; range: Range }[]>('textDocument/definition', {
+      ...doc,
+      position: positionOf(text, 'scriptId.Instance', 0, 2),
+    });
+    assert.deepEqual(defParam, [{ uri: SCRIPT_URI, range: { start: positionOf(text, 'scriptId)'), end: positionOf(text, 'scriptId)', 0, 8) } }]);
+
+    // References: every use of the global LithThreadSleep (two in this script).
+    const refs = await client.request<{ uri: string; range: Range }[]>('textDocument/references', {
+      ...doc,
+      position: positionOf(text, 'LithThreadSleep', 0, 2),
+      context: { includeDeclaration: true },
+    });
+    const here = refs.filter((r) => r.uri === SCRIPT_URI).map((r) => r.range);
+    assert.deepEqual(here, [rangeOf(text, 'LithThreadSleep', 0), rangeOf(text, 'LithThreadSleep', 1)]);
+
+    // Completion after `System:` offers what the scripts call and what the seeds document.
+    const edited = text.replace('not System:IsDayTime()', 'not System:');
+    const editedUri = SCRIPT_URI.replace('fortgate.scripts', 'fortgate_edit.scripts');
+    await client.open(editedUri, edited);
+    const items = await client.request<{ label: string; detail?: string }[]>('textDocument/completion', {
+      textDocument: { uri: editedUri },
+      position: positionOf(edited, 'not System:', 0, 'not System:'.length),
+    });
+    const labels = items.map((i) => i.label);
+    assert.ok(labels.includes('IsDayTime'), labels.join(', '));
+    assert.ok(labels.includes('LoadWorld'), labels.join(', '));
+    // After `ScriptRelay.` the documented Create.
+    const created = text.replace('ScriptRelay.Create( scriptId, "SR"  )', 'ScriptRelay.');
+    const createdUri = SCRIPT_URI.replace('fortgate.scripts', 'fortgate_edit2.scripts');
+    await client.open(createdUri, created);
+    const members = await client.request<{ label: string; detail?: string; documentation?: { value: string } }[]>('textDocument/completion', {
+      textDocument: { uri: createdUri },
+      position: positionOf(created, 'ScriptRelay.\n', 0, 'ScriptRelay.'.length),
+    });
+    assert.ok(
+      members.some(
+        (m) => m.label === 'Create' && /used \d+×/.test(m.detail ?? '') && /<Class>\.Create\(scriptId, name, b3, relative\)/.test(m.documentation?.value ?? ''),
+      ),
+      JSON.stringify(members),
+    );
+
+    // A hash literal: its name (a string literal of the script) on hover and as an inlay hint.
+    const hashed = `local key = 0x${stringHash('UI_Sample_GateOpen').toString(16).padStart(8, '0')}hi\n`;
+    const hashUri = SCRIPT_URI.replace('fortgate.scripts', 'hashes.scripts');
+    await client.open(hashUri, hashed);
+    const hashHover = await client.request<{ contents: { value: string }; range: Range }>('textDocument/hover', {
+      textDocument: { uri: hashUri },
+      position: { line: 0, character: 14 },
+    });
+    assert.match(hashHover.contents.value, /`UI_Sample_GateOpen` \(script literal\)/);
+    assert.deepEqual(hashHover.range, { start: { line: 0, character: 12 }, end: { line: 0, character: 24 } });
+    const hints = await client.request<{ position: Position; label: string }[]>('textDocument/inlayHint', {
+      textDocument: { uri: hashUri },
+      range: { start: { line: 0, character: 0 }, end: { line: 1, character: 0 } },
+    });
+    assert.deepEqual(
+      hints.map((h) => [h.position, h.label.trim()]),
+      [[{ line: 0, character: 24 }, 'UI_Sample_GateOpen']],
+    );
+    // An unknown hash says so.
+    const unknownUri = SCRIPT_URI.replace('fortgate.scripts', 'unknown.scripts');
+    await client.open(unknownUri, 'local key = 0x12345678hi\n');
+    const unknown = await client.request<{ contents: { value: string } }>('textDocument/hover', {
+      textDocument: { uri: unknownUri },
+      position: { line: 0, character: 14 },
+    });
+    assert.match(unknown.contents.value, /No known name has this hash/);
+  } finally {
+    await client.stop();
+  }
+});
+
+test('language server: a binding to a function the script lacks is a diagnostic on the script', async () => {
+  const root = sampleInstall('arch06-lsp-broken-');
+  // A mod folder searched first holds a registry binding an object to a missing function.
+  fs.appendFileSync(path.join(root, 'x64', 'default.archcfg'), '..\\Mods\n');
+  const file = path.join(root, 'Mods', ...SAMPLE_LAYER_REGISTRY.split('\\'));
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  fs.writeFileSync(
+    file,
+    writeRegistry({
+      scriptPath: SAMPLE_LAYER_SCRIPT,
+      hash: 0x5a3c9e21,
+      objects: [{ className: 'ScriptRelay', name: 'Lost.SR' }],
+      bindings: [{ name: 'Lost.SR', bindings: [{ event: 'Script1', function: '_lost_SR_Script1_deadbeef' }] }],
+      groups: [],
+    }),
+  );
+  const client = await Client.start(root);
+  try {
+    await client.open(SCRIPT_URI, SAMPLE_LAYER_SOURCE);
+    const diags = await client.diagnosticsOf(SCRIPT_URI);
+    assert.equal(diags.length, 1, JSON.stringify(diags));
+    assert.match(diags[0].message, /_lost_SR_Script1_deadbeef is bound \(Lost\.SR\) but the served script does not define it/);
+    assert.equal(diags[0].severity, 1);
+    assert.deepEqual(diags[0].range, rangeOf(SAMPLE_LAYER_SOURCE, 'section_5a3c9e21'));
+  } finally {
+    await client.stop();
+  }
+});
