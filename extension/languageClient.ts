@@ -25,7 +25,7 @@ interface BindingsArgument {
   }[];
 }
 
-function serverSettings(service: MountService): Record<string, unknown> {
+function serverSettings(context: vscode.ExtensionContext, service: MountService): Record<string, unknown> {
   const c = vscode.workspace.getConfiguration('arch06');
   const m = service.mount;
   const root = m?.root;
@@ -34,6 +34,7 @@ function serverSettings(service: MountService): Record<string, unknown> {
     ...(m
       ? { installRoot: m.root, cfg: m.cfgPath, extraArchives: c.get<string[]>('extraArchives', []).map((a) => (path.isAbsolute(a) ? a : path.join(m.root, a))) }
       : {}),
+    cacheFolder: path.join(context.globalStorageUri.fsPath, 'script-index'),
     dictionaryFiles: files,
     inlayHints: c.get<boolean>('hashInlayHints', false),
   };
@@ -52,12 +53,13 @@ export function startLanguageClient(context: vscode.ExtensionContext, service: M
       { language: 'havokscript', scheme: 'file' },
       { language: 'havokscript', scheme: 'untitled' },
     ],
-    initializationOptions: serverSettings(service),
+    initializationOptions: serverSettings(context, service),
     outputChannelName: 'arch06 Havok Script',
   };
   const client = new LanguageClient('arch06.havokScript', 'arch06 Havok Script', serverOptions, clientOptions);
   const started = client.start().catch((e: unknown) => service.reportError('The Havok Script language server did not start', e));
-  const update = (): void => void started.then(() => (client.isRunning() ? client.sendNotification('arch06/settings', serverSettings(service)) : undefined));
+  const update = (): void =>
+    void started.then(() => (client.isRunning() ? client.sendNotification('arch06/settings', serverSettings(context, service)) : undefined));
   const subscriptions = [
     service.onDidChange(update),
     vscode.workspace.onDidChangeConfiguration((e) => {

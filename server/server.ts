@@ -5,7 +5,7 @@
  * knows nothing of LSP: offsets there, positions here (`TextDocument` converts; both count UTF-16).
  *
  * Started by the extension over IPC; also runnable by any client: `node dist/server.js --stdio`
- * with `initializationOptions: { installRoot, cfg?, extraArchives?, dictionaryFiles?, inlayHints? }`.
+ * with `initializationOptions: { installRoot, cfg?, extraArchives?, cacheFolder?, dictionaryFiles?, inlayHints? }`.
  * The extension sends `arch06/settings` (the same shape) when the mount or the settings change.
  */
 import * as fs from 'node:fs';
@@ -41,6 +41,8 @@ import { definition, references } from './analysis/navigation';
 import { type MountSettings, type ScriptLocation, ScriptWorkspace } from './analysis/workspace';
 
 interface ServerSettings extends Partial<MountSettings> {
+  /** A folder for the index cache (the extension's storage); no cache without it. */
+  cacheFolder?: string;
   /** Text files of names, one a line, added to the hash dictionary. */
   dictionaryFiles?: string[];
   /** Inlay hints after raw hex hashes (off by default: they are noise where names are known). */
@@ -65,6 +67,8 @@ async function openWorkspace(next: ServerSettings): Promise<void> {
   try {
     ws = ScriptWorkspace.create(next.installRoot ? (next as MountSettings) : undefined, {
       onProgress: (done, total) => progress.report(Math.floor((done / Math.max(1, total)) * 100), `${done} / ${total}`),
+      cacheFolder: next.cacheFolder,
+      log: (line) => connection.console.warn(line),
     });
   } catch (e) {
     connection.window.showErrorMessage(`arch06 language server: could not mount ${next.installRoot}: ${e instanceof Error ? e.message : String(e)}`);
@@ -77,7 +81,7 @@ async function openWorkspace(next: ServerSettings): Promise<void> {
   const i = ws.index;
   if (i)
     connection.console.info(
-      `indexed ${i.scripts().length} scripts and ${i.registries} registries of ${next.installRoot} in ${Date.now() - started} ms` +
+      `${ws.indexedFrom === 'cache' ? 'read the index from the cache' : 'indexed'}: ${i.scripts().length} scripts and ${i.registries} registries of ${next.installRoot} in ${Date.now() - started} ms` +
         (i.failures.length ? `; ${i.failures.length} could not be read (first: ${i.failures[0].path}: ${i.failures[0].reason})` : ''),
     );
   markReady();

@@ -9,7 +9,7 @@ export { analyseScript, analyseText } from './analysis';
 export type { AnalysedScript } from './analysis';
 export { CrossScriptIndex } from './crossScript';
 export type { GlobalSite } from './crossScript';
-export type { BindingProblem, BindingSite, IndexedScript, ScriptIndexOptions, ServedCopy } from './scriptIndex';
+export type { BindingProblem, BindingSite, IndexSnapshot, IndexedScript, ScriptIndexOptions, ServedCopy } from './scriptIndex';
 export { scriptDiagnostics } from './diagnostics';
 export { UsageIndex } from './usage';
 export type { GlobalUsage, MemberUsage, UsageSite } from './usage';

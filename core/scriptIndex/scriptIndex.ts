@@ -13,7 +13,7 @@
  * every read failure is recorded on the index, never thrown.
  */
 import { type Mount, resolveBundle, readBundleMember, toGamePath } from '../archive';
-import { isArch06Error } from '../errors';
+import { Arch06Error, isArch06Error } from '../errors';
 import { defaultHasher, formatHash } from '../hash';
 import { parseObjr, resolveRegistry, ownScriptPath } from '../formats/registry';
 import { type ScriptFunction, listFunctions, parseScript } from '../formats/script';
@@ -21,6 +21,26 @@ import { type AnalysedScript, analyseScript } from './analysis';
 
 /** Full parses kept by `analysed` (the scripts a user is looking at, not the whole mount). */
 const ANALYSES_KEPT = 32;
+
+const SNAPSHOT_VERSION = 2;
+
+/** `ScriptIndex.toSnapshot()`: plain JSON data. */
+export interface IndexSnapshot {
+  version: number;
+  scripts: (ServedCopy & { kind: 'source' | 'bytecode'; definitions: ScriptFunction[] })[];
+  /** The registries' copies, which `boundBy` rows name by index. */
+  registryCopies: ServedCopy[];
+  /** Per script key, per bound name: rows `[registry, object, objectHash, class, event, function, binding]` (columns, not objects: a full install has a hundred thousand). */
+  boundBy: [string, [string, SnapshotSite[]][]][];
+  problems: BindingProblem[];
+  failures: { path: string; reason: string }[];
+  skipped: { path: string; reason: string }[];
+  /** The registry names, joined by newlines (one string parses far faster than a million). */
+  registryNames: string;
+  registries: number;
+}
+
+type SnapshotSite = [number, string | null, number, string | null, string | null, string, number];
 
 /** Where the served copy of a script or registry comes from. */
 export interface ServedCopy {
@@ -93,7 +113,9 @@ export class ScriptIndex {
   readonly failures: { path: string; reason: string }[] = [];
   readonly skipped: { path: string; reason: string }[] = [];
   /** The names the registries spell out (OBJL objects, classes, groups; SCRB events and functions): hash dictionary candidates. */
-  readonly registryNames = new Set<string>();
+  private readonly registryNameSet = new Set<string>();
+  /** A snapshot's names, split on first use. */
+  private registryNamesJoined = '';
   registries = 0;
   cancelled = false;
 
@@ -127,6 +149,110 @@ export class ScriptIndex {
     }
     for (const r of registries) index.addRegistry(r.copy, r.bytes);
     return index;
+  }
+
+  /**
+   * What the index learned, as plain data for a cache: everything but the scripts' texts, which a
+   * snapshot-made index reads again from the mount when first asked (one script at a time).
+   */
+  toSnapshot(): IndexSnapshot {
+    const registryCopies: ServedCopy[] = [];
+    const copies = new Map<ServedCopy, number>();
+    const copyIndex = (c: ServedCopy): number => {
+      let i = copies.get(c);
+      if (i === undefined) {
+        copies.set(c, (i = registryCopies.length));
+        registryCopies.push(c);
+      }
+      return i;
+    };
+    return {
+      version: SNAPSHOT_VERSION,
+      scripts: this.scripts().map((s) => ({
+        path: s.path,
+        from: s.from,
+        source: s.source,
+        ...(s.bundle ? { bundle: s.bundle } : {}),
+        kind: s.kind,
+        definitions: [...s.definitions.values()],
+      })),
+      registryCopies,
+      boundBy: [...this.boundByScript].map(([script, byName]) => [
+        script,
+        [...byName].map(([fn, sites]): [string, SnapshotSite[]] => [
+          fn,
+          sites.map((x) => [copyIndex(x.registry), x.object, x.objectHash, x.class, x.event, x.function, x.binding]),
+        ]),
+      ]),
+      problems: this.problems,
+      failures: this.failures,
+      skipped: this.skipped,
+      registryNames: [...this.registryNames()].join('\n'),
+      registries: this.registries,
+    };
+  }
+
+  /** An index from a snapshot; texts are read from `mount` on first use (a failed read leaves it empty and says so in `failures`). */
+  static fromSnapshot(mount: Mount, snap: IndexSnapshot): ScriptIndex {
+    if (snap.version !== SNAPSHOT_VERSION)
+      throw new Arch06Error('UNSUPPORTED_VERSION', 'a script index snapshot of another version', { actual: String(snap.version) });
+    const index = new ScriptIndex();
+    for (const s of snap.scripts) {
+      const { definitions, ...copy } = s;
+      let text: string | undefined;
+      const load = (): string => {
+        try {
+          const bytes =
+            copy.from === 'container' && copy.bundle
+              ? readBundleMember(mount, resolveBundle(mount, copy.bundle), copy.path)
+              : mount.entry(copy.path, copy.source).readSync();
+          return parseScript(bytes, copy.path).source ?? '';
+        } catch (e) {
+          index.failures.push({ path: copy.path, reason: isArch06Error(e) ? e.message : String(e) });
+          return '';
+        }
+      };
+      const script: IndexedScript = {
+        ...copy,
+        get text(): string {
+          return (text ??= load());
+        },
+        definitions: new Map(definitions.map((d) => [d.name.toLowerCase(), d])),
+      };
+      index.scriptsByPath.set(key(s.path), script);
+    }
+    for (const [script, byName] of snap.boundBy) {
+      const map = new Map<string, BindingSite[]>();
+      for (const [fn, rows] of byName)
+        map.set(
+          fn,
+          rows.map(([registry, object, objectHash, cls, event, fnName, binding]) => ({
+            object,
+            objectHash,
+            class: cls,
+            event,
+            function: fnName,
+            registry: snap.registryCopies[registry],
+            binding,
+          })),
+        );
+      index.boundByScript.set(script, map);
+    }
+    index.problems.push(...snap.problems);
+    index.failures.push(...snap.failures);
+    index.skipped.push(...snap.skipped);
+    index.registryNamesJoined = snap.registryNames;
+    index.registries = snap.registries;
+    return index;
+  }
+
+  /** The registry names (hash dictionary candidates). */
+  registryNames(): ReadonlySet<string> {
+    if (this.registryNamesJoined) {
+      for (const n of this.registryNamesJoined.split('\n')) if (n) this.registryNameSet.add(n);
+      this.registryNamesJoined = '';
+    }
+    return this.registryNameSet;
   }
 
   private sorted: IndexedScript[] | undefined;
@@ -187,9 +313,9 @@ export class ScriptIndex {
     }
     this.registries++;
     for (const o of reg.objectList?.objects ?? []) {
-      this.registryNames.add(o.name);
-      this.registryNames.add(o.className);
-      if (o.group) this.registryNames.add(o.group);
+      this.registryNameSet.add(o.name);
+      this.registryNameSet.add(o.className);
+      if (o.group) this.registryNameSet.add(o.group);
     }
     if (!reg.bindings) return;
     const scriptPath = ownScriptPath(copy.path);
@@ -206,9 +332,9 @@ export class ScriptIndex {
           registry: copy,
           message: `binding ${row.binding} names script hash ${formatHash(row.scriptHash)}, not the part's own script ${scriptPath} (${formatHash(own.hash)})`,
         });
-      if (row.event) this.registryNames.add(row.event);
+      if (row.event) this.registryNameSet.add(row.event);
       if (!row.function) continue;
-      this.registryNames.add(row.function);
+      this.registryNameSet.add(row.function);
       const site: BindingSite = {
         object: row.object,
         objectHash: row.objectHash,

@@ -58,7 +58,7 @@ export function buildDictionary(ws: ScriptWorkspace, userNames: Iterable<string>
     for (const literal of scriptStringLiterals(script.text)) dict.add(literal, 'script literal');
     for (const n of script.definitions.values()) dict.add(n.name, 'object name');
   }
-  for (const n of ws.index?.registryNames ?? []) dict.add(n, 'object name');
+  for (const n of ws.index?.registryNames() ?? []) dict.add(n, 'object name');
   for (const n of userNames) dict.add(n, 'user file');
   return dict;
 }

@@ -15,7 +15,7 @@ import {
   CrossScriptIndex,
   type GlobalSite,
   type IndexedScript,
-  ScriptIndex,
+  type ScriptIndex,
   type ScriptIndexOptions,
   type ServedCopy,
   type UsageIndex,
@@ -24,6 +24,7 @@ import {
 import type { Span } from '../../core/havokScript';
 import type { HashDictionary } from '../../core/hash';
 import { buildDictionary } from './hashes';
+import { cachedIndex } from '../indexCache';
 
 /** The script view's scheme (extension/views/textViewModel.ts): a script's source as a read-only document. */
 export const TEXT_SCHEME = 'arch06-text';
@@ -60,12 +61,26 @@ export class ScriptWorkspace {
     readonly index: ScriptIndex | undefined,
   ) {}
 
-  /** A workspace over an install (mounted and indexed now), or none (loose files only). */
-  static create(settings: MountSettings | undefined, options: ScriptIndexOptions = {}): ScriptWorkspace {
+  /**
+   * A workspace over an install (mounted and indexed now, from the cache folder's snapshot when it
+   * is current), or none (loose files only).
+   */
+  static create(
+    settings: MountSettings | undefined,
+    options: ScriptIndexOptions & { cacheFolder?: string; log?: (line: string) => void } = {},
+  ): ScriptWorkspace {
     if (!settings?.installRoot) return new ScriptWorkspace(undefined, undefined);
     const mount = MountClass.open({ root: settings.installRoot, cfg: settings.cfg, extraArchives: settings.extraArchives });
-    return new ScriptWorkspace(mount, ScriptIndex.build(mount, options));
+    const cached = cachedIndex(mount, options.cacheFolder, options, options.log);
+    const ws = new ScriptWorkspace(mount, cached.index);
+    ws.indexedFrom = cached.from;
+    ws.indexMs = cached.ms;
+    return ws;
   }
+
+  /** Where the index came from and how long it took (for the log). */
+  indexedFrom: 'cache' | 'built' | 'none' = 'none';
+  indexMs = 0;
 
   dispose(): void {
     this.mount?.close();

@@ -1,0 +1,64 @@
+// The index cache: a second start reads the snapshot (same bindings, same problems, script texts
+// read back from the mount on first use); a change to any archive gives another key and a rebuild;
+// a snapshot that does not parse is rebuilt, never trusted.
+import { test } from 'node:test';
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { Mount } from '../../core/archive';
+import { SAMPLE_LAYER_SCRIPT, SAMPLE_LAYER_SOURCE } from '../../core/sample';
+import { tempDir } from '../../test/support/fixtures';
+import { mountSample } from '../../test/support/sampleMount';
+import { cachedIndex, indexKey } from '../indexCache';
+
+const ALARM = '_gatealarm_SR_Script1_0c1d2e3f';
+
+test('index cache: built once, then read back with the same bindings; texts load on demand', () => {
+  const cache = tempDir('arch06-index-cache-');
+  const m = mountSample('arch06-index-cache-install-');
+  try {
+    const first = cachedIndex(m, cache);
+    assert.equal(first.from, 'built');
+    assert.equal(fs.readdirSync(cache).filter((f) => f.endsWith('.json')).length, 1);
+    const second = cachedIndex(m, cache);
+    assert.equal(second.from, 'cache');
+    assert.deepEqual(second.index.boundBy(SAMPLE_LAYER_SCRIPT, ALARM), first.index.boundBy(SAMPLE_LAYER_SCRIPT, ALARM));
+    assert.deepEqual(second.index.problems, first.index.problems);
+    assert.deepEqual(
+      second.index.scripts().map((s) => [s.path, s.from, [...s.definitions.keys()]]),
+      first.index.scripts().map((s) => [s.path, s.from, [...s.definitions.keys()]]),
+    );
+    assert.equal(second.index.script(SAMPLE_LAYER_SCRIPT)!.text, SAMPLE_LAYER_SOURCE);
+    assert.deepEqual(second.index.analysed(SAMPLE_LAYER_SCRIPT)!.chunk.diagnostics, []);
+  } finally {
+    m.close();
+  }
+});
+
+test('index cache: any change to a mounted archive gives another key; a corrupt snapshot is rebuilt', () => {
+  const cache = tempDir('arch06-index-cache-');
+  const m = mountSample('arch06-index-cache-install-');
+  const root = m.root;
+  const key = indexKey(m);
+  cachedIndex(m, cache);
+  m.close();
+  // Touch Patch_02 (same bytes, newer time): the key changes.
+  const patch = path.join(root, 'Patch_02.arch06');
+  const later = new Date(Date.now() + 60_000);
+  fs.utimesSync(patch, later, later);
+  const again = Mount.open({ root });
+  try {
+    assert.notEqual(indexKey(again), key);
+    assert.equal(cachedIndex(again, cache).from, 'built');
+    // Corrupt the snapshot of the current key: rebuilt, with a log line saying why.
+    const file = fs.readdirSync(cache).find((f) => f.includes(indexKey(again).slice(0, 32)))!;
+    fs.writeFileSync(path.join(cache, file), '{ not json');
+    const lines: string[] = [];
+    const r = cachedIndex(again, cache, {}, (l) => lines.push(l));
+    assert.equal(r.from, 'built');
+    assert.match(lines.join('\n'), /not used .*rebuilding/);
+    assert.equal(cachedIndex(again, cache).from, 'cache');
+  } finally {
+    again.close();
+  }
+});
