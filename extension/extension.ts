@@ -6,6 +6,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { defaultHasher, formatHash } from '../core/hash';
 import { MountService } from './mountService';
+import { startLanguageClient } from './languageClient';
 import { Arch06FileSystem } from './fs/provider';
 import { SCHEME } from './fs/uris';
 import { SearchOrderView } from './views/searchOrderView';
@@ -18,11 +19,14 @@ import { goToFileCommand } from './commands/goToFile';
 import { findInFilesCommand } from './commands/findInFiles';
 import { extractCommand } from './commands/extract';
 import { compareWithNextCopyCommand, openCopyCommand } from './commands/copies';
+import { readHashTableCommand } from './commands/hashTable';
 import { TexturePathHover } from './hovers/texturePathHover';
 import { DecodePool } from '../core/image/node';
 import { MeshEditorProvider } from './editors/meshEditor';
 import { TextureEditorProvider } from './editors/textureEditor';
 import { BundleEditorProvider } from './editors/bundleEditor';
+import { RegistryEditorProvider } from './editors/registryEditor';
+import { StringTableEditorProvider } from './editors/stringTableEditor';
 import { ScriptRedirectProvider } from './editors/scriptEditor';
 import { TextViews } from './views/textView';
 
@@ -46,8 +50,11 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     TexturePathHover.register(service),
     MeshEditorProvider.register(context, service, pool),
     BundleEditorProvider.register(context, service, fileSystem.bundles),
+    RegistryEditorProvider.register(context, service, fileSystem.bundles),
+    StringTableEditorProvider.register(context, service),
     new TextViews(service).register(),
     ScriptRedirectProvider.register(),
+    startLanguageClient(context, service),
     service.onDidChange((m) => void vscode.commands.executeCommand('setContext', 'arch06.mounted', m !== undefined)),
     vscode.commands.registerCommand('arch06.openGameFolder', () => openGameFolderCommand(context, service)),
     vscode.commands.registerCommand('arch06.remount', async () => {
@@ -62,6 +69,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     vscode.commands.registerCommand('arch06.compareWithNextCopy', (arg) => compareWithNextCopyCommand(service, copies, arg)),
     vscode.commands.registerCommand('arch06.showMount', () => vscode.commands.executeCommand('arch06.searchOrder.focus')),
     vscode.commands.registerCommand('arch06.hashString', () => hashStringCommand()),
+    vscode.commands.registerCommand('arch06.readHashTable', () => readHashTableCommand(context)),
     vscode.workspace.onDidChangeConfiguration(async (e) => {
       if (e.affectsConfiguration('arch06') && service.mount) await mountInstall(context, service, knownInstall(context) ?? service.mount.root);
     }),

@@ -40,6 +40,26 @@ const bundles = [
     target: 'es2022',
     sourcemap: false,
   },
+  // The string-table editor's webview (a virtualised table over rows the host keeps), inlined into
+  // the page by the host (extension/editors/stringTableEditor.ts).
+  {
+    entryPoints: ['media/strings/stringsView.ts'],
+    outfile: 'dist/webview/stringsView.js',
+    platform: 'browser',
+    format: 'iife',
+    target: 'es2022',
+    sourcemap: false,
+  },
+  // The object-registry editor's webview (objects fetched window by window), inlined into the page
+  // by the host (extension/editors/registryEditor.ts).
+  {
+    entryPoints: ['media/registry/registryView.ts'],
+    outfile: 'dist/webview/registryView.js',
+    platform: 'browser',
+    format: 'iife',
+    target: 'es2022',
+    sourcemap: false,
+  },
   {
     entryPoints: ['media/texture/webviewDecodeWorker.ts'],
     outfile: 'dist/webview/textureDecodeWorker.js',

@@ -365,11 +365,18 @@ export class Harness {
           if (!r || r.expanded !== false) return r;
           if (Date.now() - lastTry < 1500) return undefined;
           const target = this.rowLocator(r);
-          const state = await target.evaluate((e) => ({
-            focused: e.classList.contains('focused'),
-            loading: e.querySelector('.monaco-tl-twistie')?.classList.contains('codicon-tree-item-loading') ?? false,
-          }));
-          if (state.loading) return undefined;
+          // The row may re-render under us (another index): a short timeout, then look again.
+          const state = await target
+            .evaluate(
+              (e) => ({
+                focused: e.classList.contains('focused'),
+                loading: e.querySelector('.monaco-tl-twistie')?.classList.contains('codicon-tree-item-loading') ?? false,
+              }),
+              undefined,
+              { timeout: 2000 },
+            )
+            .catch(() => undefined);
+          if (!state || state.loading) return undefined;
           lastTry = Date.now();
           if (!state.focused) await target.click({ timeout: 2000 });
           else {
@@ -442,7 +449,7 @@ export class Harness {
         if (!row) return false;
         const target = this.rowLocator(row);
         await target.click({ button: 'right', timeout: 2000 });
-        const focused = await target.evaluate((e) => e.classList.contains('focused')).catch(() => false);
+        const focused = await target.evaluate((e) => e.classList.contains('focused'), undefined, { timeout: 2000 }).catch(() => false);
         if (!focused) {
           await this.page.keyboard.press('Escape');
           return false;

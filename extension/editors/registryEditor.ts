@@ -1,0 +1,202 @@
+/**
+ * The object-registry editor for `.objres` (OBJR v13; read-only custom editor, built on
+ * webviewEditor.ts): a header with the counts, the OBJL record layout's validation and seed 001's
+ * patch rule for this copy; tabs for the objects (a virtualised table the webview fills window by
+ * window, a class filter and search as you type), the script bindings, the groups and the block
+ * chain (a hex view of raw blocks). Clicking a binding (or Enter on it) opens the part's script at
+ * its function: the `.scripts` copy the search order serves (a loose copy winning in the merged
+ * view, else the container's member through the bundle folder), as its read-only text view with
+ * the cursor on the function's line, revealed in the centre.
+ *
+ * The model is registryModel.ts (no vscode); the webview is media/registry/; the protocol
+ * media/registry/protocol.ts. The objects stay here: the webview asks for the rows it shows.
+ */
+import * as vscode from 'vscode';
+import { type ArchUri, type BundleFolders, type Mount, gamePathOf, toGamePath } from '../../core/archive';
+import { type HostToView, type ViewToHost, checkViewMessage } from '../../media/registry/protocol';
+import { SCHEME, parseUri } from '../fs/uris';
+import { MountService } from '../mountService';
+import { textUri } from '../views/textView';
+import { type BundleResolver, type RegistryModel, blockHex, buildRegistryModel, loadPartScript, patchRuleOf, summaryLine } from './registryModel';
+import { EditorDocument, PageSpec, WebviewEditor, errorText } from './webviewEditor';
+
+class RegistryDocument extends EditorDocument {
+  private loading: Promise<RegistryModel | { error: string }> | undefined;
+  /** When the model was built, ms after `openedAt` (for the timing log). */
+  builtMs = 0;
+  timed = false;
+
+  load(build: () => Promise<RegistryModel>): Promise<RegistryModel | { error: string }> {
+    this.loading ??= (async () => {
+      try {
+        return await build();
+      } catch (e) {
+        return { error: errorText(e) };
+      } finally {
+        this.builtMs = performance.now() - this.openedAt;
+      }
+    })();
+    return this.loading;
+  }
+}
+
+export class RegistryEditorProvider extends WebviewEditor<RegistryDocument, ViewToHost, HostToView> {
+  static readonly viewType = 'arch06.registry';
+
+  static register(context: vscode.ExtensionContext, service: MountService, bundles: BundleFolders): vscode.Disposable {
+    return new RegistryEditorProvider(context, service, bundles).registration();
+  }
+
+  private constructor(
+    context: vscode.ExtensionContext,
+    service: MountService,
+    /** The file system's bundle folders (resolved once per mount). */
+    private readonly bundles: BundleFolders,
+  ) {
+    super(context, service, {
+      viewType: RegistryEditorProvider.viewType,
+      kind: 'registry',
+      retainContextWhenHidden: false,
+      resourceRoots: ['media/registry'],
+      check: checkViewMessage,
+    });
+  }
+
+  /** The whole file (an `arch06:` file through the file system: merged view, one source, or a bundle member). */
+  async openCustomDocument(uri: vscode.Uri): Promise<RegistryDocument> {
+    const openedAt = performance.now();
+    const bytes = await vscode.workspace.fs.readFile(uri);
+    return new RegistryDocument(uri, bytes, openedAt);
+  }
+
+  /** Where an `arch06:` URI is in the mount, or undefined for any other file. */
+  private locate(uri: vscode.Uri): { mount: Mount; u: ArchUri; path: string } | undefined {
+    const mount = this.service.mount;
+    if (uri.scheme !== SCHEME || !mount) return undefined;
+    try {
+      const u = parseUri(uri);
+      const path = gamePathOf(u);
+      return path ? { mount, u, path } : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+
+  private async build(doc: RegistryDocument): Promise<RegistryModel> {
+    const at = this.locate(doc.uri);
+    let model: RegistryModel;
+    if (!at) {
+      model = buildRegistryModel({
+        bytes: doc.bytes,
+        path: doc.name,
+        patch: { state: 'unresolved', text: 'Opened outside the mounted install: the patch rule is not checked' },
+      });
+    } else {
+      const resolve: BundleResolver = (p) => this.bundles.resolve(at.mount, toGamePath(p)).bundle;
+      const patch = patchRuleOf(at.mount, at.u, resolve);
+      const script = await loadPartScript(at.mount, at.path, resolve);
+      model = buildRegistryModel({ bytes: doc.bytes, path: at.path, script, patch });
+    }
+    this.log(doc, summaryLine(model.view));
+    return model;
+  }
+
+  protected override viewOpened(doc: RegistryDocument): void {
+    // Yield once so the webview starts loading before the (synchronous) parse takes the thread.
+    setImmediate(() => void doc.load(() => this.build(doc)));
+  }
+
+  protected async onMessage(doc: RegistryDocument, panel: vscode.WebviewPanel, msg: ViewToHost): Promise<void> {
+    const r = await doc.load(() => this.build(doc));
+    if ('error' in r) {
+      if (msg.type === 'ready') {
+        this.log(doc, r.error);
+        this.post(panel, this.failed(doc, r.error));
+      }
+      return;
+    }
+    switch (msg.type) {
+      case 'ready': {
+        // `#object=<name>`: opened to show one object (the language server's "bound by" lens).
+        const focus = /(?:^|&)object=([^&]*)/.exec(doc.uri.fragment)?.[1];
+        this.post(panel, { type: 'init', view: r.view, ...(focus ? { focus: decodeURIComponent(focus) } : {}) });
+        return;
+      }
+      case 'query': {
+        const w = r.objects.window(msg.text, msg.className, msg.start, msg.count);
+        this.post(panel, { type: 'rows', seq: msg.seq, total: r.objects.total, ...w });
+        return;
+      }
+      case 'firstRows':
+        if (doc.timed) return;
+        doc.timed = true;
+        this.logTiming(
+          doc,
+          'first rows',
+          `${msg.rows} rows in view, model built at ${Math.round(doc.builtMs)} ms, webview ready at ${Math.round(doc.readyMs)} ms`,
+        );
+        return;
+      case 'hex': {
+        const hex = blockHex(r, msg.block);
+        if (hex) this.post(panel, { type: 'hex', block: msg.block, ...hex });
+        return;
+      }
+      case 'openBinding': {
+        const target = r.targets[msg.row];
+        if (!target) return;
+        if ('reason' in target) {
+          void vscode.window.showInformationMessage(target.reason);
+          return;
+        }
+        await this.openScript(panel, target.uriPath, target.line);
+        return;
+      }
+    }
+  }
+
+  /** The script's text view (exactly its source, so its lines are the source's) with the cursor on `line`, revealed in the centre. */
+  private async openScript(panel: vscode.WebviewPanel, uriPath: string, line: number): Promise<void> {
+    // Keep the registry's tab: a preview tab would be replaced by the script.
+    if (panel.active) await vscode.commands.executeCommand('workbench.action.keepEditor');
+    const at = new vscode.Position(line - 1, 0);
+    const range = new vscode.Range(at, at);
+    const editor = await vscode.window.showTextDocument(textUri(vscode.Uri.from({ scheme: SCHEME, path: uriPath })), {
+      viewColumn: panel.viewColumn,
+      preview: true,
+      selection: range,
+    });
+    editor.selection = new vscode.Selection(at, at);
+    editor.revealRange(range, vscode.TextEditorRevealType.InCenter);
+  }
+
+  /** Script and style inlined (one round trip less before the first rows); the markup the script fills. */
+  protected page(): PageSpec {
+    return {
+      title: 'Object registry',
+      style: { inline: this.extensionText('media/registry/registryView.css') },
+      script: { inline: this.extensionText('dist/webview/registryView.js') },
+      body: `<header id="summary" aria-live="polite"><p class="muted">Reading the registry…</p></header>
+<nav id="tabs" role="tablist" aria-label="Registry parts">
+  <button role="tab" id="tab-objects" data-tab="objects" aria-controls="panel-objects">Objects</button>
+  <button role="tab" id="tab-bindings" data-tab="bindings" aria-controls="panel-bindings">Bindings</button>
+  <button role="tab" id="tab-groups" data-tab="groups" aria-controls="panel-groups">Groups</button>
+  <button role="tab" id="tab-blocks" data-tab="blocks" aria-controls="panel-blocks">Blocks</button>
+</nav>
+<section id="panel-objects" class="panel" role="tabpanel" aria-labelledby="tab-objects">
+  <div class="toolbar">
+    <input id="search" type="search" placeholder="Search by name, class or 0x hash (type to filter)" aria-label="Search objects by name, class or 0x hash" spellcheck="false" autocomplete="off">
+    <select id="classFilter" aria-label="Only objects of one class"><option value="">All classes</option></select>
+    <span id="shownText" aria-live="polite"></span>
+  </div>
+  <div id="grid" role="grid" tabindex="0" aria-label="Objects" aria-readonly="true">
+    <div id="head" role="row"></div>
+    <div id="viewport"><div id="spacer"><div id="rows" role="rowgroup"></div></div></div>
+  </div>
+</section>
+<section id="panel-bindings" class="panel" role="tabpanel" aria-labelledby="tab-bindings" hidden></section>
+<section id="panel-groups" class="panel" role="tabpanel" aria-labelledby="tab-groups" hidden></section>
+<section id="panel-blocks" class="panel" role="tabpanel" aria-labelledby="tab-blocks" hidden></section>
+`,
+    };
+  }
+}

@@ -1,0 +1,425 @@
+/**
+ * The object-registry editor's model, built without vscode (unit-tested in plain node): what
+ * media/registry/ shows of an `.objres` (OBJR v13, core/formats/registry):
+ *
+ * - the header: counts, the registry's confidence, the OBJL record layout (validated, or why not),
+ *   the part's script the bindings were checked against, and seed 001's patch rule for this copy;
+ * - the block chain (tag, registered name where known, name hash, offset, size, decoded or raw;
+ *   a raw block's bytes as a hex view on request);
+ * - the OBJL objects behind `ObjectTable`: a class list with counts, search by name, class or
+ *   `0x` hash as you type (each keystroke that extends the last query filters the last result),
+ *   and windows of rows, so a 100,000-object registry never crosses to the webview at once; when
+ *   the layout did not validate, the records raw;
+ * - the SCRB bindings resolved (core/formats/registry/resolve.ts) against the part's own script,
+ *   each with the function's line and what opening it does; the ONLS groups (owner → members).
+ *
+ * Where things come from in the mount (the part's script as the search order serves it, the patch
+ * rule) is found here too, from core/archive; the editor only reads bytes and sends messages.
+ */
+import { type ArchUri, type Mount, type ResolvedBundle, bundleStem, locateBundleMember, mergedUriPath, resolveBundle } from '../../core/archive';
+import { isArch06Error } from '../../core/errors';
+import { defaultHasher, formatHash } from '../../core/hash';
+import { type ObjectList, type ObjectRegistry, ownScriptPath, parseObjr, resolveRegistry } from '../../core/formats/registry';
+import { type ScriptFunction, listFunctions, parseScript } from '../../core/formats/script';
+import type { BindingRowView, BlockRow, GroupRowView, ObjectRow, PatchView, RawRecordRow, RegistryView } from '../../media/registry/protocol';
+import { bundleMemberUriPath } from './bundleRows';
+import { hexDump } from './hexDump';
+
+/** What opening a binding does: open the script at an `arch06:` URI path on a line, or say why not. */
+export type BindingTarget = { uriPath: string; line: number } | { reason: string };
+
+/** The part's own script: where the search order serves it from and what it defines. */
+export interface PartScript {
+  /** `<part>.scripts`, the path every binding's script hash must be StringHash of. */
+  path: string;
+  /** The `arch06:` URI path it opens at: the merged view's loose copy, or the member of the part's bundle folder. */
+  uriPath?: string;
+  /** Where that copy is, in words. */
+  from?: string;
+  /** Its top-level definitions with their lines; undefined when it was not found or is compiled. */
+  functions?: ScriptFunction[];
+  /** One line for the header: what the bindings were checked against, or why they were not. */
+  note: string;
+}
+
+/** Resolves a bundle by its manifest path (the editor passes the file system's cache). */
+export type BundleResolver = (manifest: string) => ResolvedBundle;
+
+const plural = (n: number, one: string, many = `${one}s`): string => `${n.toLocaleString('en-US')} ${n === 1 ? one : many}`;
+
+/** The bundle of a part path's stem (`x.objres` → `x.bndl`), or undefined when there is none. */
+function partBundle(path: string, resolve: BundleResolver): ResolvedBundle | undefined {
+  try {
+    return resolve(`${bundleStem(path.replace(/\.[^.\\/]+$/, ''))}.bndl`);
+  } catch (e) {
+    if (isArch06Error(e)) return undefined;
+    throw e;
+  }
+}
+
+const memberOf = (b: ResolvedBundle | undefined, path: string): ResolvedBundle['members'][number] | undefined =>
+  b?.members.find((m) => m.path.toLowerCase().replace(/\//g, '\\') === path.toLowerCase().replace(/\//g, '\\'));
+
+/**
+ * Seed 001's patch rule for the registry a URI names: a standalone `.objres` in the mount replaces
+ * the one embedded in the part's container. A bundle-folder member says whether a standalone copy
+ * is in effect (and from which source); a standalone copy says which embedded copy it replaces,
+ * or, opened from one source, whether it is the copy the engine loads.
+ */
+export function patchRuleOf(mount: Mount, u: ArchUri, resolve: BundleResolver = (p) => resolveBundle(mount, p)): PatchView {
+  if (u.view === 'sources') return { state: 'unresolved', text: 'not a file' };
+  const path = u.view === 'bundle' ? u.member : u.path;
+  const bundle = partBundle(u.view === 'bundle' ? u.bundle : path, resolve);
+  const member = memberOf(bundle, path);
+  const container = bundle?.container;
+  const embeddedIn = member?.embedded && container ? `the copy embedded in ${container.path} (${container.source})` : undefined;
+  let winner: { source: string; copies: string[] } | undefined;
+  try {
+    const w = mount.which(path);
+    if (w) winner = { source: w.winner.source.name, copies: w.copies.map((c) => c.source.name) };
+  } catch (e) {
+    if (!isArch06Error(e)) throw e;
+  }
+  const others = (self: string): string => {
+    const rest = winner?.copies.filter((c) => c !== self) ?? [];
+    return rest.length ? `; it shadows the standalone ${rest.length === 1 ? 'copy' : 'copies'} in ${rest.join(', ')}` : '';
+  };
+  if (u.view === 'bundle') {
+    if (member?.servedFrom === 'loose' && member.source)
+      return {
+        state: 'standalone',
+        text: `A standalone copy in ${member.source} is in effect${embeddedIn ? `: the engine loads it instead of ${embeddedIn}` : ''}${others(member.source)}`,
+      };
+    if (member?.servedFrom === 'container')
+      return {
+        state: 'embedded',
+        text: `${embeddedIn ? 'T' + embeddedIn.slice(1) : 'The embedded copy'} is in effect: no mounted source ships a standalone copy`,
+      };
+    return { state: 'unresolved', text: `the bundle ${bundle ? bundle.manifest.path : ''} does not serve this registry` };
+  }
+  const self = u.view === 'source' ? u.source : winner?.source;
+  if (u.view === 'source' && winner && winner.source !== self)
+    return { state: 'shadowed', text: `Not in effect: the engine loads the standalone copy in ${winner.source}, not this one (${self})` };
+  if (embeddedIn) return { state: 'standalone', text: `This standalone copy (${self}) is in effect: it replaces ${embeddedIn}${others(self ?? '')}` };
+  return { state: 'alone', text: `A standalone registry (${self}): no container of its part embeds a copy${others(self ?? '')}` };
+}
+
+/**
+ * The part's own script (`x.scripts` for `x.objres`) as the search order serves it: a loose copy
+ * winning in the merged view, else the member of the part's bundle (through its bundle folder),
+ * read and listed. Never throws for a script that is absent or does not parse: the note says so.
+ */
+export async function loadPartScript(mount: Mount, registryPath: string, resolve: BundleResolver = (p) => resolveBundle(mount, p)): Promise<PartScript> {
+  const path = ownScriptPath(registryPath);
+  let found: { uriPath: string; from: string; read: () => Promise<Uint8Array> } | undefined;
+  try {
+    const loose = mount.which(path)?.winner;
+    if (loose) found = { uriPath: mergedUriPath(loose.path), from: `loose in ${loose.source.name}`, read: () => loose.read() };
+    else {
+      const bundle = partBundle(path, resolve);
+      const member = memberOf(bundle, path);
+      if (bundle && member && member.servedFrom !== 'missing') {
+        const { entry, start, end } = locateBundleMember(mount, bundle, member);
+        found = {
+          uriPath: bundleMemberUriPath(bundle.manifest.path, member.path),
+          from: member.servedFrom === 'loose' ? `loose in ${member.source}` : `in ${bundle.container?.path} (${entry.source.name})`,
+          read: () => entry.read(start, end),
+        };
+      }
+    }
+  } catch (e) {
+    if (!isArch06Error(e)) throw e;
+    return { path, note: `the part's script ${path} could not be located: ${e.message}` };
+  }
+  if (!found) return { path, note: `the part's script ${path} is in no mounted source and in no container of its bundle: bound names are not checked` };
+  const where = { path, uriPath: found.uriPath, from: found.from };
+  try {
+    const parsed = parseScript(await found.read(), path);
+    if (parsed.source === undefined) return { ...where, note: `the part's script (${found.from}) is compiled Havok Script: bound names are not checked` };
+    const functions = listFunctions(parsed.source);
+    return { ...where, functions, note: `bound names checked against the part's script (${found.from}, ${plural(functions.length, 'definition')})` };
+  } catch (e) {
+    if (!isArch06Error(e)) throw e;
+    return { ...where, note: `the part's script (${found.from}) could not be read: ${e.message}` };
+  }
+}
+
+// ---- objects ------------------------------------------------------------------------------
+
+const HEX_QUERY = /^0x[0-9a-f]{0,8}$/;
+const hexBytes = (b: Uint8Array): string => Array.from(b, (x) => x.toString(16).padStart(2, '0')).join(' ');
+
+/** The rows the search and the class filter keep: positions in the table, in list order. */
+interface Filtered {
+  text: string;
+  className: string;
+  hits: Uint32Array;
+}
+
+/**
+ * OBJL objects (or raw records) for the table: class counts, search as you type, windows of rows.
+ * Search keys and hashes are built on first use, so opening a registry costs only the class count.
+ */
+export class ObjectTable {
+  readonly kind: 'objects' | 'raw' | 'none';
+  readonly total: number;
+  /** Classes with their counts, most numerous first (ties by name). */
+  readonly classes: { name: string; count: number }[];
+  private readonly classOf: Uint32Array;
+  private readonly classIds = new Map<string, number>();
+  private keys?: string[];
+  private hashes?: { hash: Uint32Array; hashOk: Uint8Array; template: Uint32Array };
+  private last?: Filtered;
+
+  constructor(private readonly list: ObjectList | undefined) {
+    this.kind = !list ? 'none' : list.recordLayout.validated ? 'objects' : 'raw';
+    this.total = !list ? 0 : this.kind === 'objects' ? list.objects.length : list.rawRecords.length;
+    this.classOf = new Uint32Array(this.kind === 'objects' ? this.total : 0);
+    const counts: number[] = [];
+    const names: string[] = [];
+    if (list && this.kind === 'objects')
+      list.objects.forEach((o, i) => {
+        let id = this.classIds.get(o.className);
+        if (id === undefined) {
+          id = names.length;
+          this.classIds.set(o.className, id);
+          names.push(o.className);
+          counts.push(0);
+        }
+        counts[id]++;
+        this.classOf[i] = id;
+      });
+    this.classes = names.map((name, i) => ({ name, count: counts[i] })).sort((a, b) => b.count - a.count || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  }
+
+  /** Lower-case names (objects) or the hex bytes (raw records): what a text search matches. */
+  private searchKeys(): string[] {
+    if (!this.keys) {
+      const l = this.list!;
+      this.keys = this.kind === 'objects' ? l.objects.map((o) => o.name.toLowerCase()) : l.rawRecords.map((r) => hexBytes(r.bytes));
+    }
+    return this.keys;
+  }
+
+  /** StringHash of each name (what SCRB and ONLS key objects by; 0 with `hashOk` 0 where a byte has no known value) and each template id. */
+  private hashKeys(): { hash: Uint32Array; hashOk: Uint8Array; template: Uint32Array } {
+    if (!this.hashes) {
+      const objects = this.list!.objects;
+      const hash = new Uint32Array(objects.length);
+      const hashOk = new Uint8Array(objects.length);
+      const template = new Uint32Array(objects.length);
+      objects.forEach((o, i) => {
+        const h = defaultHasher.tryHash(o.name);
+        if (h.ok) {
+          hash[i] = h.hash;
+          hashOk[i] = 1;
+        }
+        template[i] = o.templateId;
+      });
+      this.hashes = { hash, hashOk, template };
+    }
+    return this.hashes;
+  }
+
+  /**
+   * The positions the search and the class filter keep. `text`: a substring of the name or class
+   * (any case), or `0x` and up to eight hex digits: a name hash or template id starting with them
+   * (or a name holding the text). `className` '' keeps every class.
+   */
+  filter(text: string, className: string): Uint32Array {
+    const q = text.trim().toLowerCase();
+    if (this.last && this.last.text === q && this.last.className === className) return this.last.hits;
+    const classId = className === '' ? -1 : (this.classIds.get(className) ?? -2);
+    const hexMode = this.kind === 'objects' && HEX_QUERY.test(q);
+    // Each keystroke that extends the last query (same mode, same class) narrows the last result.
+    const prev = this.last;
+    const narrowing = prev !== undefined && prev.className === className && q.startsWith(prev.text) && HEX_QUERY.test(prev.text) === hexMode;
+    const n = narrowing ? prev.hits.length : this.total;
+    const at = (k: number): number => (narrowing ? prev.hits[k] : k);
+    const out = new Uint32Array(n);
+    let kept = 0;
+    if (classId === -2) kept = 0;
+    else if (q === '' && classId === -1) {
+      for (let k = 0; k < n; k++) out[kept++] = at(k);
+    } else {
+      const keys = q === '' ? undefined : this.searchKeys();
+      // A class name matches for all its objects at once: one test per class, not per object.
+      const classHit = this.classes.length ? new Uint8Array(this.classIds.size) : undefined;
+      if (classHit && q !== '') for (const [name, id] of this.classIds) classHit[id] = name.toLowerCase().includes(q) ? 1 : 0;
+      const hex = hexMode ? this.hashKeys() : undefined;
+      // `0x` + k digits: the top 4k bits of a hash equal the digits' value.
+      const digits = q.slice(2);
+      const shift = 32 - 4 * digits.length;
+      const want = digits ? parseInt(digits, 16) : 0;
+      const prefix = (h: number): boolean => digits === '' || (shift === 0 ? h >>> 0 : h >>> shift) === want;
+      for (let k = 0; k < n; k++) {
+        const i = at(k);
+        if (classId >= 0 && this.classOf[i] !== classId) continue;
+        if (keys && !keys[i].includes(q) && !classHit?.[this.classOf[i]] && !(hex && ((hex.hashOk[i] && prefix(hex.hash[i])) || prefix(hex.template[i]))))
+          continue;
+        out[kept++] = i;
+      }
+    }
+    this.last = { text: q, className, hits: out.subarray(0, kept) };
+    return this.last.hits;
+  }
+
+  /** Rows `start` … `start + count` of those the search and class filter keep. */
+  window(text: string, className: string, start: number, count: number): { shown: number; start: number; rows: ObjectRow[] | RawRecordRow[] } {
+    const hits = this.filter(text, className);
+    const from = Math.min(start, hits.length);
+    const to = Math.min(hits.length, from + count);
+    const l = this.list;
+    if (!l || this.kind === 'none') return { shown: 0, start: 0, rows: [] };
+    if (this.kind === 'raw') {
+      const rows: RawRecordRow[] = [];
+      for (let k = from; k < to; k++) {
+        const r = l.rawRecords[hits[k]];
+        rows.push({ index: r.index, offset: r.offset, set: formatHash(r.set), hex: this.keys?.[hits[k]] ?? hexBytes(r.bytes) });
+      }
+      return { shown: hits.length, start: from, rows };
+    }
+    const rows: ObjectRow[] = [];
+    for (let k = from; k < to; k++) {
+      const o = l.objects[hits[k]];
+      const h = defaultHasher.tryHash(o.name);
+      rows.push({
+        index: o.index,
+        name: o.name,
+        className: o.className,
+        group: o.group,
+        nameHash: h.ok ? formatHash(h.hash) : null,
+        set: formatHash(o.set),
+        position: o.position,
+        rotation: o.rotation,
+        templateId: formatHash(o.templateId),
+        propertyIndex: o.propertyIndex,
+      });
+    }
+    return { shown: hits.length, start: from, rows };
+  }
+}
+
+// ---- the whole model --------------------------------------------------------------------------
+
+export interface RegistryModel {
+  view: RegistryView;
+  objects: ObjectTable;
+  /** Index for index with `view.bindings`: what opening each does. */
+  targets: BindingTarget[];
+  registry: ObjectRegistry;
+}
+
+export interface RegistryInput {
+  bytes: Uint8Array;
+  /** The registry's game path (or file name outside the mount). */
+  path: string;
+  /** The part's script, when the registry was opened in the mount. */
+  script?: PartScript;
+  patch: PatchView;
+}
+
+function blockRows(reg: ObjectRegistry): BlockRow[] {
+  return reg.blocks.map((b) => ({
+    index: b.index,
+    tag: b.tag,
+    name: b.name ?? null,
+    nameConfidence: b.nameConfidence ?? null,
+    hash: formatHash(b.nameHash),
+    offset: b.offset,
+    size: b.size,
+    state: b.error ? 'error' : b.decoded ? 'decoded' : 'raw',
+    ...(b.error ? { error: b.error.message } : {}),
+  }));
+}
+
+/** Build the model of a registry's bytes. Throws the reader's typed errors when the chain does not parse (the failure page). */
+export function buildRegistryModel(input: RegistryInput): RegistryModel {
+  const reg = parseObjr(input.bytes, input.path);
+  const scriptPath = input.script?.path ?? ownScriptPath(input.path);
+  const fns = new Map<string, ScriptFunction>();
+  for (const f of input.script?.functions ?? []) if (!fns.has(f.name)) fns.set(f.name, f);
+  const res = resolveRegistry(reg, { scriptPath, functions: input.script?.functions ? new Set(fns.keys()) : undefined });
+  const targets: BindingTarget[] = [];
+  const bindings: BindingRowView[] = res.bindings.map((b) => {
+    const fn = b.function === null ? undefined : fns.get(b.function);
+    let target: BindingTarget;
+    if (!input.script) target = { reason: 'The registry was opened outside the mounted install: its script is not looked up.' };
+    else if (!input.script.uriPath) target = { reason: `No copy of ${scriptPath} is mounted: ${input.script.note}.` };
+    else if (!input.script.functions) target = { reason: `${input.script.note}.` };
+    else if (b.function === null) target = { reason: 'The bound function name does not resolve in the SCRB strings.' };
+    else if (!fn) target = { reason: `${b.function} is not defined in ${scriptPath} (${input.script.from}).` };
+    else target = { uriPath: input.script.uriPath, line: fn.line };
+    targets.push(target);
+    return {
+      object: b.object,
+      objectHash: formatHash(b.objectHash),
+      className: b.class,
+      event: b.event,
+      function: b.function,
+      script: b.script ?? formatHash(b.scriptHash),
+      scriptResolved: b.script !== null,
+      binding: b.binding,
+      line: fn?.line ?? null,
+      kind: fn?.kind ?? null,
+      problems: b.problems,
+      openable: 'uriPath' in target,
+    };
+  });
+  const groups: GroupRowView[] = res.groups.map((g) => ({
+    owner: g.owner,
+    ownerHash: formatHash(g.ownerHash),
+    members: g.members,
+    unknownMembers: g.unknownMembers,
+  }));
+  const objects = new ObjectTable(reg.objectList);
+  const l = reg.objectList;
+  const view: RegistryView = {
+    title: input.path,
+    size: reg.size,
+    version: reg.version,
+    hash: formatHash(reg.hash),
+    confidence: reg.confidence,
+    layout: {
+      present: !!l,
+      validated: l?.recordLayout.validated ?? false,
+      confidence: l?.recordLayout.confidence ?? 'uncertain',
+      reason: l ? (l.recordLayout.reason ?? null) : 'no OBJL block',
+    },
+    objectKind: objects.kind,
+    objectCount: objects.total,
+    classes: objects.classes,
+    blocks: blockRows(reg),
+    bindings,
+    bindingRecords: reg.bindings?.bindings.length ?? 0,
+    bindingsResolved: res.bindingsResolved,
+    groups,
+    script: {
+      path: scriptPath,
+      from: input.script?.from ?? null,
+      functions: input.script?.functions?.length ?? null,
+      note: input.script?.note ?? 'opened outside the mounted install: the part’s script was not read',
+    },
+    patch: input.patch,
+    problems: res.problems,
+    notes: reg.notes,
+  };
+  return { view, objects, targets, registry: reg };
+}
+
+/** Most bytes of a block the hex view shows. */
+const MAX_HEX_BYTES = 64 * 1024;
+
+/** A block's payload as a hex view (its first `MAX_HEX_BYTES`), or undefined for an index outside the chain. */
+export function blockHex(model: RegistryModel, index: number): { text: string; shown: number; size: number } | undefined {
+  const b = model.registry.blocks[index];
+  if (!b) return undefined;
+  const shown = Math.min(b.size, MAX_HEX_BYTES);
+  return { text: hexDump(b.raw, shown), shown, size: b.size };
+}
+
+/** One line for the output channel. */
+export function summaryLine(v: RegistryView): string {
+  const objects = v.objectKind === 'objects' ? plural(v.objectCount, 'object') : v.objectKind === 'raw' ? `${plural(v.objectCount, 'raw record')}` : 'no OBJL';
+  return `${plural(v.blocks.length, 'block')}, ${objects}, ${plural(v.bindings.length, 'binding row')}, ${plural(v.groups.length, 'group')}; ${v.patch.text}`;
+}

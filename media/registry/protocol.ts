@@ -1,0 +1,249 @@
+/**
+ * The object-registry editor's message protocol, shared by the webview
+ * (media/registry/registryView.ts) and the extension host (extension/editors/registryEditor.ts,
+ * which builds the view with registryModel.ts). No DOM, no vscode, no engine imports.
+ *
+ * Sequence:
+ *
+ *   webview → host   { type: 'ready' }                        once the script has loaded (again after
+ *                                                             a hidden webview is restored)
+ *   host → webview   { type: 'init', view }                   header, blocks, bindings, groups, the class
+ *                                                             list: everything but the objects
+ *                 or { type: 'failed', message, hex, size }   the registry did not parse
+ *   webview → host   { type: 'query', seq, text, className,   a window of the objects the search and the
+ *                      start, count }                         class filter keep (a registry may hold
+ *                                                             100,000 objects: they never cross at once)
+ *   host → webview   { type: 'rows', seq, total, shown,       that window
+ *                      start, rows }
+ *   webview → host   { type: 'firstRows', rows }              once, after the first rows were drawn
+ *   webview → host   { type: 'openBinding', row }             open the part's script at the function
+ *                                                             of binding row `row`
+ *   webview → host   { type: 'hex', block }                   a raw block's bytes as a hex view
+ *   host → webview   { type: 'hex', block, text, shown, size }
+ *
+ * The webview mirrors its state on `document.body.dataset` for tests: `state` ('waiting' | 'ready' |
+ * 'failed'), `tab` ('objects' | 'bindings' | 'groups' | 'blocks'), `total` (objects in the
+ * registry, or raw records when the layout did not validate), `shown` (those the search and the
+ * class filter keep).
+ */
+import { type FailedMessage, type ReadyMessage, unchecked } from '../shared/protocol';
+
+export type { FailedMessage, ReadyMessage } from '../shared/protocol';
+
+/** core/io's Confidence, repeated here because the webview imports no engine code. */
+export type Confidence = 'confirmed' | 'likely' | 'uncertain';
+
+/** One block of the chain. */
+export interface BlockRow {
+  index: number;
+  /** The payload's tag, or null when it has none. */
+  tag: string | null;
+  /** The name its handler registers, where known, and how sure that is. */
+  name: string | null;
+  nameConfidence: Confidence | null;
+  /** 0x%08X. */
+  hash: string;
+  offset: number;
+  size: number;
+  /** `decoded`: a reader decoded it; `error`: a reader failed on it (see `error`); `raw`: no reader for it. */
+  state: 'decoded' | 'error' | 'raw';
+  error?: string;
+}
+
+/** One OBJL object, as the table shows it. */
+export interface ObjectRow {
+  /** Index in the list (over all sets). */
+  index: number;
+  name: string;
+  className: string;
+  group: string | null;
+  /** 0x%08X: StringHash of the name (what SCRB and ONLS key objects by), or null when a byte has no known hash value. */
+  nameHash: string | null;
+  /** 0x%08X. */
+  set: string;
+  /** Centimetres. */
+  position: [number, number, number];
+  /** Quaternion x, y, z, w. */
+  rotation: [number, number, number, number];
+  /** 0x%08X. */
+  templateId: string;
+  propertyIndex: number;
+}
+
+/** One record kept raw (the layout did not validate). */
+export interface RawRecordRow {
+  index: number;
+  offset: number;
+  set: string;
+  /** The 50 bytes, hex pairs separated by spaces. */
+  hex: string;
+}
+
+/** One object-binding row of SCRB, resolved. */
+export interface BindingRowView {
+  object: string | null;
+  /** 0x%08X. */
+  objectHash: string;
+  className: string | null;
+  event: string | null;
+  function: string | null;
+  /** The part's script path when the binding's script hash is its StringHash, else the hash (0x%08X). */
+  script: string;
+  scriptResolved: boolean;
+  /** The binding record's index. */
+  binding: number;
+  /** The function's 1-based line in the part's script, when found there. */
+  line: number | null;
+  /** Whether the bound name is a function or an hmake script object. */
+  kind: 'function' | 'hmake' | null;
+  /** What did not resolve on this row; empty when everything did. */
+  problems: string[];
+  /** Whether opening it can show something (a script copy was found and the function is in it). */
+  openable: boolean;
+}
+
+export interface GroupRowView {
+  owner: string | null;
+  /** 0x%08X. */
+  ownerHash: string;
+  members: string[];
+  unknownMembers: string[];
+}
+
+/** seed 001's patch rule for this copy: which copy of the part's registry the engine loads. */
+export interface PatchView {
+  /**
+   * `standalone`: a standalone copy in the mount replaces the embedded one and this is it (or the
+   * bundle folder serves it); `embedded`: no standalone copy, the container's is in effect;
+   * `shadowed`: this copy is not the one the engine loads; `alone`: a standalone registry no
+   * container embeds; `unresolved`: opened outside the mounted install.
+   */
+  state: 'standalone' | 'embedded' | 'shadowed' | 'alone' | 'unresolved';
+  text: string;
+}
+
+export interface RegistryView {
+  /** The registry's path (game path, or the file name outside the mount). */
+  title: string;
+  size: number;
+  version: number;
+  /** 0x%08X: the header's raw u32. */
+  hash: string;
+  confidence: Confidence;
+  /** OBJL record layout: validated or why not. */
+  layout: { present: boolean; validated: boolean; confidence: Confidence; reason: string | null };
+  /** What the Objects tab lists: decoded objects, raw records, or nothing (no OBJL). */
+  objectKind: 'objects' | 'raw' | 'none';
+  objectCount: number;
+  /** Classes with their object counts, most numerous first. */
+  classes: { name: string; count: number }[];
+  blocks: BlockRow[];
+  bindings: BindingRowView[];
+  /** SCRB binding records (object-binding rows share them). */
+  bindingRecords: number;
+  bindingsResolved: boolean;
+  groups: GroupRowView[];
+  /** The part's script the bindings are checked against and open in. */
+  script: { path: string; from: string | null; functions: number | null; note: string };
+  patch: PatchView;
+  problems: string[];
+  notes: string[];
+}
+
+export interface InitMessage {
+  type: 'init';
+  view: RegistryView;
+  /** An object to show (the "bound by N objects" lens opens a registry at one): searched for on the Objects tab. */
+  focus?: string;
+}
+
+export interface RowsMessage {
+  type: 'rows';
+  /** The query's `seq`, so the webview drops answers to queries it has moved past. */
+  seq: number;
+  /** Objects (or raw records) in the registry. */
+  total: number;
+  /** Those the search and the class filter keep. */
+  shown: number;
+  /** Position of `rows[0]` among those kept. */
+  start: number;
+  rows: ObjectRow[] | RawRecordRow[];
+}
+
+export interface HexMessage {
+  type: 'hex';
+  block: number;
+  /** A hex dump (offset, 16 bytes, ASCII) of the block's first `shown` bytes. */
+  text: string;
+  shown: number;
+  size: number;
+}
+
+export type HostToView = InitMessage | RowsMessage | HexMessage | FailedMessage;
+
+export interface QueryMessage {
+  type: 'query';
+  seq: number;
+  /** The search text: a substring of the name or class, or `0x…` for a name hash or template id. */
+  text: string;
+  /** Only objects of this class ('' for every class). */
+  className: string;
+  start: number;
+  count: number;
+}
+
+export interface FirstRowsMessage {
+  type: 'firstRows';
+  rows: number;
+}
+
+export interface OpenBindingMessage {
+  type: 'openBinding';
+  /** An index into `view.bindings`. */
+  row: number;
+}
+
+export interface HexRequestMessage {
+  type: 'hex';
+  block: number;
+}
+
+export type ViewToHost = ReadyMessage | QueryMessage | FirstRowsMessage | OpenBindingMessage | HexRequestMessage;
+
+/** Most rows one query returns (a window is a screenful and some beyond). */
+export const MAX_WINDOW = 500;
+/** Longest search text or class name the host accepts. */
+const MAX_TEXT = 1024;
+
+const index = (x: unknown): number | undefined => (Number.isInteger(x) && (x as number) >= 0 && (x as number) < 2 ** 32 ? (x as number) : undefined);
+const text = (x: unknown): string | undefined => (typeof x === 'string' && x.length <= MAX_TEXT ? x : undefined);
+
+/** A message from the webview as the host may use it, or undefined for one outside the protocol. */
+export function checkViewMessage(raw: unknown): ViewToHost | undefined {
+  const m = unchecked(raw);
+  switch (m?.type) {
+    case 'ready':
+      return { type: 'ready' };
+    case 'firstRows':
+      return { type: 'firstRows', rows: index(m.rows) ?? 0 };
+    case 'query': {
+      const seq = index(m.seq);
+      const start = index(m.start);
+      const count = index(m.count);
+      const t = text(m.text);
+      const className = text(m.className);
+      if (seq === undefined || start === undefined || count === undefined || t === undefined || className === undefined) return undefined;
+      return { type: 'query', seq, text: t, className, start, count: Math.min(count, MAX_WINDOW) };
+    }
+    case 'openBinding': {
+      const row = index(m.row);
+      return row === undefined ? undefined : { type: 'openBinding', row };
+    }
+    case 'hex': {
+      const block = index(m.block);
+      return block === undefined ? undefined : { type: 'hex', block };
+    }
+    default:
+      return undefined;
+  }
+}

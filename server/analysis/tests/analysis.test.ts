@@ -1,0 +1,72 @@
+// The analysis the server answers from, in process on the sample install: completion (members of
+// engine globals as the scripts use them and as the seeds document them; the script's own methods
+// after `self:`; locals, globals and keywords elsewhere), folding, and references across the
+// served scripts with an open document's edits counted instead of its served text.
+import { test } from 'node:test';
+import * as assert from 'node:assert/strict';
+import { SAMPLE_LAYER, SAMPLE_LAYER_SCRIPT, SAMPLE_LAYER_SOURCE } from '../../../core/sample';
+import { mountSample } from '../../../test/support/sampleMount';
+import { completion } from '../completion';
+import { foldingSpans } from '../folding';
+import { references } from '../navigation';
+import { ScriptWorkspace } from '../workspace';
+
+const slashed = (p: string): string => p.replace(/\\/g, '/');
+const URI = `arch06-text:/${slashed(SAMPLE_LAYER)}.bndl%20%5Bbundle%5D/${slashed(SAMPLE_LAYER_SCRIPT)}`;
+
+function workspace(): ScriptWorkspace {
+  const m = mountSample('arch06-analysis-');
+  const root = m.root;
+  m.close();
+  return ScriptWorkspace.create({ installRoot: root });
+}
+
+test('completion: engine members after Global: and Global., own methods after self:, the rest elsewhere', () => {
+  const ws = workspace();
+  try {
+    const text = SAMPLE_LAYER_SOURCE.replace('not System:IsDayTime()', 'not System:').replace('SO:Init()', 'self:');
+    ws.didOpen(URI, 1, text);
+    const labels = (needle: string): string[] => completion(ws, URI, text.indexOf(needle) + needle.length).map((e) => e.label);
+    const system = labels('not System:');
+    assert.ok(system.includes('LoadWorld'), 'documented by the seeds');
+    assert.ok(system.includes('LoadWorldCustom'));
+    assert.ok(!system.includes('ChannelDebug'), 'members of other globals are not offered');
+    const console = labels('GameConsole:');
+    assert.ok(console.includes('ChannelDebug') && console.includes('ChannelWarning'), console.join(', '));
+    const self = labels('self:');
+    assert.ok(self.includes('OpenGate') && self.includes('Init'), self.join(', '));
+    const anywhere = completion(ws, URI, text.indexOf('local Instance') + 1).map((e) => `${e.kind}:${e.label}`);
+    for (const want of ['function:LithThreadSleep', 'class:ScriptRelay', 'keyword:hmake', 'function:_gatealarm_SR_Script1_0c1d2e3f'])
+      assert.ok(anywhere.includes(want), `${want} in ${anywhere.slice(0, 30).join(', ')}`);
+  } finally {
+    ws.dispose();
+  }
+});
+
+test('folding: functions, tables, blocks and hstructures that span lines', () => {
+  const ws = workspace();
+  try {
+    const doc = ws.didOpen(URI, 1, SAMPLE_LAYER_SOURCE);
+    const lines = foldingSpans(doc.chunk, doc.text).map((s) => [doc.text.slice(0, s.start).split('\n').length, doc.text.slice(0, s.end).split('\n').length]);
+    const lineOf = (needle: string): number => SAMPLE_LAYER_SOURCE.slice(0, SAMPLE_LAYER_SOURCE.indexOf(needle)).split('\n').length;
+    assert.ok(lines.some(([a]) => a === lineOf('hstructure _gatecontroller_SO_Script_6d1f0a42_meta')));
+    assert.ok(lines.some(([a]) => a === lineOf('_gatealarm_SR_Script1_0c1d2e3f = function')));
+    assert.ok(lines.some(([a]) => a === lineOf('local section_5a3c9e21 = {')));
+    for (const [a, b] of lines) assert.ok(b > a, 'only ranges over several lines');
+  } finally {
+    ws.dispose();
+  }
+});
+
+test('references across scripts: an open document counts with its edited text', () => {
+  const ws = workspace();
+  try {
+    const edited = SAMPLE_LAYER_SOURCE + '\nLithThreadSleep( 0, 1 )\n';
+    ws.didOpen(URI, 1, edited);
+    const at = edited.indexOf('LithThreadSleep');
+    const here = references(ws, URI, at, true).filter((r) => r.uri === URI);
+    assert.equal(here.length, 3, 'the two uses of the served text and the edit');
+  } finally {
+    ws.dispose();
+  }
+});
