@@ -20,6 +20,17 @@ export type { BundleFile, BundleMember, MemberOrigin, ResolvedBundle, SizeIdenti
 export { BUNDLE_SUFFIX, BundleFolder, BundleFolders, bundleFolderPath, memberName } from './bundleFolders';
 export type { BundleFolderPath, BundleListing } from './bundleFolders';
 export { collectEntries, extractEntries } from './extract';
-export { SCHEME, SOURCES_FOLDER, gamePathOf, mergedUriPath, parseUriPath, sourceUriPath } from './viewPaths';
+export {
+  SCHEME,
+  SOURCES_FOLDER,
+  TEXT_SCHEME,
+  TEXT_VIEW_SUFFIX,
+  gamePathOf,
+  mergedUriPath,
+  parseUriPath,
+  sourceUriPath,
+  textViewPath,
+  viewedPath,
+} from './viewPaths';
 export type { ArchUri } from './viewPaths';
 export type { ExtractFailure, ExtractOptions, ExtractResult } from './extract';

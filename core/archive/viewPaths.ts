@@ -10,6 +10,21 @@ import { type GamePath, toGamePath } from './gamePath';
 import { bundleFolderPath } from './bundleFolders';
 
 export const SCHEME = 'arch06';
+
+/** The scheme of the script and decoded-text views (extension/views/textView.ts). */
+export const TEXT_SCHEME = 'arch06-text';
+/**
+ * A text view's path is its file's `arch06:` path plus this suffix: a name ending in `.objres` or
+ * `.scripts` would be claimed by that type's custom editor, which VS Code's diff editor cannot host
+ * (Compare with Next Copy shows two text views side by side).
+ */
+export const TEXT_VIEW_SUFFIX = ' (text)';
+
+/** The text view path of an `arch06:` URI path. */
+export const textViewPath = (uriPath: string): string => uriPath + TEXT_VIEW_SUFFIX;
+
+/** The `arch06:` URI path a text view path shows (a path without the suffix is taken as it is). */
+export const viewedPath = (textPath: string): string => (textPath.endsWith(TEXT_VIEW_SUFFIX) ? textPath.slice(0, -TEXT_VIEW_SUFFIX.length) : textPath);
 export const SOURCES_FOLDER = '@sources';
 /**
  * Beside every `x.bndl` of the merged view sits a folder `x.bndl [bundle]` holding the bundle's

@@ -3,7 +3,7 @@
  * first, with sizes. Items open that copy; "Compare with Next Copy" diffs it with the one below.
  */
 import * as vscode from 'vscode';
-import { SourceEntry } from '../../core/archive';
+import { SourceEntry, viewedPath } from '../../core/archive';
 import { MountService } from '../mountService';
 import { SCHEME, gamePathOf, parseUri, sourceUri } from '../fs/uris';
 import { TEXT_SCHEME } from './textViewModel';
@@ -37,7 +37,7 @@ export class CopiesView implements vscode.TreeDataProvider<CopyNode> {
           ? input.modified
           : undefined;
     // A text view (views/textView.ts) is about the arch06: file whose path it carries.
-    const uri = shown?.scheme === TEXT_SCHEME ? vscode.Uri.from({ scheme: SCHEME, path: shown.path }) : shown;
+    const uri = shown?.scheme === TEXT_SCHEME ? vscode.Uri.from({ scheme: SCHEME, path: viewedPath(shown.path) }) : shown;
     if (!uri || uri.scheme !== SCHEME) return;
     try {
       const p = gamePathOf(parseUri(uri));

@@ -7,6 +7,7 @@
  */
 import * as vscode from 'vscode';
 import { isArch06Error } from '../../core/errors';
+import { textViewPath, viewedPath } from '../../core/archive';
 import { textKindOf } from '../../core/text';
 import { MountService } from '../mountService';
 import { SCHEME, gamePathOf, parseUri } from '../fs/uris';
@@ -15,12 +16,12 @@ import type { CopyKind, TextView } from './textViewModel';
 
 /** The text view of an `arch06:` URI (or of the copy its bundle's container embeds). */
 export function textUri(archUri: vscode.Uri, copy: CopyKind = 'served'): vscode.Uri {
-  return vscode.Uri.from({ scheme: TEXT_SCHEME, path: archUri.path, query: copyQuery(copy) });
+  return vscode.Uri.from({ scheme: TEXT_SCHEME, path: textViewPath(archUri.path), query: copyQuery(copy) });
 }
 
 /** The `arch06:` URI a text view shows. */
 export function archUriOf(uri: vscode.Uri): vscode.Uri {
-  return uri.scheme === TEXT_SCHEME ? vscode.Uri.from({ scheme: SCHEME, path: uri.path }) : uri;
+  return uri.scheme === TEXT_SCHEME ? vscode.Uri.from({ scheme: SCHEME, path: viewedPath(uri.path) }) : uri;
 }
 
 /** The URI of the active tab: a text editor, a custom editor, or a diff's right side. */
@@ -79,7 +80,7 @@ export class TextViews implements vscode.TextDocumentContentProvider, vscode.Cod
     const m = this.service.mount;
     if (!m) return `# arch06: no Shadow of War install is mounted (run "arch06: Open Game Folder as Workspace")\n`;
     try {
-      const view = await loadTextView(m, uri.path, copyOfQuery(uri.query));
+      const view = await loadTextView(m, viewedPath(uri.path), copyOfQuery(uri.query));
       this.views.set(uri.toString(), view);
       this.lensesChanged.fire();
       this.updateStatus();
@@ -87,7 +88,7 @@ export class TextViews implements vscode.TextDocumentContentProvider, vscode.Cod
     } catch (e) {
       if (!isArch06Error(e)) throw e;
       this.service.log(`${uri.toString()}: ${e.message}`);
-      return `# arch06: ${uri.path}: ${e.message}\n`;
+      return `# arch06: ${viewedPath(uri.path)}: ${e.message}\n`;
     }
   }
 
@@ -107,8 +108,12 @@ export class TextViews implements vscode.TextDocumentContentProvider, vscode.Cod
     const m = this.service.mount;
     if (!v && m) {
       // The view was dropped with an earlier copy of the document: read it again.
-      v = await loadTextView(m, d.uri.path, copyOfQuery(d.uri.query)).catch(() => undefined);
-      if (v) this.views.set(d.uri.toString(), v);
+      v = await loadTextView(m, viewedPath(d.uri.path), copyOfQuery(d.uri.query)).catch(() => undefined);
+      if (v) {
+        this.views.set(d.uri.toString(), v);
+        // Setting the language reopens the document, which dropped the view the status bar shows.
+        this.updateStatus();
+      }
     }
     if (!v?.fields) return [];
     return [

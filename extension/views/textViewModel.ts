@@ -20,7 +20,7 @@ import { ownScriptPath } from '../../core/formats/registry';
 import { renderContainer, renderScript, renderText, textKindOf } from '../../core/text';
 import type { RenderOptions, TextKind } from '../../core/text';
 
-export const TEXT_SCHEME = 'arch06-text';
+export { TEXT_SCHEME } from '../../core/archive';
 /** The language of decoded texts (syntaxes/arch06text.tmLanguage.json). */
 export const DECODED_LANGUAGE = 'arch06-text';
 export const SCRIPT_LANGUAGE = 'havokscript';

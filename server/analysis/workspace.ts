@@ -9,7 +9,18 @@
  * knows (case-insensitively, like the file system). Any other URI (a loose `.scripts` or `.lua` on
  * disk) is a script of its own, with no bindings.
  */
-import { BUNDLE_SUFFIX, type Mount, Mount as MountClass, SCHEME, gamePathOf, mergedUriPath, parseUriPath } from '../../core/archive';
+import {
+  BUNDLE_SUFFIX,
+  type Mount,
+  Mount as MountClass,
+  SCHEME,
+  TEXT_SCHEME,
+  gamePathOf,
+  mergedUriPath,
+  parseUriPath,
+  textViewPath,
+  viewedPath,
+} from '../../core/archive';
 import {
   type AnalysedScript,
   CrossScriptIndex,
@@ -25,9 +36,6 @@ import type { Span } from '../../core/havokScript';
 import type { HashDictionary } from '../../core/hash';
 import { buildDictionary } from './hashes';
 import { cachedIndex } from '../indexCache';
-
-/** The script view's scheme (extension/views/textViewModel.ts): a script's source as a read-only document. */
-export const TEXT_SCHEME = 'arch06-text';
 
 export interface MountSettings {
   installRoot: string;
@@ -91,7 +99,8 @@ export class ScriptWorkspace {
     const m = /^([a-z0-9+.-]+):(?:\/\/[^/]*)?([^?#]*)/i.exec(uri);
     if (!m || (m[1] !== SCHEME && m[1] !== TEXT_SCHEME)) return undefined;
     try {
-      return gamePathOf(parseUriPath(decodeURIComponent(m[2])));
+      const p = decodeURIComponent(m[2]);
+      return gamePathOf(parseUriPath(m[1] === TEXT_SCHEME ? viewedPath(p) : p));
     } catch {
       return undefined; // a path no game path can be
     }
@@ -194,6 +203,6 @@ export class ScriptWorkspace {
       script.from === 'container' && script.bundle
         ? `${mergedUriPath(script.bundle)}${BUNDLE_SUFFIX}${mergedUriPath(script.path)}`
         : mergedUriPath(script.path);
-    return `${TEXT_SCHEME}:${encodeURI(path).replace(/[?#]/g, encodeURIComponent)}`;
+    return `${TEXT_SCHEME}:${encodeURI(textViewPath(path)).replace(/[?#]/g, encodeURIComponent)}`;
   }
 }

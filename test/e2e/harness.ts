@@ -165,7 +165,26 @@ export class Harness {
         const labels = await rows.locator('.label-name').allTextContents();
         const i = labels.findIndex((l) => l.trim() === title);
         if (i < 0) return false;
-        await rows.nth(i).click({ timeout: 2000 });
+        // A click can be refused while a webview under the palette takes the pointer; the keyboard
+        // reaches the same row (the list's focus starts on the first).
+        const clicked = await rows
+          .nth(i)
+          .click({ timeout: 2000 })
+          .then(() => true)
+          .catch(() => false);
+        if (!clicked) {
+          await input.focus();
+          for (let k = 0; k < 20; k++) {
+            const focused = (
+              await rows.locator('.label-name').evaluateAll((els) => els.filter((e) => e.closest('.monaco-list-row.focused')).map((e) => e.textContent ?? ''))
+            ).map((t) => t.trim());
+            if (focused.includes(title)) break;
+            await this.page.keyboard.press('ArrowDown');
+          }
+          const focused = await this.quickInput().locator('.quick-input-list .monaco-list-row.focused .label-name').allTextContents();
+          if (!focused.some((t) => t.trim() === title)) return false;
+          await this.page.keyboard.press('Enter');
+        }
         return true;
       },
       timeoutMs,
@@ -402,7 +421,9 @@ export class Harness {
     let lastClick = 0;
     await this.waitFor(
       async () => {
-        if ((await this.activeEditorTitle()) === name) return true;
+        // A script or decoded text opens as its text view, titled "<name> (text)".
+        const title = await this.activeEditorTitle();
+        if (title === name || title === `${name} (text)`) return true;
         const r = await this.findRow(segments);
         if (r && r.expanded === undefined && Date.now() - lastClick > 2000) {
           lastClick = Date.now();

@@ -74,7 +74,7 @@ test(
       );
       assert.match(lens, /SCRI v1 · u8 1 · [\d,]+ bytes · source \+ NUL · 4 definitions/);
       assert.ok(await h.statusBarItem('Havok Script'), 'the language is Havok Script');
-      assert.ok(await h.statusBarItem(/SCRI v1/), 'the SCRI header in the status bar');
+      await h.waitFor(() => h.statusBarItem(/SCRI v1/), 10_000, 'the SCRI header in the status bar');
       // Coloured: keywords, types, comments and hash literals each get their own colour.
       const tokens = await h.waitFor(
         async () => {

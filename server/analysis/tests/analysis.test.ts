@@ -12,7 +12,7 @@ import { references } from '../navigation';
 import { ScriptWorkspace } from '../workspace';
 
 const slashed = (p: string): string => p.replace(/\\/g, '/');
-const URI = `arch06-text:/${slashed(SAMPLE_LAYER)}.bndl%20%5Bbundle%5D/${slashed(SAMPLE_LAYER_SCRIPT)}`;
+const URI = `arch06-text:/${slashed(SAMPLE_LAYER)}.bndl%20%5Bbundle%5D/${slashed(SAMPLE_LAYER_SCRIPT)}%20(text)`;
 
 function workspace(): ScriptWorkspace {
   const m = mountSample('arch06-analysis-');
