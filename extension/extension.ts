@@ -4,7 +4,6 @@
  */
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { defaultHasher, formatHash } from '../core/hash';
 import { MountService } from './mountService';
 import { startLanguageClient } from './languageClient';
 import { Arch06FileSystem } from './fs/provider';
@@ -20,6 +19,8 @@ import { findInFilesCommand } from './commands/findInFiles';
 import { extractCommand } from './commands/extract';
 import { compareWithNextCopyCommand, openCopyCommand } from './commands/copies';
 import { readHashTableCommand } from './commands/hashTable';
+import { hashSelectionCommand, hashStringCommand, reverseHashLookupCommand } from './commands/hashCommands';
+import { HashNames } from './hashNames';
 import { TexturePathHover } from './hovers/texturePathHover';
 import { DecodePool } from '../core/image/node';
 import { MeshEditorProvider } from './editors/meshEditor';
@@ -32,6 +33,8 @@ import { TextViews } from './views/textView';
 
 export async function activate(context: vscode.ExtensionContext): Promise<void> {
   const service = new MountService();
+  // One hash dictionary per mount, shared by the string-table editor and the hash commands.
+  const hashNames = new HashNames(service);
   const copies = new CopiesView(service);
   const results = new SearchResultsView();
   const fileSystem = new Arch06FileSystem(service);
@@ -51,7 +54,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     MeshEditorProvider.register(context, service, pool),
     BundleEditorProvider.register(context, service, fileSystem.bundles),
     RegistryEditorProvider.register(context, service, fileSystem.bundles),
-    StringTableEditorProvider.register(context, service),
+    StringTableEditorProvider.register(context, service, hashNames),
+    hashNames,
     new TextViews(service).register(),
     ScriptRedirectProvider.register(),
     startLanguageClient(context, service),
@@ -68,7 +72,9 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     vscode.commands.registerCommand('arch06.openCopy', (arg) => openCopyCommand(service, copies, arg)),
     vscode.commands.registerCommand('arch06.compareWithNextCopy', (arg) => compareWithNextCopyCommand(service, copies, arg)),
     vscode.commands.registerCommand('arch06.showMount', () => vscode.commands.executeCommand('arch06.searchOrder.focus')),
-    vscode.commands.registerCommand('arch06.hashString', () => hashStringCommand()),
+    vscode.commands.registerCommand('arch06.hashString', () => hashStringCommand(context)),
+    vscode.commands.registerCommand('arch06.hashSelection', () => hashSelectionCommand(context)),
+    vscode.commands.registerCommand('arch06.reverseHashLookup', () => reverseHashLookupCommand(service, hashNames)),
     vscode.commands.registerCommand('arch06.readHashTable', () => readHashTableCommand(context)),
     vscode.workspace.onDidChangeConfiguration(async (e) => {
       if (e.affectsConfiguration('arch06') && service.mount) await mountInstall(context, service, knownInstall(context) ?? service.mount.root);
@@ -118,21 +124,6 @@ function offerToMount(context: vscode.ExtensionContext, service: MountService): 
         if (await mountInstall(context, service, root)) await addWorkspaceFolder(context, root);
       } else if (pick === "Don't Ask Again") await context.globalState.update(key, true);
     });
-}
-
-async function hashStringCommand(): Promise<void> {
-  const name = await vscode.window.showInputBox({ prompt: 'Name to hash with StringHash (case-insensitive, \\ and / differ)' });
-  if (name === undefined) return;
-  const r = defaultHasher.tryHash(name);
-  if (r.ok) {
-    const text = formatHash(r.hash);
-    await vscode.env.clipboard.writeText(text);
-    void vscode.window.showInformationMessage(`StringHash("${name}") = ${text} (copied)`);
-  } else {
-    void vscode.window.showWarningMessage(
-      `Cannot hash "${name}": the value of byte 0x${r.byte.toString(16)} (position ${r.index}) in the engine's table is not known.`,
-    );
-  }
 }
 
 export function deactivate(): void {}

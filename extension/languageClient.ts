@@ -52,6 +52,8 @@ export function startLanguageClient(context: vscode.ExtensionContext, service: M
       { language: 'havokscript', scheme: SCHEME },
       { language: 'havokscript', scheme: 'file' },
       { language: 'havokscript', scheme: 'untitled' },
+      // Decoded texts (registries, string tables, bundles): hashes hover as their names.
+      { language: 'arch06-text', scheme: 'arch06-text' },
     ],
     initializationOptions: serverSettings(context, service),
     outputChannelName: 'arch06 Havok Script',

@@ -22,6 +22,7 @@ import {
   MarkupKind,
   ProposedFeatures,
   Range,
+  SemanticTokensBuilder,
   SymbolInformation,
   SymbolKind,
   TextDocumentSyncKind,
@@ -35,8 +36,9 @@ import { type AnalysedScript, scriptDiagnostics } from '../core/scriptIndex';
 import { bindingLenses, siteLine } from './analysis/bindings';
 import { type CompletionKind, completion } from './analysis/completion';
 import { foldingSpans } from './analysis/folding';
-import { hashLiterals } from './analysis/hashes';
+import { hashLiteralAt, hashLiterals, hashNames } from './analysis/hashes';
 import { hover } from './analysis/hover';
+import { TOKEN_MODIFIERS, TOKEN_TYPES, semanticSpans } from './analysis/semantics';
 import { definition, references } from './analysis/navigation';
 import { type MountSettings, type ScriptLocation, ScriptWorkspace } from './analysis/workspace';
 
@@ -163,11 +165,17 @@ const COMPLETION_KIND: Record<CompletionKind, CompletionItemKind> = {
   module: CompletionItemKind.Module,
 };
 
+/**
+ * Scripts get every feature; the other documents the client sends (the decoded-text views of
+ * registries, string tables, bundles) only get hashes decoded on hover.
+ */
+const isScript = (d: TextDocument): boolean => d.languageId === 'havokscript';
+
 /** The document's analysis, (re)made when its version changed (after the first index is built). */
 async function scriptOf(uri: string): Promise<{ d: TextDocument; script: AnalysedScript } | undefined> {
   await ready;
   const d = documents.get(uri);
-  if (!d) return undefined;
+  if (!d || !isScript(d)) return undefined;
   return { d, script: workspace.document(uri) ?? refresh(d) };
 }
 
@@ -185,6 +193,7 @@ connection.onInitialize((params) => {
       completionProvider: { triggerCharacters: ['.', ':'] },
       inlayHintProvider: true,
       foldingRangeProvider: true,
+      semanticTokensProvider: { legend: { tokenTypes: [...TOKEN_TYPES], tokenModifiers: [...TOKEN_MODIFIERS] }, full: true },
     },
     serverInfo: { name: 'arch06 Havok Script' },
   };
@@ -193,7 +202,7 @@ connection.onInitialize((params) => {
 connection.onInitialized(() => void openWorkspace(settings));
 connection.onNotification('arch06/settings', (next: ServerSettings) => void openWorkspace(next));
 
-documents.onDidChangeContent((e) => void ready.then(() => refresh(e.document)));
+documents.onDidChangeContent((e) => void ready.then(() => (isScript(e.document) ? refresh(e.document) : undefined)));
 documents.onDidClose((e) => {
   workspace.didClose(e.document.uri);
   connection.sendDiagnostics({ uri: e.document.uri, diagnostics: [] });
@@ -229,6 +238,12 @@ connection.onWorkspaceSymbol(async (p) => {
 });
 
 connection.onHover(async (p) => {
+  const d = documents.get(p.textDocument.uri);
+  if (d && !isScript(d)) {
+    await ready;
+    const literal = hashLiteralAt(d.getText(), d.offsetAt(p.position));
+    return literal ? { contents: { kind: MarkupKind.Markdown, value: hashNames(workspace, literal.hash, literal.text) }, range: range(d, literal.span) } : null;
+  }
   const s = await scriptOf(p.textDocument.uri);
   if (!s) return null;
   const h = hover(workspace, p.textDocument.uri, s.d.offsetAt(p.position));
@@ -297,6 +312,25 @@ connection.onFoldingRanges(async (p) => {
     startLine: s.d.positionAt(x.start).line,
     endLine: s.d.positionAt(x.end).line,
   }));
+});
+
+connection.languages.semanticTokens.on(async (p) => {
+  const s = await scriptOf(p.textDocument.uri);
+  const builder = new SemanticTokensBuilder();
+  if (!s) return builder.build();
+  for (const t of semanticSpans(workspace, s.script)) {
+    const at = s.d.positionAt(t.start);
+    const end = s.d.positionAt(t.end);
+    if (end.line !== at.line) continue; // names never span lines
+    builder.push(
+      at.line,
+      at.character,
+      end.character - at.character,
+      TOKEN_TYPES.indexOf(t.type),
+      t.modifiers.reduce((m, x) => m | (1 << TOKEN_MODIFIERS.indexOf(x)), 0),
+    );
+  }
+  return builder.build();
 });
 
 documents.listen(connection);

@@ -22,7 +22,7 @@ import type { HashDictionary } from '../../core/hash';
 import { type HostToView, type StringTableView, type ViewToHost, checkViewMessage } from '../../media/strings/protocol';
 import { SCHEME, parseUri } from '../fs/uris';
 import { dictionarySummary } from '../hashNameSources';
-import { HashNames } from '../hashNames';
+import type { HashNames } from '../hashNames';
 import { MountService } from '../mountService';
 import { type LanguageTable, StringTableModel } from './stringTableModel';
 import { EditorDocument, PageSpec, WebviewEditor, errorText } from './webviewEditor';
@@ -86,9 +86,8 @@ class StringTableDocument extends EditorDocument {
 export class StringTableEditorProvider extends WebviewEditor<StringTableDocument, ViewToHost, HostToView> {
   static readonly viewType = 'arch06.stringTable';
 
-  static register(context: vscode.ExtensionContext, service: MountService): vscode.Disposable {
-    const names = new HashNames(service);
-    return vscode.Disposable.from(new StringTableEditorProvider(context, service, names).registration(), names);
+  static register(context: vscode.ExtensionContext, service: MountService, names: HashNames): vscode.Disposable {
+    return new StringTableEditorProvider(context, service, names).registration();
   }
 
   private constructor(

@@ -7,7 +7,8 @@
  *   several views per document allowed, the webview kept alive while hidden only when asked for
  *   (`retainContextWhenHidden` costs memory: worth it for a three.js scene, not for a 2D canvas);
  * - the page: a Content-Security-Policy with a fresh nonce per load (`webviewNonce`), no source
- *   but the extension's own, scripts only with the nonce; style and script either inlined (each
+ *   but the extension's own, scripts only with the nonce; the shared sheet `media/shared/editor.css`
+ *   (body, summary, table rows, failure message) inlined first; style and script either inlined (each
  *   separate resource is a round trip through the host before the first pixel) or loaded from the
  *   extension's folders;
  * - the message loop: each message is checked against the editor's closed union (its protocol's
@@ -111,7 +112,7 @@ export abstract class WebviewEditor<
 
   async resolveCustomEditor(doc: D, panel: vscode.WebviewPanel): Promise<void> {
     panel.webview.options = { enableScripts: true, localResourceRoots: this.options.resourceRoots.map((r) => this.extensionUri(r)) };
-    panel.webview.html = pageHtml(panel.webview, this.page(panel.webview));
+    panel.webview.html = pageHtml(panel.webview, this.page(panel.webview), this.extensionText('media/shared/editor.css'));
     this.viewOpened(doc, panel);
     // A webview message is input like any other: checked before use, and a handler that throws reports, never escapes.
     panel.webview.onDidReceiveMessage(async (raw: unknown) => {
@@ -167,12 +168,15 @@ export function inlineScript(text: string): string {
   return text.replace(/<\/script/gi, '<\\/script');
 }
 
-/** The page: CSP with a fresh nonce, the style, the body markup, the script. */
-function pageHtml(webview: vscode.Webview, spec: PageSpec): string {
+/** The page: CSP with a fresh nonce, the shared and the editor's style, the body markup, the script. */
+function pageHtml(webview: vscode.Webview, spec: PageSpec, sharedStyle: string): string {
   const nonce = webviewNonce();
-  const styleSrc = 'inline' in spec.style ? `'nonce-${nonce}'` : webview.cspSource;
+  const styleSrc = 'inline' in spec.style ? `'nonce-${nonce}'` : `'nonce-${nonce}' ${webview.cspSource}`;
   const style =
-    'inline' in spec.style ? `<style nonce="${nonce}">${spec.style.inline}</style>` : `<link href="${webview.asWebviewUri(spec.style.href)}" rel="stylesheet">`;
+    `<style nonce="${nonce}">${sharedStyle}</style>` +
+    ('inline' in spec.style
+      ? `<style nonce="${nonce}">${spec.style.inline}</style>`
+      : `<link href="${webview.asWebviewUri(spec.style.href)}" rel="stylesheet">`);
   const script =
     'inline' in spec.script
       ? `<script nonce="${nonce}">${inlineScript(spec.script.inline)}</script>`

@@ -66,8 +66,8 @@ class Client {
     return client;
   }
 
-  async open(uri: string, text: string): Promise<void> {
-    await this.rpc.sendNotification('textDocument/didOpen', { textDocument: { uri, languageId: 'havokscript', version: 1, text } });
+  async open(uri: string, text: string, languageId = 'havokscript'): Promise<void> {
+    await this.rpc.sendNotification('textDocument/didOpen', { textDocument: { uri, languageId, version: 1, text } });
   }
 
   request<T>(method: string, params: Record<string, unknown>): Promise<T> {
@@ -233,6 +233,18 @@ test('language server over stdio on the sample install: symbols, hover, definiti
       position: { line: 0, character: 14 },
     });
     assert.match(unknown.contents.value, /No known name has this hash/);
+
+    // A decoded text view (a registry's): hashes hover as names; it is no script (no diagnostics, no symbols).
+    const decodedUri = SCRIPT_URI.replace('fortgate.scripts', 'fortgate.objres');
+    const decoded = `[bindings]\nGateAlarm_00.SR event=Script1 0x${stringHash('UI_Sample_GateAlarm').toString(16).toUpperCase().padStart(8, '0')}\n`;
+    await client.open(decodedUri, decoded, 'arch06-text');
+    const decodedHover = await client.request<{ contents: { value: string } }>('textDocument/hover', {
+      textDocument: { uri: decodedUri },
+      position: { line: 1, character: decoded.split('\n')[1].indexOf('0x') + 3 },
+    });
+    assert.match(decodedHover.contents.value, /`UI_Sample_GateAlarm` \(script literal\)/);
+    assert.deepEqual(await client.request('textDocument/documentSymbol', { textDocument: { uri: decodedUri } }), []);
+    assert.equal(client.diagnostics.has(decodedUri), false);
   } finally {
     await client.stop();
   }

@@ -9,6 +9,7 @@ import { mountSample } from '../../../test/support/sampleMount';
 import { completion } from '../completion';
 import { foldingSpans } from '../folding';
 import { references } from '../navigation';
+import { semanticSpans } from '../semantics';
 import { ScriptWorkspace } from '../workspace';
 
 const slashed = (p: string): string => p.replace(/\\/g, '/');
@@ -66,6 +67,26 @@ test('references across scripts: an open document counts with its edited text', 
     const at = edited.indexOf('LithThreadSleep');
     const here = references(ws, URI, at, true).filter((r) => r.uri === URI);
     assert.equal(here.length, 3, 'the two uses of the served text and the edit');
+  } finally {
+    ws.dispose();
+  }
+});
+
+test('semantic highlighting: engine classes and functions, bound definitions, parameters', () => {
+  const ws = workspace();
+  try {
+    const doc = ws.didOpen(URI, 1, SAMPLE_LAYER_SOURCE);
+    const spans = semanticSpans(ws, doc).map((t) => `${doc.text.slice(t.start, t.end)}:${t.type}:${t.modifiers.join('+')}`);
+    for (const want of [
+      'LithThreadSleep:function:defaultLibrary',
+      'ScriptRelay:class:defaultLibrary',
+      'System:class:defaultLibrary',
+      '_gatealarm_SR_Script1_0c1d2e3f:function:declaration',
+      'scriptId:parameter:',
+    ])
+      assert.ok(spans.includes(want), `${want} in ${spans.slice(0, 40).join(', ')}`);
+    // A local is none of these.
+    assert.ok(!spans.some((s) => s.startsWith('Instance:')));
   } finally {
     ws.dispose();
   }

@@ -1,0 +1,61 @@
+/**
+ * Semantic highlighting: what the grammar cannot know. Engine classes (`ScriptRelay`, `System`:
+ * globals no script defines whose members the scripts use) and engine functions
+ * (`LithThreadSleep`: globals called, never defined) are marked as the engine's library; the
+ * definitions a registry binds are marked as such (bound functions stand out from helpers);
+ * parameters are marked as parameters.
+ */
+import { DOCUMENTED_CLASSES, type AnalysedScript } from '../../core/scriptIndex';
+import { allSymbols } from './navigation';
+import type { ScriptWorkspace } from './workspace';
+
+export const TOKEN_TYPES = ['class', 'function', 'parameter'] as const;
+export const TOKEN_MODIFIERS = ['defaultLibrary', 'declaration'] as const;
+
+export interface SemanticSpan {
+  start: number;
+  end: number;
+  type: (typeof TOKEN_TYPES)[number];
+  modifiers: (typeof TOKEN_MODIFIERS)[number][];
+}
+
+export function semanticSpans(ws: ScriptWorkspace, script: AnalysedScript): SemanticSpan[] {
+  const out: SemanticSpan[] = [];
+  const usage = ws.usage();
+  const engine = new Map<string, SemanticSpan['type'] | null>();
+  const kindOf = (name: string): SemanticSpan['type'] | null => {
+    let k = engine.get(name);
+    if (k !== undefined) return k;
+    const g = usage.globals.get(name);
+    const defined = (g?.defined ?? false) || ws.globalDefinitions(name).length > 0;
+    k = defined ? null : DOCUMENTED_CLASSES.includes(name) || (g && g.members.size > 0 && /^[A-Z]/.test(name)) ? 'class' : g && g.calls > 0 ? 'function' : null;
+    engine.set(name, k);
+    return k;
+  };
+  for (const n of script.names.names) {
+    if (n.scope === 'global' && n.role === 'read') {
+      const k = kindOf(n.name);
+      if (k) out.push({ start: n.start, end: n.end, type: k, modifiers: ['defaultLibrary'] });
+    }
+  }
+  // Parameters: the declarations inside a function's parameter list and their uses.
+  const params = new Set<number>();
+  const visit = (node: unknown): void => {
+    if (Array.isArray(node)) return node.forEach(visit);
+    if (typeof node !== 'object' || node === null) return;
+    const f = node as { kind?: string; params?: { start: number }[] } & Record<string, unknown>;
+    if (f.kind === 'Function' && f.params) for (const p of f.params) params.add(p.start);
+    for (const [k, v] of Object.entries(f)) if (typeof v === 'object' && k !== 'comments' && k !== 'diagnostics') visit(v);
+  };
+  visit(script.chunk.body);
+  for (const n of script.names.names) {
+    if (n.scope === 'local' && n.declaration && params.has(n.declaration.start)) out.push({ start: n.start, end: n.end, type: 'parameter', modifiers: [] });
+  }
+  if (ws.index) {
+    for (const s of allSymbols(script)) {
+      if (s.bindable && ws.index.boundBy(script.path, s.name).length > 0)
+        out.push({ start: s.selection.start, end: s.selection.end, type: 'function', modifiers: ['declaration'] });
+    }
+  }
+  return out.sort((a, b) => a.start - b.start);
+}
