@@ -39,7 +39,7 @@ import { foldingSpans } from './analysis/folding';
 import { hashLiteralAt, hashLiterals, hashNames } from './analysis/hashes';
 import { hover } from './analysis/hover';
 import { TOKEN_MODIFIERS, TOKEN_TYPES, semanticSpans } from './analysis/semantics';
-import { definition, references } from './analysis/navigation';
+import { boundFunctionDefinition, definition, references } from './analysis/navigation';
 import { type MountSettings, type ScriptLocation, ScriptWorkspace } from './analysis/workspace';
 
 interface ServerSettings extends Partial<MountSettings> {
@@ -251,6 +251,11 @@ connection.onHover(async (p) => {
 });
 
 connection.onDefinition(async (p) => {
+  const d = documents.get(p.textDocument.uri);
+  if (d && !isScript(d)) {
+    await ready;
+    return boundFunctionDefinition(workspace, d.uri, d.getText(), d.offsetAt(p.position)).map(toLocation);
+  }
   const s = await scriptOf(p.textDocument.uri);
   return s ? definition(workspace, p.textDocument.uri, s.d.offsetAt(p.position)).map(toLocation) : [];
 });

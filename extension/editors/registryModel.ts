@@ -38,12 +38,17 @@ export interface PartScript {
   from?: string;
   /** Its top-level definitions with their lines; undefined when it was not found or is compiled. */
   functions?: ScriptFunction[];
+  /** Its source (for the bindings' previews). */
+  source?: string;
   /** One line for the header: what the bindings were checked against, or why they were not. */
   note: string;
 }
 
 /** Resolves a bundle by its manifest path (the editor passes the file system's cache). */
 export type BundleResolver = (manifest: string) => ResolvedBundle;
+
+/** Lines of a bound function a binding row's tooltip shows. */
+const PREVIEW_LINES = 8;
 
 const plural = (n: number, one: string, many = `${one}s`): string => `${n.toLocaleString('en-US')} ${n === 1 ? one : many}`;
 
@@ -137,7 +142,12 @@ export async function loadPartScript(mount: Mount, registryPath: string, resolve
     const parsed = parseScript(await found.read(), path);
     if (parsed.source === undefined) return { ...where, note: `the part's script (${found.from}) is compiled Havok Script: bound names are not checked` };
     const functions = listFunctions(parsed.source);
-    return { ...where, functions, note: `bound names checked against the part's script (${found.from}, ${plural(functions.length, 'definition')})` };
+    return {
+      ...where,
+      functions,
+      source: parsed.source,
+      note: `bound names checked against the part's script (${found.from}, ${plural(functions.length, 'definition')})`,
+    };
   } catch (e) {
     if (!isArch06Error(e)) throw e;
     return { ...where, note: `the part's script (${found.from}) could not be read: ${e.message}` };
@@ -341,6 +351,9 @@ export function buildRegistryModel(input: RegistryInput): RegistryModel {
   for (const f of input.script?.functions ?? []) if (!fns.has(f.name)) fns.set(f.name, f);
   const res = resolveRegistry(reg, { scriptPath, functions: input.script?.functions ? new Set(fns.keys()) : undefined });
   const targets: BindingTarget[] = [];
+  const lines = input.script?.source?.split('\n');
+  /** A bound function's first lines, as the row's tooltip shows them. */
+  const preview = (line: number): string | undefined => lines?.slice(line - 1, line - 1 + PREVIEW_LINES).join('\n');
   const bindings: BindingRowView[] = res.bindings.map((b) => {
     const fn = b.function === null ? undefined : fns.get(b.function);
     let target: BindingTarget;
@@ -364,6 +377,7 @@ export function buildRegistryModel(input: RegistryInput): RegistryModel {
       kind: fn?.kind ?? null,
       problems: b.problems,
       openable: 'uriPath' in target,
+      ...(fn && lines ? { preview: preview(fn.line) } : {}),
     };
   });
   const groups: GroupRowView[] = res.groups.map((g) => ({

@@ -100,6 +100,8 @@ export interface BindingRowView {
   problems: string[];
   /** Whether opening it can show something (a script copy was found and the function is in it). */
   openable: boolean;
+  /** The function's first lines in the served script (the row's tooltip), when found. */
+  preview?: string;
 }
 
 export interface GroupRowView {

@@ -363,7 +363,7 @@ function bindingHtml(b: BindingRowView, i: number): string {
     '" data-row="' +
     i +
     '" tabindex="-1" title="' +
-    esc(b.openable ? 'Click or Enter: open the script at ' + (b.function ?? '') : 'Not openable') +
+    esc(b.openable ? 'Click or Enter: open the script at ' + (b.function ?? '') + (b.preview ? '\n\n' + b.preview : '') : 'Not openable') +
     '"><td>' +
     (b.object === null ? '<span class="bad mono">' + esc(b.objectHash) + '</span>' : esc(b.object)) +
     '</td><td>' +

@@ -8,6 +8,7 @@
  */
 import { type ScriptSymbol, type Span, flattenOutline, useAt } from '../../core/havokScript';
 import type { AnalysedScript, IndexedScript } from '../../core/scriptIndex';
+import { ownScriptPath } from '../../core/formats/registry';
 import type { ScriptLocation, ScriptWorkspace } from './workspace';
 
 /** Every symbol of a script's outline, flattened. */
@@ -73,4 +74,26 @@ export function references(ws: ScriptWorkspace, uri: string, offset: number, inc
   const out = doc.names.members.filter((m) => m.member === memberName).map((m) => at(doc, m, uri));
   if (includeDeclaration) for (const s of membersNamed(doc, memberName)) out.push(at(doc, s.selection, uri));
   return out.sort((a, b) => a.span.start - b.span.start);
+}
+
+/**
+ * In a registry's decoded text (its bindings name functions of the part's own script): the bound
+ * function under the cursor, in the copy of the script the search order serves.
+ */
+export function boundFunctionDefinition(ws: ScriptWorkspace, uri: string, text: string, offset: number): ScriptLocation[] {
+  const path = ws.gamePathOf(uri);
+  if (!path || !/\.objres$/i.test(path) || !ws.index) return [];
+  let a = offset;
+  let b = offset;
+  while (a > 0 && /[\w]/.test(text[a - 1])) a--;
+  while (b < text.length && /[\w]/.test(text[b])) b++;
+  const word = text.slice(a, b);
+  const script = ws.index.script(ownScriptPath(path));
+  const d = word && script?.definitions.get(word.toLowerCase());
+  if (!script || !d) return [];
+  // The lister's definitions start their line.
+  let lineStart = 0;
+  for (let line = 1; line < d.line && lineStart >= 0; line++) lineStart = script.text.indexOf('\n', lineStart) + 1;
+  const at = script.text.indexOf(d.name, lineStart);
+  return at < 0 ? [] : [{ script, span: { start: at, end: at + d.name.length } }];
 }

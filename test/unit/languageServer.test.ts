@@ -245,6 +245,18 @@ test('language server over stdio on the sample install: symbols, hover, definiti
     assert.match(decodedHover.contents.value, /`UI_Sample_GateAlarm` \(script literal\)/);
     assert.deepEqual(await client.request('textDocument/documentSymbol', { textDocument: { uri: decodedUri } }), []);
     assert.equal(client.diagnostics.has(decodedUri), false);
+    // In the registry's decoded text, a bound function goes to its definition in the served script.
+    const registryUri = SCRIPT_URI.replace('fortgate.scripts', 'fortgate.objres');
+    const registryText = `[bindings]\nGateAlarm_00.SR event=Script1 function=_gatealarm_SR_Script1_0c1d2e3f\n`;
+    await client.open(registryUri + '?copy', registryText, 'arch06-text');
+    const toFunction = await client.request<{ uri: string; range: Range }[]>('textDocument/definition', {
+      textDocument: { uri: registryUri + '?copy' },
+      position: { line: 1, character: registryText.split('\n')[1].indexOf('_gatealarm') + 4 },
+    });
+    assert.deepEqual(
+      toFunction.map((l) => l.range),
+      [rangeOf(text, '_gatealarm_SR_Script1_0c1d2e3f')],
+    );
   } finally {
     await client.stop();
   }

@@ -98,6 +98,9 @@ test('sample layer through its bundle folder: Patch_02’s standalone copy in ef
     for (const [i, b] of v.bindings.entries()) {
       assert.deepEqual(b.problems, [], `${b.object}`);
       assert.equal(b.script, SAMPLE_LAYER_SCRIPT);
+      // The row's tooltip previews the function's first lines.
+      assert.ok(b.preview?.startsWith(`${b.function} = `), `${b.object}: ${b.preview}`);
+      assert.equal(b.preview?.split('\n').length, 8);
       assert.ok(b.openable);
       assert.equal(b.line, lineOf(b.function!));
       assert.deepEqual(model.targets[i], { uriPath: script.uriPath, line: lineOf(b.function!) });
