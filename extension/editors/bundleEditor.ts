@@ -29,7 +29,7 @@ import { type HostToView, type ViewToHost, checkViewMessage } from '../../media/
 import { SCHEME, parseUri } from '../fs/uris';
 import { MountService } from '../mountService';
 import { type BundleModel, containerModel, copyBanner, mountLooseCopies, resolvedModel, standaloneModel, summaryLine } from './bundleRows';
-import { EditorDocument, PageSpec, WebviewEditor, errorText } from './webviewEditor';
+import { ModelDocument, PageSpec, WebviewEditor } from './webviewEditor';
 
 /** Bytes kept of a file the document does not need whole: the failure page's hex view shows 256. */
 const PREFIX_BYTES = 4096;
@@ -42,12 +42,7 @@ interface InMount {
   source?: string;
 }
 
-class BundleDocument extends EditorDocument {
-  private loading: Promise<BundleModel | { error: string }> | undefined;
-  /** When the table was built, ms after `openedAt` (for the timing log). */
-  builtMs = 0;
-  /** Whether the timing line was written (a webview reloaded when its tab is shown again draws its rows again). */
-  timed = false;
+class BundleDocument extends ModelDocument<BundleModel> {
   constructor(
     uri: vscode.Uri,
     /** The file's first bytes (all of them outside the mount). */
@@ -58,19 +53,6 @@ class BundleDocument extends EditorDocument {
     readonly inMount: InMount | undefined,
   ) {
     super(uri, bytes, openedAt);
-  }
-
-  load(build: () => BundleModel): Promise<BundleModel | { error: string }> {
-    this.loading ??= (async () => {
-      try {
-        return build();
-      } catch (e) {
-        return { error: errorText(e) };
-      } finally {
-        this.builtMs = performance.now() - this.openedAt;
-      }
-    })();
-    return this.loading;
   }
 }
 

@@ -18,27 +18,10 @@ import { SCHEME, parseUri } from '../fs/uris';
 import { MountService } from '../mountService';
 import { textUri } from '../views/textView';
 import { type BundleResolver, type RegistryModel, blockHex, buildRegistryModel, loadPartScript, patchRuleOf, summaryLine } from './registryModel';
-import { EditorDocument, PageSpec, WebviewEditor, errorText } from './webviewEditor';
+import { ModelDocument, PageSpec, WebviewEditor } from './webviewEditor';
 
-class RegistryDocument extends EditorDocument {
-  private loading: Promise<RegistryModel | { error: string }> | undefined;
-  /** When the model was built, ms after `openedAt` (for the timing log). */
-  builtMs = 0;
-  timed = false;
-
-  load(build: () => Promise<RegistryModel>): Promise<RegistryModel | { error: string }> {
-    this.loading ??= (async () => {
-      try {
-        return await build();
-      } catch (e) {
-        return { error: errorText(e) };
-      } finally {
-        this.builtMs = performance.now() - this.openedAt;
-      }
-    })();
-    return this.loading;
-  }
-}
+/** A registry's bytes and its model, built once. */
+type RegistryDocument = ModelDocument<RegistryModel>;
 
 export class RegistryEditorProvider extends WebviewEditor<RegistryDocument, ViewToHost, HostToView> {
   static readonly viewType = 'arch06.registry';
@@ -66,7 +49,7 @@ export class RegistryEditorProvider extends WebviewEditor<RegistryDocument, View
   async openCustomDocument(uri: vscode.Uri): Promise<RegistryDocument> {
     const openedAt = performance.now();
     const bytes = await vscode.workspace.fs.readFile(uri);
-    return new RegistryDocument(uri, bytes, openedAt);
+    return new ModelDocument<RegistryModel>(uri, bytes, openedAt);
   }
 
   /** Where an `arch06:` URI is in the mount, or undefined for any other file. */

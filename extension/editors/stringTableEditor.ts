@@ -25,7 +25,7 @@ import { dictionarySummary } from '../hashNameSources';
 import type { HashNames } from '../hashNames';
 import { MountService } from '../mountService';
 import { type LanguageTable, StringTableModel } from './stringTableModel';
-import { EditorDocument, PageSpec, WebviewEditor, errorText } from './webviewEditor';
+import { ModelDocument, PageSpec, WebviewEditor, errorText } from './webviewEditor';
 
 /** Rows sent with a search result: the first screenful and some beyond. */
 const FIRST_WINDOW = 120;
@@ -52,10 +52,7 @@ interface Loaded {
   view: StringTableView;
 }
 
-class StringTableDocument extends EditorDocument {
-  private loading: Promise<Loaded | { error: string }> | undefined;
-  builtMs = 0;
-  timed = false;
+class StringTableDocument extends ModelDocument<Loaded> {
   /** The views of this document, each with its last query. */
   readonly panels = new Map<vscode.WebviewPanel, PanelQuery | undefined>();
   /** The query the shared model holds now. */
@@ -67,19 +64,6 @@ class StringTableDocument extends EditorDocument {
     readonly inMount: InMount | undefined,
   ) {
     super(uri, bytes, openedAt);
-  }
-
-  load(build: () => Promise<Loaded>): Promise<Loaded | { error: string }> {
-    this.loading ??= (async () => {
-      try {
-        return await build();
-      } catch (e) {
-        return { error: errorText(e) };
-      } finally {
-        this.builtMs = performance.now() - this.openedAt;
-      }
-    })();
-    return this.loading;
   }
 }
 

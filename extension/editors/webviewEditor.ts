@@ -49,6 +49,31 @@ export class EditorDocument implements vscode.CustomDocument {
   dispose(): void {}
 }
 
+/**
+ * A document whose model (a table, a registry view) is built once, on the first request of any of
+ * its views, and kept; a build that throws is kept as its message (the failure page).
+ */
+export class ModelDocument<M> extends EditorDocument {
+  private loading: Promise<M | { error: string }> | undefined;
+  /** When the model was built, ms after `openedAt` (for the timing log). */
+  builtMs = 0;
+  /** Whether the timing line was written (a webview reloaded when its tab is shown again draws again). */
+  timed = false;
+
+  load(build: () => M | Promise<M>): Promise<M | { error: string }> {
+    this.loading ??= (async () => {
+      try {
+        return await build();
+      } catch (e) {
+        return { error: errorText(e) };
+      } finally {
+        this.builtMs = performance.now() - this.openedAt;
+      }
+    })();
+    return this.loading;
+  }
+}
+
 /** What makes one editor: its view type, its name in logs, and its protocol's message check. */
 export interface WebviewEditorOptions<In> {
   viewType: string;
