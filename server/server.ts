@@ -22,6 +22,7 @@ import {
   MarkupKind,
   ProposedFeatures,
   Range,
+  SelectionRange,
   SemanticTokensBuilder,
   SymbolInformation,
   SymbolKind,
@@ -38,6 +39,7 @@ import { type CompletionKind, completion } from './analysis/completion';
 import { foldingSpans } from './analysis/folding';
 import { hashLiteralAt, hashLiterals, hashNames } from './analysis/hashes';
 import { hover } from './analysis/hover';
+import { selectionSpans } from './analysis/selection';
 import { TOKEN_MODIFIERS, TOKEN_TYPES, semanticSpans } from './analysis/semantics';
 import { boundFunctionDefinition, definition, references } from './analysis/navigation';
 import { type MountSettings, type ScriptLocation, ScriptWorkspace } from './analysis/workspace';
@@ -193,6 +195,7 @@ connection.onInitialize((params) => {
       completionProvider: { triggerCharacters: ['.', ':'] },
       inlayHintProvider: true,
       foldingRangeProvider: true,
+      selectionRangeProvider: true,
       semanticTokensProvider: { legend: { tokenTypes: [...TOKEN_TYPES], tokenModifiers: [...TOKEN_MODIFIERS] }, full: true },
     },
     serverInfo: { name: 'arch06 Havok Script' },
@@ -317,6 +320,17 @@ connection.onFoldingRanges(async (p) => {
     startLine: s.d.positionAt(x.start).line,
     endLine: s.d.positionAt(x.end).line,
   }));
+});
+
+connection.onSelectionRanges(async (p) => {
+  const s = await scriptOf(p.textDocument.uri);
+  if (!s) return [];
+  return p.positions.map((pos) => {
+    // Outermost first, each the parent of the next.
+    let parent: SelectionRange | undefined;
+    for (const span of selectionSpans(s.script, s.d.offsetAt(pos)).reverse()) parent = { range: range(s.d, span), ...(parent ? { parent } : {}) };
+    return parent ?? { range: { start: pos, end: pos } };
+  });
 });
 
 connection.languages.semanticTokens.on(async (p) => {

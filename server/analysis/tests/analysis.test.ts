@@ -10,6 +10,7 @@ import { completion } from '../completion';
 import { foldingSpans } from '../folding';
 import { references } from '../navigation';
 import { semanticSpans } from '../semantics';
+import { selectionSpans } from '../selection';
 import { ScriptWorkspace } from '../workspace';
 
 const slashed = (p: string): string => p.replace(/\\/g, '/');
@@ -87,6 +88,24 @@ test('semantic highlighting: engine classes and functions, bound definitions, pa
       assert.ok(spans.includes(want), `${want} in ${spans.slice(0, 40).join(', ')}`);
     // A local is none of these.
     assert.ok(!spans.some((s) => s.startsWith('Instance:')));
+  } finally {
+    ws.dispose();
+  }
+});
+
+test('selection ranges: from the name under the cursor out through its call, statement, function and table to the file', () => {
+  const ws = workspace();
+  try {
+    const doc = ws.didOpen(URI, 1, SAMPLE_LAYER_SOURCE);
+    const at = SAMPLE_LAYER_SOURCE.indexOf('LithThreadSleep( threadId, 2 )') + 2;
+    const texts = selectionSpans(doc, at).map((s) => SAMPLE_LAYER_SOURCE.slice(s.start, s.end));
+    assert.equal(texts[0], 'LithThreadSleep');
+    assert.equal(texts[1], 'LithThreadSleep( threadId, 2 )');
+    assert.ok(
+      texts.some((t) => t.startsWith('_gatealarm_SR_Script1_0c1d2e3f = function')) || texts.some((t) => t.startsWith('function (self, threadId, scriptId)')),
+    );
+    assert.equal(texts[texts.length - 1], SAMPLE_LAYER_SOURCE);
+    for (let i = 1; i < texts.length; i++) assert.ok(texts[i].length > texts[i - 1].length && texts[i].includes(texts[i - 1]));
   } finally {
     ws.dispose();
   }
