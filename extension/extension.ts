@@ -77,7 +77,10 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     vscode.commands.registerCommand('arch06.reverseHashLookup', () => reverseHashLookupCommand(service, hashNames)),
     vscode.commands.registerCommand('arch06.readHashTable', () => readHashTableCommand(context)),
     vscode.workspace.onDidChangeConfiguration(async (e) => {
-      if (e.affectsConfiguration('arch06') && service.mount) await mountInstall(context, service, knownInstall(context) ?? service.mount.root);
+      // Only what the mount is made of remounts; the hash settings are read where they are used.
+      const mountSettings = ['arch06.installRoot', 'arch06.archcfg', 'arch06.extraArchives'];
+      if (service.mount && mountSettings.some((k) => e.affectsConfiguration(k)))
+        await mountInstall(context, service, knownInstall(context) ?? service.mount.root);
     }),
   );
 

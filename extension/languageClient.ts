@@ -61,7 +61,9 @@ export function startLanguageClient(context: vscode.ExtensionContext, service: M
   const client = new LanguageClient('arch06.havokScript', 'arch06 Havok Script', serverOptions, clientOptions);
   const started = client.start().catch((e: unknown) => service.reportError('The Havok Script language server did not start', e));
   const update = (): void =>
-    void started.then(() => (client.isRunning() ? client.sendNotification('arch06/settings', serverSettings(context, service)) : undefined));
+    void started
+      .then(() => (client.isRunning() ? client.sendNotification('arch06/settings', serverSettings(context, service)) : undefined))
+      .catch((e: unknown) => service.log(`language server settings not sent: ${e instanceof Error ? e.message : String(e)}`));
   const subscriptions = [
     service.onDidChange(update),
     vscode.workspace.onDidChangeConfiguration((e) => {

@@ -64,6 +64,9 @@ export function cachedIndex(
   if (file && !index.cancelled) {
     try {
       writeFileAtomic(file, Buffer.from(JSON.stringify(index.toSnapshot())), { forbid: mount.readOnlyPlaces() });
+      // One snapshot per install is enough: older keys (before a patch, another cfg) go.
+      for (const f of fs.readdirSync(cacheFolder!))
+        if (/^index-[0-9a-f]{32}\.json$/.test(f) && path.join(cacheFolder!, f) !== file) fs.rmSync(path.join(cacheFolder!, f), { force: true });
     } catch (e) {
       log(`index cache not written to ${file}: ${e instanceof Error ? e.message : String(e)}`);
     }

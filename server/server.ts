@@ -41,7 +41,7 @@ import { hashLiteralAt, hashLiterals, hashNames } from './analysis/hashes';
 import { hover } from './analysis/hover';
 import { selectionSpans } from './analysis/selection';
 import { TOKEN_MODIFIERS, TOKEN_TYPES, semanticSpans } from './analysis/semantics';
-import { boundFunctionDefinition, definition, references } from './analysis/navigation';
+import { boundFunctionDefinition, definition, definitionOffset, references } from './analysis/navigation';
 import { type MountSettings, type ScriptLocation, ScriptWorkspace } from './analysis/workspace';
 
 interface ServerSettings extends Partial<MountSettings> {
@@ -203,7 +203,14 @@ connection.onInitialize((params) => {
 });
 
 connection.onInitialized(() => void openWorkspace(settings));
-connection.onNotification('arch06/settings', (next: ServerSettings) => void openWorkspace(next));
+connection.onNotification('arch06/settings', (next: ServerSettings) => {
+  const mountOf = (x: ServerSettings): string => JSON.stringify([x.installRoot ?? '', x.cfg ?? '', x.extraArchives ?? []]);
+  if (mountOf(next) !== mountOf(settings)) return void openWorkspace(next);
+  // The same install: only the hash settings changed; no remount, no new index.
+  settings = next;
+  workspace.setUserNames(readDictionaryFiles(next.dictionaryFiles ?? []));
+  connection.languages.inlayHint.refresh().catch(() => undefined);
+});
 
 documents.onDidChangeContent((e) => void ready.then(() => (isScript(e.document) ? refresh(e.document) : undefined)));
 documents.onDidClose((e) => {
@@ -221,13 +228,10 @@ connection.onWorkspaceSymbol(async (p) => {
   const q = p.query.toLowerCase();
   const out: SymbolInformation[] = [];
   for (const script of workspace.scripts()) {
-    const lineStarts = [0];
     for (const d of script.definitions.values()) {
       if (q && !d.name.toLowerCase().includes(q)) continue;
-      // The lister's definitions start their line (`name = function`, `function name(`).
-      while (lineStarts.length < d.line) lineStarts.push(script.text.indexOf('\n', lineStarts[lineStarts.length - 1]) + 1);
-      const lineStart = lineStarts[d.line - 1];
-      const at = Math.max(lineStart, script.text.indexOf(d.name, lineStart));
+      const at = definitionOffset(script.text, d.line, d.name);
+      if (at < 0) continue;
       out.push({
         name: d.name,
         kind: d.kind === 'hmake' ? SymbolKind.Object : SymbolKind.Function,

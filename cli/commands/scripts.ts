@@ -9,7 +9,7 @@
  */
 import { Arch06Error } from '../../core/errors';
 import { toGamePath } from '../../core/archive';
-import { flattenOutline } from '../../core/havokScript';
+import { flattenOutline, lineNumbers } from '../../core/havokScript';
 import { ScriptIndex, scriptDiagnostics } from '../../core/scriptIndex';
 import { type ParsedArgs, need } from '../args';
 import { escapeControls, printJson, writeOut } from '../output';
@@ -24,7 +24,7 @@ export function scriptsCommand(args: ParsedArgs): number {
     const index = ScriptIndex.build(m);
     const script = index.analysed(toGamePath(input));
     if (!script) throw new Arch06Error('NOT_FOUND', 'no mounted source serves this script (loose or in a bundle container)', { file: input });
-    const lineOf = (offset: number): number => script.text.slice(0, offset).split('\n').length;
+    const lineOf = lineNumbers(script.text);
     const functions = flattenOutline(script.symbols)
       .filter((s) => s.bindable)
       .map((s) => ({

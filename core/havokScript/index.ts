@@ -4,10 +4,10 @@
  * (lexer.ts) and tree (syntax.ts); what a script defines (outline.ts) and its names resolved by
  * Lua's scoping rules (scopes.ts).
  */
-export { MAX_NESTING, parseHavokScript } from './parser';
-export { KEYWORDS, tokenize } from './lexer';
-export type { LexResult, Token, TokenType } from './lexer';
+export { parseHavokScript } from './parser';
+export { KEYWORDS } from './lexer';
 export { flattenOutline, outline } from './outline';
+export { lineNumbers } from './lines';
 export type { ScriptSymbol, ScriptSymbolKind } from './outline';
 export { resolveNames, useAt } from './scopes';
 export type { MemberUse, NameUse, ScriptNames } from './scopes';

@@ -242,7 +242,11 @@ function readQuoted(source: string, i: number, tokens: Token[], error: (s: numbe
     if (c === 0x5c) {
       value += source.slice(runStart, j);
       const e = source[j + 1] ?? '';
-      if (e in ESCAPES) {
+      if (e === '\r') {
+        // A backslash before a Windows line end continues the string on the next line.
+        value += '\n';
+        j += source[j + 2] === '\n' ? 3 : 2;
+      } else if (e in ESCAPES) {
         value += ESCAPES[e];
         j += 2;
       } else if (/[0-9]/.test(e)) {

@@ -2,7 +2,7 @@
  * A script's full analysis: its syntax tree, outline and resolved names (core/havokScript), for
  * the scripts a user has open and for the passes that need every name (crossScript.ts).
  */
-import { type Chunk, type ScriptNames, type ScriptSymbol, flattenOutline, outline, parseHavokScript, resolveNames } from '../havokScript';
+import { type Chunk, type ScriptNames, type ScriptSymbol, flattenOutline, lineNumbers, outline, parseHavokScript, resolveNames } from '../havokScript';
 import type { IndexedScript, ServedCopy } from './scriptIndex';
 import type { ScriptFunction } from '../formats/script';
 
@@ -25,7 +25,7 @@ export function analyseText(copy: ServedCopy, text: string, kind: 'source' | 'by
   const symbols = kind === 'source' ? outline(chunk, text) : [];
   const bindable = new Map<string, ScriptSymbol>();
   const definitions = new Map<string, ScriptFunction>();
-  const lineOf = (offset: number): number => text.slice(0, offset).split('\n').length;
+  const lineOf = lineNumbers(text);
   for (const s of flattenOutline(symbols)) {
     if (!s.bindable) continue;
     const k = s.name.toLowerCase();

@@ -4,7 +4,7 @@
  * the shipped game, so always a broken mod), and a bound name defined twice (a table constructor
  * keeps the last value).
  */
-import { type Diagnostic, type ScriptSymbol, type Span, flattenOutline } from '../havokScript';
+import { type Diagnostic, type ScriptSymbol, type Span, flattenOutline, lineNumbers } from '../havokScript';
 import type { AnalysedScript } from './analysis';
 import type { ScriptIndex } from './scriptIndex';
 
@@ -15,9 +15,20 @@ export function scriptDiagnostics(index: ScriptIndex | undefined, script: Analys
   // Problems not tied to a definition sit on the first section table (or the file's start).
   const table = script.symbols.find((s) => s.kind === 'table');
   const anchor: Span = table ? table.selection : { start: 0, end: 0 };
+  // The index checked the served copy; `script` may be an edited one, so a bound name counts as
+  // missing by this text's definitions, not the served copy's.
   for (const p of index.problems) {
-    if (p.script.toLowerCase() !== script.path.toLowerCase()) continue;
+    if (p.script.toLowerCase() !== script.path.toLowerCase() || p.kind === 'missing-function') continue;
     out.push({ ...anchor, message: `${p.registry.path}: ${p.message}`, severity: 'error' });
+  }
+  for (const [name, sites] of index.bindingsOf(script.path)) {
+    if (script.bindable.has(name)) continue;
+    const objects = sites.map((x) => x.object ?? `0x${x.objectHash.toString(16).padStart(8, '0')}`).join(', ');
+    out.push({
+      ...anchor,
+      message: `${sites[0].registry.path}: ${sites[0].function} is bound (${objects}) but the script does not define it`,
+      severity: 'error',
+    });
   }
   const seen = new Map<string, ScriptSymbol>();
   for (const s of flattenOutline(script.symbols)) {
@@ -30,7 +41,7 @@ export function scriptDiagnostics(index: ScriptIndex | undefined, script: Analys
     }
     const sites = index.boundBy(script.path, s.name);
     if (sites.length === 0) continue;
-    const line = script.text.slice(0, first.selection.start).split('\n').length;
+    const line = lineNumbers(script.text)(first.selection.start);
     out.push({
       ...s.selection,
       message: `${s.name} is bound (${sites.length} object${sites.length === 1 ? '' : 's'}) and defined twice: line ${line} defines it first, and a table keeps the last value`,

@@ -5,7 +5,7 @@
  * scripts use it) from one pass; the engine API as the seeds document it. The language server and `arch06 scripts` stand on it.
  */
 export { ScriptIndex } from './scriptIndex';
-export { analyseScript, analyseText } from './analysis';
+export { analyseText } from './analysis';
 export type { AnalysedScript } from './analysis';
 export { CrossScriptIndex } from './crossScript';
 export type { GlobalSite } from './crossScript';

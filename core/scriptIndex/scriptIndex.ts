@@ -22,7 +22,7 @@ import { type AnalysedScript, analyseScript } from './analysis';
 /** Full parses kept by `analysed` (the scripts a user is looking at, not the whole mount). */
 const ANALYSES_KEPT = 32;
 
-const SNAPSHOT_VERSION = 2;
+const SNAPSHOT_VERSION = 3;
 
 /** `ScriptIndex.toSnapshot()`: plain JSON data. */
 export interface IndexSnapshot {
@@ -85,6 +85,11 @@ export interface BindingSite {
 
 /** A problem of the registries' bindings against their scripts (the language server's diagnostics). */
 export interface BindingProblem {
+  /**
+   * `missing-function`: the served script does not define the bound name; `foreign-script`: the
+   * binding carries another script's hash; `no-script`: no source serves the part's script.
+   */
+  kind: 'missing-function' | 'foreign-script' | 'no-script';
   /** The script the binding names (its part's own path). */
   script: string;
   /** The bound name, when the problem is about one. */
@@ -128,7 +133,6 @@ export class ScriptIndex {
     const copies = servedCopies(mount);
     const total = copies.length;
     let done = 0;
-    const registries: { copy: ServedCopy; bytes: Uint8Array }[] = [];
     for (const c of copies) {
       if (options.isCancelled?.()) {
         index.cancelled = true;
@@ -139,15 +143,15 @@ export class ScriptIndex {
         if (c.kind === 'script' && size > maxBytes) index.skipped.push({ path: c.copy.path, reason: `${size} bytes, above the ${maxBytes}-byte limit` });
         else {
           const bytes = c.read();
+          // Scripts come first (servedCopies): a registry's bindings are checked as it is read.
           if (c.kind === 'script') index.addScript(c.copy, bytes);
-          else registries.push({ copy: c.copy, bytes });
+          else index.addRegistry(c.copy, bytes);
         }
       } catch (e) {
         index.failures.push({ path: c.copy.path, reason: isArch06Error(e) ? e.message : String(e) });
       }
       options.onProgress?.(++done, total);
     }
-    for (const r of registries) index.addRegistry(r.copy, r.bytes);
     return index;
   }
 
@@ -327,6 +331,7 @@ export class ScriptIndex {
     for (const row of resolved.bindings) {
       if (own.ok && row.scriptHash !== own.hash)
         this.problems.push({
+          kind: 'foreign-script',
           script: scriptPath,
           ...(row.function ? { function: row.function } : {}),
           registry: copy,
@@ -352,6 +357,7 @@ export class ScriptIndex {
     if (!script) {
       if (resolved.bindings.length)
         this.problems.push({
+          kind: 'no-script',
           script: scriptPath,
           registry: copy,
           message: `the registry binds ${resolved.bindings.length} object(s) to ${scriptPath}, which no mounted source serves`,
@@ -361,6 +367,7 @@ export class ScriptIndex {
     for (const [name, list] of sites) {
       if (script.definitions.has(name)) continue;
       this.problems.push({
+        kind: 'missing-function',
         script: scriptPath,
         function: list[0].function,
         registry: copy,

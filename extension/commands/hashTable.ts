@@ -1,8 +1,8 @@
 /**
  * "arch06: Read Hash Table from Game Executable": scan ShadowOfWar.exe for the StringHash table
  * (core/hash/tableScan.ts), keep it in globalState, and hash names with it. Exactly one table is
- * accepted; none or several is shown with the scan's reason. `storedHasher` gives other parts the
- * stored table (the known one stays the default until they adopt it).
+ * accepted; none or several is shown with the scan's reason. `storedHasher` gives the hash commands
+ * (hashCommands.ts) the stored table; without one they use the known table.
  */
 import * as path from 'node:path';
 import * as vscode from 'vscode';

@@ -82,6 +82,8 @@ export class BundleEditorProvider extends WebviewEditor<BundleDocument, ViewToHo
 
   /** An `arch06:` file in the mount keeps only its first bytes (a container may be huge); other files are read whole. */
   async openCustomDocument(uri: vscode.Uri): Promise<BundleDocument> {
+    // A tab restored with the window opens before activation's mount has settled.
+    await this.service.settled();
     const openedAt = performance.now();
     const inMount = this.locate(uri);
     if (inMount) {

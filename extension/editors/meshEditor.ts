@@ -150,6 +150,8 @@ export class MeshEditorProvider extends WebviewEditor<MeshDocument, ViewToHost, 
 
   /** Only reads the bytes: parsing waits until the webview is loading, so the two overlap. */
   async openCustomDocument(uri: vscode.Uri): Promise<MeshDocument> {
+    // A tab restored with the window opens before activation's mount has settled.
+    await this.service.settled();
     const openedAt = performance.now();
     const doc = new MeshDocument(uri, await vscode.workspace.fs.readFile(uri), openedAt);
     this.documents.set(uri.toString(), doc);

@@ -23,6 +23,15 @@ import { ModelDocument, PageSpec, WebviewEditor } from './webviewEditor';
 /** A registry's bytes and its model, built once. */
 type RegistryDocument = ModelDocument<RegistryModel>;
 
+/** The `#object=` name, or undefined when absent or not decodable. */
+function decodeFocus(raw: string | undefined): string | undefined {
+  try {
+    return raw ? decodeURIComponent(raw) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 export class RegistryEditorProvider extends WebviewEditor<RegistryDocument, ViewToHost, HostToView> {
   static readonly viewType = 'arch06.registry';
 
@@ -47,6 +56,8 @@ export class RegistryEditorProvider extends WebviewEditor<RegistryDocument, View
 
   /** The whole file (an `arch06:` file through the file system: merged view, one source, or a bundle member). */
   async openCustomDocument(uri: vscode.Uri): Promise<RegistryDocument> {
+    // A tab restored with the window opens before activation's mount has settled.
+    await this.service.settled();
     const openedAt = performance.now();
     const bytes = await vscode.workspace.fs.readFile(uri);
     return new ModelDocument<RegistryModel>(uri, bytes, openedAt);
@@ -101,8 +112,8 @@ export class RegistryEditorProvider extends WebviewEditor<RegistryDocument, View
     switch (msg.type) {
       case 'ready': {
         // `#object=<name>`: opened to show one object (the language server's "bound by" lens).
-        const focus = /(?:^|&)object=([^&]*)/.exec(doc.uri.fragment)?.[1];
-        this.post(panel, { type: 'init', view: r.view, ...(focus ? { focus: decodeURIComponent(focus) } : {}) });
+        const focus = decodeFocus(/(?:^|&)object=([^&]*)/.exec(doc.uri.fragment)?.[1]);
+        this.post(panel, { type: 'init', view: r.view, ...(focus ? { focus } : {}) });
         return;
       }
       case 'query': {

@@ -89,6 +89,8 @@ export class StringTableEditorProvider extends WebviewEditor<StringTableDocument
   }
 
   async openCustomDocument(uri: vscode.Uri): Promise<StringTableDocument> {
+    // A tab restored with the window opens before activation's mount has settled.
+    await this.service.settled();
     const openedAt = performance.now();
     const inMount = this.locate(uri);
     const bytes = inMount ? await inMount.entry.read() : await vscode.workspace.fs.readFile(uri);

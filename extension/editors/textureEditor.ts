@@ -117,6 +117,8 @@ export class TextureEditorProvider extends WebviewEditor<TextureDocument, ViewTo
   }
 
   async openCustomDocument(uri: vscode.Uri): Promise<TextureDocument> {
+    // A tab restored with the window opens before activation's mount has settled.
+    await this.service.settled();
     const openedAt = performance.now();
     const bytes = await vscode.workspace.fs.readFile(uri);
     let texture: TextureFile;

@@ -14,13 +14,17 @@ export class Arch06FileSystem implements vscode.FileSystemProvider {
   private readonly changes = new vscode.EventEmitter<vscode.FileChangeEvent[]>();
   readonly onDidChangeFile = this.changes.event;
   private mountedAt = Date.now();
+  /** Whether the workbench has been answered anything (stat, listing, read) yet. */
+  private answered = false;
   readonly bundles = new BundleFolders();
 
   constructor(private readonly service: MountService) {
     service.onDidChange(() => {
       this.mountedAt = Date.now();
-      // A new mount changes everything below the root.
-      this.changes.fire([{ type: vscode.FileChangeType.Changed, uri: ROOT_URI }]);
+      // A new mount changes everything below the root, for whoever has listed it. Before the first
+      // answer there is nothing to refresh, and a refresh then would re-render (and collapse) the
+      // root the Explorer is expanding.
+      if (this.answered) this.changes.fire([{ type: vscode.FileChangeType.Changed, uri: ROOT_URI }]);
     });
   }
 
@@ -70,6 +74,7 @@ export class Arch06FileSystem implements vscode.FileSystemProvider {
 
   async stat(uri: vscode.Uri): Promise<vscode.FileStat> {
     await this.service.settled();
+    this.answered = true;
     return this.guard(uri, () => {
       const m = this.mount(uri);
       const u = parseUri(uri);
@@ -91,6 +96,7 @@ export class Arch06FileSystem implements vscode.FileSystemProvider {
 
   async readDirectory(uri: vscode.Uri): Promise<[string, vscode.FileType][]> {
     await this.service.settled();
+    this.answered = true;
     return this.guard(uri, () => {
       const m = this.mount(uri);
       const u = parseUri(uri);

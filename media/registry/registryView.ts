@@ -490,11 +490,13 @@ function renderBlocks(v: RegistryView): void {
     '<table id="blocks" class="list"><thead><tr><th class="num">#</th><th>Tag</th><th>Registered name</th><th>Name hash</th><th class="num">Offset</th><th class="num">Size</th><th>Reader</th></tr></thead><tbody>' +
     v.blocks.map(blockHtml).join('') +
     '</tbody></table><div id="hexView" hidden></div>';
-  panel.addEventListener('click', (e) => {
-    const b = (e.target as HTMLElement).closest<HTMLElement>('button[data-hex]')?.dataset.hex;
-    if (b !== undefined) host.post({ type: 'hex', block: Number(b) });
-  });
 }
+
+// The blocks panel stays while its table is rebuilt: one listener for its hex buttons.
+$('panel-blocks').addEventListener('click', (e) => {
+  const b = (e.target as HTMLElement).closest<HTMLElement>('button[data-hex]')?.dataset.hex;
+  if (b !== undefined) host.post({ type: 'hex', block: Number(b) });
+});
 
 function showHex(block: number, text: string, shownBytes: number, size: number): void {
   const b = view?.blocks[block];

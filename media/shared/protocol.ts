@@ -1,5 +1,5 @@
 /**
- * What every webview protocol has in common (media/texture/protocol.ts, media/mesh/protocol.ts):
+ * What every webview protocol has in common (media/texture, mesh, bundle, strings and registry protocol.ts):
  * the `ready` handshake, the `failed` page for a file that did not parse, and the checks the host
  * runs on every message a webview sends before using it (extension/editors/webviewEditor.ts).
  * No DOM, no vscode: the host and the webviews import this file.

@@ -91,9 +91,19 @@ export function boundFunctionDefinition(ws: ScriptWorkspace, uri: string, text: 
   const script = ws.index.script(ownScriptPath(path));
   const d = word && script?.definitions.get(word.toLowerCase());
   if (!script || !d) return [];
-  // The lister's definitions start their line.
-  let lineStart = 0;
-  for (let line = 1; line < d.line && lineStart >= 0; line++) lineStart = script.text.indexOf('\n', lineStart) + 1;
-  const at = script.text.indexOf(d.name, lineStart);
+  const at = definitionOffset(script.text, d.line, d.name);
   return at < 0 ? [] : [{ script, span: { start: at, end: at + d.name.length } }];
+}
+
+/** Where a listed definition's name is: on its 1-based line (the lister's names start it); -1 when the text has no such line. */
+export function definitionOffset(text: string, line: number, name: string): number {
+  let lineStart = 0;
+  for (let l = 1; l < line; l++) {
+    const next = text.indexOf('\n', lineStart);
+    if (next < 0) return -1;
+    lineStart = next + 1;
+  }
+  const at = text.indexOf(name, lineStart);
+  const lineEnd = text.indexOf('\n', lineStart);
+  return at < 0 || (lineEnd >= 0 && at > lineEnd) ? -1 : at;
 }

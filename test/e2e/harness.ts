@@ -369,46 +369,64 @@ export class Harness {
    */
   async expandExplorerPath(segments: string[], timeoutMs = 15_000): Promise<ExplorerRow> {
     if (segments.length === 0) throw new Error('expandExplorerPath: no segments');
-    let row: ExplorerRow | undefined;
-    for (let k = 1; k <= segments.length; k++) {
-      const prefix = segments.slice(0, k);
-      // The workbench may be expanding the row already (restoring the tree after a reload: the
-      // row reads collapsed until its listing arrives), so a click, which toggles, can collapse
-      // it. A click is used only to focus a row the tree does not have focused; a focused row is
-      // expanded with ArrowRight, which never collapses. A row whose listing is loading is left
-      // alone.
-      let lastTry = 0;
-      row = await this.waitFor(
-        async () => {
-          const r = await this.findRow(prefix);
-          if (!r || r.expanded !== false) return r;
-          if (Date.now() - lastTry < 1500) return undefined;
-          const target = this.rowLocator(r);
-          // The row may re-render under us (another index): a short timeout, then look again.
-          const state = await target
-            .evaluate(
-              (e) => ({
-                focused: e.classList.contains('focused'),
-                loading: e.querySelector('.monaco-tl-twistie')?.classList.contains('codicon-tree-item-loading') ?? false,
-              }),
-              undefined,
-              { timeout: 2000 },
-            )
-            .catch(() => undefined);
-          if (!state || state.loading) return undefined;
-          lastTry = Date.now();
-          if (!state.focused) await target.click({ timeout: 2000 });
-          else {
-            await this.explorerList().focus();
-            await this.page.keyboard.press('ArrowRight');
-          }
-          return undefined;
-        },
-        timeoutMs,
-        `Explorer row ${prefix.join('/')} (expanded)`,
-      );
+    // Each poll walks the path from the top and acts on the first row that is collapsed: the
+    // workbench may collapse a row already expanded (re-rendering the tree after a reload or a
+    // change event), and a path half expanded must then be taken up again from there.
+    // The workbench may also be expanding a row already (the row reads collapsed until its listing
+    // arrives), so a click, which toggles, is used only to focus a row the tree does not have
+    // focused; a focused row is expanded with ArrowRight, which never collapses. A row whose
+    // listing is loading is left alone.
+    let lastTry = 0;
+    /** One look at the path: the last row when it is all there, else how many leading folders are expanded. */
+    const step = async (): Promise<{ row?: ExplorerRow; depth: number }> => {
+      for (let k = 1; k <= segments.length; k++) {
+        const r = await this.findRow(segments.slice(0, k));
+        if (!r) return { depth: k - 1 }; // not listed yet under its (expanded) parent
+        if (r.expanded !== false) {
+          if (k === segments.length) return { row: r, depth: k };
+          continue;
+        }
+        if (Date.now() - lastTry < 1500) return { depth: k - 1 };
+        const target = this.rowLocator(r);
+        // The row may re-render under us (another index): a short timeout, then look again.
+        const state = await target
+          .evaluate(
+            (e) => ({
+              focused: e.classList.contains('focused'),
+              loading: e.querySelector('.monaco-tl-twistie')?.classList.contains('codicon-tree-item-loading') ?? false,
+            }),
+            undefined,
+            { timeout: 2000 },
+          )
+          .catch(() => undefined);
+        if (!state || state.loading) return { depth: k - 1 };
+        lastTry = Date.now();
+        if (!state.focused) await target.click({ timeout: 2000 }).catch(() => undefined);
+        else {
+          await this.explorerList().focus();
+          await this.page.keyboard.press('ArrowRight');
+        }
+        return { depth: k - 1 };
+      }
+      return { depth: segments.length };
+    };
+    // `timeoutMs` for each folder: the clock restarts whenever one more is expanded.
+    let best = 0;
+    let deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const r = await step().catch(() => ({ depth: 0 }) as { row?: ExplorerRow; depth: number });
+      if (r.row) return r.row;
+      if (r.depth > best) {
+        best = r.depth;
+        deadline = Date.now() + timeoutMs;
+      }
+      if (Date.now() > deadline) {
+        const what = `Explorer row ${segments.join('/')} (expanded; stuck below ${segments.slice(0, best).join('/') || 'the top'})`;
+        await this.screenshot(`timeout-${what}`).catch(() => undefined);
+        throw new Error(`timed out after ${(timeoutMs / 1000).toFixed(0)} s waiting for ${what}`);
+      }
+      await this.page.waitForTimeout(250);
     }
-    return row!;
   }
 
   /**

@@ -283,7 +283,7 @@ test('language server: a binding to a function the script lacks is a diagnostic 
     await client.open(SCRIPT_URI, SAMPLE_LAYER_SOURCE);
     const diags = await client.diagnosticsOf(SCRIPT_URI);
     assert.equal(diags.length, 1, JSON.stringify(diags));
-    assert.match(diags[0].message, /_lost_SR_Script1_deadbeef is bound \(Lost\.SR\) but the served script does not define it/);
+    assert.match(diags[0].message, /_lost_SR_Script1_deadbeef is bound \(Lost\.SR\) but the script does not define it/);
     assert.equal(diags[0].severity, 1);
     assert.deepEqual(diags[0].range, rangeOf(SAMPLE_LAYER_SOURCE, 'section_5a3c9e21'));
   } finally {

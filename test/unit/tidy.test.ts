@@ -67,6 +67,17 @@ test('a format family (core/formats/<family>/) imports no other family: shared p
   }
 });
 
+test('only server/server.ts speaks LSP: server/analysis/ (and everything else) never imports vscode-languageserver', () => {
+  const root = repoRoot();
+  for (const dir of ['core', 'cli', 'server', 'extension', 'media']) {
+    for (const f of sources(path.join(root, dir))) {
+      const rel = path.relative(root, f);
+      if (rel === path.join('server', 'server.ts')) continue;
+      for (const spec of importsOf(f)) assert.ok(!/^vscode-languageserver/.test(spec), `${rel} imports ${spec}`);
+    }
+  }
+});
+
 test('cli/ and server/ never import vscode', () => {
   const root = repoRoot();
   for (const dir of ['cli', 'server']) {
