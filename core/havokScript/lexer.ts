@@ -14,10 +14,10 @@ export interface Token {
   value: string;
   start: number;
   end: number;
-  /** Numbers: the value. */
-  number?: number;
+  /** Numbers: the value (0 for other tokens: every token has the same shape, which keeps the parser's property reads monomorphic). */
+  number: number;
   /** Numbers: a Havok hash suffix. */
-  suffix?: 'hi' | 'hl';
+  suffix: 'hi' | 'hl' | undefined;
 }
 
 export const KEYWORDS: ReadonlySet<string> = new Set([
@@ -127,7 +127,7 @@ export function tokenize(source: string): LexResult {
       let j = i + 1;
       while (j < n && isNameChar(source.charCodeAt(j))) j++;
       const word = source.slice(i, j);
-      tokens.push({ type: KEYWORDS.has(word) ? 'keyword' : 'name', value: word, start, end: j });
+      tokens.push({ type: KEYWORDS.has(word) ? 'keyword' : 'name', value: word, start, end: j, number: 0, suffix: undefined });
       i = j;
       continue;
     }
@@ -144,14 +144,14 @@ export function tokenize(source: string): LexResult {
       if (level >= 0) {
         const r = readLong(i, level);
         if (!r.closed) error(start, n, 'unfinished long string (no closing bracket before the end of the file)');
-        tokens.push({ type: 'string', value: r.text, start, end: r.end });
+        tokens.push({ type: 'string', value: r.text, start, end: r.end, number: 0, suffix: undefined });
         i = r.end;
         continue;
       }
     }
     const sym = symbolAt(source, i);
     if (sym) {
-      tokens.push({ type: 'symbol', value: sym, start, end: i + sym.length });
+      tokens.push({ type: 'symbol', value: sym, start, end: i + sym.length, number: 0, suffix: undefined });
       i += sym.length;
       continue;
     }
@@ -161,7 +161,7 @@ export function tokenize(source: string): LexResult {
     error(start, j, `unexpected character${j - start > 1 ? 's' : ''} ${JSON.stringify(source.slice(start, Math.min(j, start + 20)))}`);
     i = j;
   }
-  tokens.push({ type: 'eof', value: '', start: n, end: n });
+  tokens.push({ type: 'eof', value: '', start: n, end: n, number: 0, suffix: undefined });
   return { tokens, comments, diagnostics };
 }
 
@@ -214,7 +214,7 @@ function readNumber(source: string, i: number, tokens: Token[], error: (s: numbe
     error(start, j, `malformed number ${JSON.stringify(source.slice(start, j))}`);
     i = j;
   }
-  tokens.push({ type: 'number', value: source.slice(start, i), start, end: i, number: value, ...(suffix ? { suffix } : {}) });
+  tokens.push({ type: 'number', value: source.slice(start, i), start, end: i, number: value, suffix });
   return i;
 }
 
@@ -267,6 +267,6 @@ function readQuoted(source: string, i: number, tokens: Token[], error: (s: numbe
     }
     j++;
   }
-  tokens.push({ type: 'string', value, start, end: j });
+  tokens.push({ type: 'string', value, start, end: j, number: 0, suffix: undefined });
   return j;
 }

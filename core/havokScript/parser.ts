@@ -402,7 +402,7 @@ class Parser {
     switch (t.type) {
       case 'number':
         this.pos++;
-        return { kind: 'Number', raw: t.value, value: t.number ?? NaN, ...(t.suffix ? { suffix: t.suffix } : {}), start, end };
+        return { kind: 'Number', raw: t.value, value: t.number, ...(t.suffix ? { suffix: t.suffix } : {}), start, end };
       case 'string':
         this.pos++;
         return { kind: 'String', value: t.value, start, end };
