@@ -17,10 +17,11 @@ import { textureCommand, textureFileCommand } from './commands/texture';
 import { meshCommand, meshFileCommand } from './commands/mesh';
 import { dumpCommand } from './commands/dump';
 import { scriptsCommand } from './commands/scripts';
+import { commandHelp, version } from './help';
 
 const USAGE = `arch06 — Shadow of War archives from the command line
 
-usage: arch06 <command> [arguments] [--json]
+usage: arch06 <command> [arguments] [--json]     (arch06 <command> --help: one command; arch06 --version)
 
   mount   <root>                      sources in search order, skipped cfg lines, path count
   which   <root> <path>               the winning copy of a path and every copy it shadows
@@ -93,10 +94,18 @@ async function main(argv: string[]): Promise<number> {
       writeOut(USAGE + '\n');
       return 0;
     }
+    if (name === '--version' || name === '-V') {
+      writeOut(`arch06 ${version()}\n`);
+      return 0;
+    }
     const command = COMMANDS[name];
     if (!command) {
       process.stderr.write(`arch06: unknown command "${escapeControls(name)}" (see arch06 --help)\n`);
       return 2;
+    }
+    if (rest.includes('--help') || rest.includes('-h')) {
+      writeOut((commandHelp(USAGE, name) ?? USAGE) + '\n');
+      return 0;
     }
     return await command(parseArgs(rest));
   } catch (e) {
