@@ -18,7 +18,7 @@
  * 'failed'), `mode` (the view's mode), `total` (rows in the bundle), `shown` (rows the filter
  * keeps), `selected` (the path of the selected row, '' for none).
  */
-import { type FailedMessage, type ReadyMessage, unchecked } from '../shared/protocol';
+import { type FailedMessage, type ReadyMessage, uint32, unchecked } from '../shared/protocol';
 
 export type { FailedMessage, ReadyMessage } from '../shared/protocol';
 
@@ -124,9 +124,6 @@ export interface OpenMessage {
 
 export type ViewToHost = ReadyMessage | FirstRowsMessage | OpenMessage;
 
-/** A row index: a non-negative integer below 2^32, else undefined. */
-const rowIndex = (x: unknown): number | undefined => (Number.isInteger(x) && (x as number) >= 0 && (x as number) < 2 ** 32 ? (x as number) : undefined);
-
 /** A message from the webview as the host may use it, or undefined for one outside the protocol (an `open` without a row index included). */
 export function checkViewMessage(raw: unknown): ViewToHost | undefined {
   const m = unchecked(raw);
@@ -134,9 +131,9 @@ export function checkViewMessage(raw: unknown): ViewToHost | undefined {
     case 'ready':
       return { type: 'ready' };
     case 'firstRows':
-      return { type: 'firstRows', rows: rowIndex(m.rows) ?? 0 };
+      return { type: 'firstRows', rows: uint32(m.rows) ?? 0 };
     case 'open': {
-      const row = rowIndex(m.row);
+      const row = uint32(m.row);
       return row === undefined ? undefined : { type: 'open', row };
     }
     default:

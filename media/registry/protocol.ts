@@ -26,7 +26,7 @@
  * registry, or raw records when the layout did not validate), `shown` (those the search and the
  * class filter keep).
  */
-import { type FailedMessage, type ReadyMessage, unchecked } from '../shared/protocol';
+import { type FailedMessage, type ReadyMessage, uint32, unchecked } from '../shared/protocol';
 
 export type { FailedMessage, ReadyMessage } from '../shared/protocol';
 
@@ -217,7 +217,6 @@ export const MAX_WINDOW = 500;
 /** Longest search text or class name the host accepts. */
 const MAX_TEXT = 1024;
 
-const index = (x: unknown): number | undefined => (Number.isInteger(x) && (x as number) >= 0 && (x as number) < 2 ** 32 ? (x as number) : undefined);
 const text = (x: unknown): string | undefined => (typeof x === 'string' && x.length <= MAX_TEXT ? x : undefined);
 
 /** A message from the webview as the host may use it, or undefined for one outside the protocol. */
@@ -227,22 +226,22 @@ export function checkViewMessage(raw: unknown): ViewToHost | undefined {
     case 'ready':
       return { type: 'ready' };
     case 'firstRows':
-      return { type: 'firstRows', rows: index(m.rows) ?? 0 };
+      return { type: 'firstRows', rows: uint32(m.rows) ?? 0 };
     case 'query': {
-      const seq = index(m.seq);
-      const start = index(m.start);
-      const count = index(m.count);
+      const seq = uint32(m.seq);
+      const start = uint32(m.start);
+      const count = uint32(m.count);
       const t = text(m.text);
       const className = text(m.className);
       if (seq === undefined || start === undefined || count === undefined || t === undefined || className === undefined) return undefined;
       return { type: 'query', seq, text: t, className, start, count: Math.min(count, MAX_WINDOW) };
     }
     case 'openBinding': {
-      const row = index(m.row);
+      const row = uint32(m.row);
       return row === undefined ? undefined : { type: 'openBinding', row };
     }
     case 'hex': {
-      const block = index(m.block);
+      const block = uint32(m.block);
       return block === undefined ? undefined : { type: 'hex', block };
     }
     default:

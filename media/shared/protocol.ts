@@ -34,6 +34,11 @@ export function indexOr0(x: unknown): number {
   return Number.isInteger(x) && (x as number) >= 0 && (x as number) < 1 << 16 ? (x as number) : 0;
 }
 
+/** A row, count or sequence number a webview names: a non-negative integer below 2^32, else undefined. */
+export function uint32(x: unknown): number | undefined {
+  return Number.isInteger(x) && (x as number) >= 0 && (x as number) < 2 ** 32 ? (x as number) : undefined;
+}
+
 /** A finite number, else undefined. */
 export function finite(x: unknown): number | undefined {
   return typeof x === 'number' && Number.isFinite(x) ? x : undefined;

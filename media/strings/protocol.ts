@@ -25,7 +25,7 @@
  * (keys), `shown` (keys the search keeps), `languages` (the shown ones, comma-separated), `named`
  * (keys with a name), `selected` (the selected row's hash, '' for none).
  */
-import { type FailedMessage, type ReadyMessage, unchecked } from '../shared/protocol';
+import { type FailedMessage, type ReadyMessage, uint32, unchecked } from '../shared/protocol';
 
 export type { FailedMessage, ReadyMessage } from '../shared/protocol';
 
@@ -126,8 +126,6 @@ export const MAX_QUERY = 256;
 /** Language names per query (the game has 14 folders). */
 const MAX_LANGUAGES = 64;
 
-const count = (x: unknown): number | undefined => (Number.isInteger(x) && (x as number) >= 0 && (x as number) < 2 ** 32 ? (x as number) : undefined);
-
 /** A message from the webview as the host may use it, or undefined for one outside the protocol. */
 export function checkViewMessage(raw: unknown): ViewToHost | undefined {
   const m = unchecked(raw);
@@ -135,19 +133,19 @@ export function checkViewMessage(raw: unknown): ViewToHost | undefined {
     case 'ready':
       return { type: 'ready' };
     case 'query': {
-      const seq = count(m.seq);
+      const seq = uint32(m.seq);
       if (seq === undefined || typeof m.text !== 'string' || !Array.isArray(m.languages)) return undefined;
       const languages = m.languages.filter((l): l is string => typeof l === 'string' && l.length <= 64).slice(0, MAX_LANGUAGES);
       return { type: 'query', seq, text: m.text.slice(0, MAX_QUERY), languages };
     }
     case 'rows': {
-      const seq = count(m.seq);
-      const start = count(m.start);
-      const n = count(m.count);
+      const seq = uint32(m.seq);
+      const start = uint32(m.start);
+      const n = uint32(m.count);
       return seq === undefined || start === undefined || n === undefined ? undefined : { type: 'rows', seq, start, count: n };
     }
     case 'firstRows':
-      return { type: 'firstRows', rows: count(m.rows) ?? 0 };
+      return { type: 'firstRows', rows: uint32(m.rows) ?? 0 };
     case 'export':
       return m.format === 'csv' || m.format === 'json' ? { type: 'export', format: m.format } : undefined;
     default:
