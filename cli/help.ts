@@ -1,9 +1,11 @@
 /**
- * `arch06 <command> --help`: the command's lines of the usage, the options every `<root>` command
- * takes, and an example; `arch06 --version`: the package's version.
+ * `arch06 <command> --help`: the command's lines of the usage, its options (its table in
+ * `cli/options.ts`, the one the parser reads) and an example; `arch06 --version`: the package's
+ * version.
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import type { OptionTable } from './options';
 
 /** One example per command, run against the sample install (`arch06 make-sample sample-game`). */
 const EXAMPLES: Record<string, string> = {
@@ -26,8 +28,8 @@ const EXAMPLES: Record<string, string> = {
   scripts: 'arch06 scripts sample-game worlds\\retail\\sample\\sectionsandlayers\\fortgate.scripts',
 };
 
-/** The help of `command`, cut from the whole usage, or undefined for a name with no usage line. */
-export function commandHelp(usage: string, command: string): string | undefined {
+/** The help of `command`, cut from the whole usage, with its options; undefined for a name with no usage line. */
+export function commandHelp(usage: string, command: string, options: OptionTable): string | undefined {
   const lines = usage.split('\n');
   const start = lines.findIndex((l) => l.startsWith(`  ${command} `));
   if (start < 0) return undefined;
@@ -35,14 +37,20 @@ export function commandHelp(usage: string, command: string): string | undefined 
   // Continuation lines are indented past the command column.
   for (let i = start + 1; i < lines.length && /^ {6,}\S/.test(lines[i]); i++) own.push(lines[i]);
   const out = [`usage: arch06 ${own[0].trim()}`, ...own.slice(1).map((l) => l.replace(/^ {30}/, ''))];
-  if (/<root>/.test(own[0])) {
-    const from = lines.findIndex((l) => l.startsWith('options for commands taking <root>'));
-    const options: string[] = [];
-    for (let i = from + 1; from >= 0 && i < lines.length && lines[i].startsWith('  '); i++) options.push(lines[i]);
-    out.push('', 'options:', ...options);
-  }
+  out.push('', 'options:', ...optionLines(options));
   if (EXAMPLES[command]) out.push('', 'example:', `  ${EXAMPLES[command]}`);
   return out.join('\n');
+}
+
+/** One line per option, `-q, --quiet` / `--cfg FILE` in a column, then its help; `-h, --help` last. */
+function optionLines(options: OptionTable): string[] {
+  const rows = Object.entries(options).map(([name, o]) => [
+    `${o.short ? `-${o.short}, ` : ''}--${name}${o.value ? ` ${o.value}` : ''}`,
+    o.help + (o.multiple && !/repeatable/.test(o.help) ? '; repeatable' : ''),
+  ]);
+  rows.push(['-h, --help', 'this help']);
+  const width = Math.max(...rows.map(([left]) => left.length)) + 2;
+  return rows.map(([left, help]) => `  ${left.padEnd(width)}${help}`);
 }
 
 /** The version of the package this CLI ships in (its package.json, beside `dist/`). */

@@ -9,6 +9,7 @@ import { isArch06Error } from '../core/errors';
 import { errnoSummary, isErrnoException } from '../core/io/node';
 import { escapeControls, writeOut } from './output';
 import { parseArgs, ParsedArgs } from './args';
+import { COMMAND_OPTIONS } from './options';
 import { catCommand, lsCommand, mountCommand, unhashCommand, verifyCommand, whichCommand } from './commands/mountCommands';
 import { extractCommand } from './commands/extract';
 import { makeSampleCommand, oodleCommand } from './commands/misc';
@@ -36,7 +37,7 @@ usage: arch06 <command> [arguments] [--json]     (arch06 <command> --help: one c
                                       exit 2 unless exactly one table agrees with every known value
   oodle   <in-file> --raw-size N [--out FILE]   decode one raw Oodle stream
   make-sample <folder>                write the embedded sample install
-  texture <root> <path> [--png OUT] [--mip N] [--slice N]   a .tex/.dds entry: header, or a level as PNG
+  texture <root> <path> [--png OUT] [--mip N] [--slice N]   a .tex/.dds entry: header and tier chain, or its largest present level (or mip N) as PNG
   texture-file <file.tex|file.dds> [--png OUT] [--mip N] [--slice N]   the same for a file on disk
   mesh    <root> <path> [--skel GAMEPATH] [--glb OUT]   a .mesh (data blocks, meshes, materials, bones) or a .skel;
                                       a .inst (PRFB) or .wldmsh (MESH): its structure, located tables (uncertain) and LODs
@@ -48,11 +49,13 @@ usage: arch06 <command> [arguments] [--json]     (arch06 <command> --help: one c
 options for commands taking <root>:
   --cfg FILE    use this archive config list instead of <root>/x64/default.archcfg
   --arch FILE   mount an extra archive before the list (ranks below it); repeatable
-  --json        machine-readable output
+  --json        machine-readable output (all but cat)
 
 extract writes every file it can: a file that fails (an unsafe name in the archive, a link
 leading out of <out>, a disk error) is listed on stderr (the first 20; --json lists all) and
 the summary counts it. Nothing is ever written inside the install, even through links.
+verify and extract draw a progress line on stderr when it is a terminal (files, bytes, rate,
+time left); --quiet (-q) turns it off.
 
 environment:
   ARCH06_MAX_ENTRY_BYTES   the most one command reads into memory for one entry or file
@@ -98,16 +101,20 @@ async function main(argv: string[]): Promise<number> {
       writeOut(`arch06 ${version()}\n`);
       return 0;
     }
-    const command = COMMANDS[name];
+    const command = Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined;
     if (!command) {
       process.stderr.write(`arch06: unknown command "${escapeControls(name)}" (see arch06 --help)\n`);
       return 2;
     }
-    if (rest.includes('--help') || rest.includes('-h')) {
-      writeOut((commandHelp(USAGE, name) ?? USAGE) + '\n');
+    const options = COMMAND_OPTIONS[name] ?? {};
+    // --help anywhere before `--` wins over everything else, even an unknown option.
+    const end = rest.indexOf('--');
+    const own = end < 0 ? rest : rest.slice(0, end);
+    if (own.includes('--help') || own.includes('-h')) {
+      writeOut((commandHelp(USAGE, name, options) ?? USAGE) + '\n');
       return 0;
     }
-    return await command(parseArgs(rest));
+    return await command(parseArgs(rest, name, options));
   } catch (e) {
     return reportError(e);
   }

@@ -16,6 +16,7 @@ import { mountStatusBar } from './statusBar';
 import { addWorkspaceFolder, detectInstall, knownInstall, mountInstall, openGameFolderCommand, restoreLostFolders } from './commands/openGameFolder';
 import { goToFileCommand } from './commands/goToFile';
 import { findInFilesCommand } from './commands/findInFiles';
+import { quickOpenRedirect, redirectHint } from './commands/quickOpenRedirect';
 import { extractCommand } from './commands/extract';
 import { compareWithNextCopyCommand, openCopyCommand } from './commands/copies';
 import { readHashTableCommand } from './commands/hashTable';
@@ -28,6 +29,7 @@ import { TextureEditorProvider } from './editors/textureEditor';
 import { BundleEditorProvider } from './editors/bundleEditor';
 import { RegistryEditorProvider } from './editors/registryEditor';
 import { StringTableEditorProvider } from './editors/stringTableEditor';
+import { HexEditorProvider } from './editors/hexEditor';
 import { ScriptRedirectProvider } from './editors/scriptEditor';
 import { TextViews } from './views/textView';
 
@@ -51,10 +53,11 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     mountStatusBar(service),
     TextureEditorProvider.register(context, service, pool),
     TexturePathHover.register(service),
-    MeshEditorProvider.register(context, service, pool),
+    MeshEditorProvider.register(context, service, pool, hashNames),
     BundleEditorProvider.register(context, service, fileSystem.bundles),
     RegistryEditorProvider.register(context, service, fileSystem.bundles),
     StringTableEditorProvider.register(context, service, hashNames),
+    HexEditorProvider.register(context, service, fileSystem),
     hashNames,
     new TextViews(service).register(),
     ScriptRedirectProvider.register(),
@@ -66,8 +69,10 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
       if (root) await mountInstall(context, service, root);
       else await openGameFolderCommand(context, service);
     }),
-    vscode.commands.registerCommand('arch06.goToFile', () => goToFileCommand(service)),
-    vscode.commands.registerCommand('arch06.findInFiles', () => findInFilesCommand(context, service, results)),
+    // Ctrl+P / Ctrl+Shift+F reach these with `args` while the arch06: workspace is open: say why, once.
+    quickOpenRedirect(service),
+    vscode.commands.registerCommand('arch06.goToFile', (args?: unknown) => (redirectHint(context, args), goToFileCommand(service))),
+    vscode.commands.registerCommand('arch06.findInFiles', (args?: unknown) => (redirectHint(context, args), findInFilesCommand(context, service, results))),
     vscode.commands.registerCommand('arch06.extract', (uri?: vscode.Uri) => extractCommand(service, fileSystem.bundles, uri)),
     vscode.commands.registerCommand('arch06.openCopy', (arg) => openCopyCommand(service, copies, arg)),
     vscode.commands.registerCommand('arch06.compareWithNextCopy', (arg) => compareWithNextCopyCommand(service, copies, arg)),

@@ -1,8 +1,9 @@
 /**
  * The hash dictionary of the mounted install, built once per mount and shared (the string-table
- * editor names its keys with it): mounted paths, script literals, registry object names
- * (hashNameSources.ts) and the user's dictionary files (setting `arch06.hashDictionaries`, one
- * name a line). Building shows in the window's progress area and yields between steps; a remount
+ * and registry editors name hashes with it): every name the install spells out (core/nameSources:
+ * paths, bundle members, path indexes, scripts, registries, skeletons) and the user's dictionary
+ * files (setting `arch06.hashDictionaries`, one name a line). The language server builds its own
+ * with the same core function. Building shows in the window's progress area and yields between steps; a remount
  * or a settings change starts over on the next request.
  */
 import * as path from 'node:path';
@@ -10,7 +11,7 @@ import * as vscode from 'vscode';
 import type { Mount } from '../core/archive';
 import { HashDictionary } from '../core/hash';
 import { readTextFile } from '../core/io/node';
-import { addUserNames, collectMountNames, dictionarySummary } from './hashNameSources';
+import { addUserNames, collectInstallNames, dictionarySummary } from '../core/nameSources';
 import { MountService } from './mountService';
 
 /** A user dictionary file larger than this is refused (a word list, not a data file). */
@@ -50,14 +51,15 @@ export class HashNames implements vscode.Disposable {
       vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: 'arch06: gathering hash names' }, async (progress) => {
         const started = performance.now();
         const dict = new HashDictionary();
-        const report = await collectMountNames(mount, dict, {
+        const report = await collectInstallNames(mount, dict, {
           pause: () => new Promise((r) => setImmediate(r)),
           progress: (message) => progress.report({ message }),
         });
         this.withUserFiles(dict, mount);
         this.service.log(
-          `hash names: ${dictionarySummary(dict)} from ${report.paths} paths, ${report.scripts} scripts, ${report.registries} registries, ` +
-            `${report.containers} containers (${report.bytesRead} bytes read, ${report.failures} files skipped) in ${Math.round(performance.now() - started)} ms` +
+          `hash names: ${dictionarySummary(dict)} from ${report.paths} paths, ${report.members} bundle members, ${report.pathIndexRows} path-index rows, ` +
+            `${report.scripts} scripts, ${report.registries} registries, ${report.skeletons} skeletons ` +
+            `(${report.bytesRead} bytes read, ${report.failures} files skipped) in ${Math.round(performance.now() - started)} ms` +
             (report.truncated ? `; ${report.truncated}` : ''),
         );
         return dict;

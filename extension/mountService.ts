@@ -8,6 +8,7 @@ import * as vscode from 'vscode';
 import { isInsideReal, writeFileAtomic } from '../core/io/node';
 import { Mount } from '../core/archive';
 import { FuzzyIndex } from '../core/search';
+import { MemberCatalog, type MemberRow } from '../core/archive';
 import { isArch06Error } from '../core/errors';
 import { brokenNotice } from './mountSummary';
 
@@ -17,11 +18,21 @@ export interface MountRequest {
   extraArchives?: string[];
 }
 
+/** Go to File's index over paths and bundle members: `fuzzy.paths[i]` is a path for i < looseCount, else `members[i - looseCount]`. */
+export interface PathsAndMembers {
+  fuzzy: FuzzyIndex;
+  looseCount: number;
+  members: readonly MemberRow[];
+  /** Manifests that did not resolve. */
+  failures: number;
+}
+
 export class MountService implements vscode.Disposable {
   private current: Mount | undefined;
   /** Work that will (or may) mount an install: the file system waits for it instead of failing. */
   private readonly inFlight = new Set<Promise<unknown>>();
   private fuzzy: FuzzyIndex | undefined;
+  private withMembers: { mount: Mount; index: Promise<PathsAndMembers> } | undefined;
   private readonly changed = new vscode.EventEmitter<Mount | undefined>();
   readonly onDidChange = this.changed.event;
   readonly output = vscode.window.createOutputChannel('arch06');
@@ -89,6 +100,7 @@ export class MountService implements vscode.Disposable {
     this.current?.close();
     this.current = m;
     this.fuzzy = undefined;
+    this.withMembers = undefined;
     this.changed.fire(m);
   }
 
@@ -100,6 +112,37 @@ export class MountService implements vscode.Disposable {
       this.fuzzy = new FuzzyIndex(m.distinctPaths());
     }
     return this.fuzzy;
+  }
+
+  /**
+   * Every path of the merged view and every bundle member, for Go to File and Find in Files: each
+   * manifest resolved once per mount (with progress in the status bar, yielding between
+   * manifests). Undefined when nothing is mounted.
+   */
+  pathsWithMembers(): Promise<PathsAndMembers> | undefined {
+    const m = this.current;
+    if (!m) return undefined;
+    if (this.withMembers?.mount !== m) {
+      const index = vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: 'arch06: listing bundle members' }, async (progress) => {
+        const started = Date.now();
+        const catalog = await MemberCatalog.build(m, {
+          pause: () => new Promise((r) => setImmediate(r)),
+          isCancelled: () => this.current !== m,
+          onProgress: (done, total) => progress.report({ message: `${done.toLocaleString('en')} / ${total.toLocaleString('en')} bundles` }),
+        });
+        const paths = m.distinctPaths();
+        const fuzzy = new FuzzyIndex([...paths, ...catalog.rows.map((r) => r.path)]);
+        this.log(
+          `bundle members: ${catalog.rows.length} in ${catalog.manifests} bundles in ${Date.now() - started} ms` +
+            (catalog.failures.length
+              ? `; ${catalog.failures.length} manifests did not resolve (first: ${catalog.failures[0].bundle}: ${catalog.failures[0].reason})`
+              : ''),
+        );
+        return { fuzzy, looseCount: paths.length, members: catalog.rows, failures: catalog.failures.length };
+      });
+      this.withMembers = { mount: m, index: Promise.resolve(index) };
+    }
+    return this.withMembers.index;
   }
 
   log(line: string): void {

@@ -8,7 +8,7 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const watch = process.argv.includes('--watch');
 const minify = process.argv.includes('--minify');
 
-/** @type {esbuild.BuildOptions[]} */
+/** @type {(esbuild.BuildOptions & { threeCore?: boolean })[]} */
 const bundles = [
   // The extension host: everything that imports vscode.
   { entryPoints: ['extension/extension.ts'], outfile: 'dist/extension.js', external: ['vscode'] },
@@ -19,7 +19,19 @@ const bundles = [
   // Texture decoding off the extension host's thread (core/image/node/decodePool.ts): a worker_threads entry.
   { entryPoints: ['core/image/node/nodeDecodeWorker.ts'], outfile: 'dist/nodeDecodeWorker.js' },
   // The 3D model viewer webview (three.js): a browser script, so it overrides the node settings.
-  { entryPoints: ['media/mesh/main.ts'], outfile: 'dist/webview/meshView.js', platform: 'browser', format: 'iife', target: 'es2022' },
+  // Always minified, and `three` is three's source entry without the WebGLRenderer
+  // (src/Three.Core.js, side-effect free, so only the classes used stay; the viewer draws with its
+  // own media/mesh/renderer.ts): what the webview parses before its first frame.
+  // bench/editorTabs.bench.ts reports its size.
+  {
+    entryPoints: ['media/mesh/main.ts'],
+    outfile: 'dist/webview/meshView.js',
+    platform: 'browser',
+    format: 'iife',
+    target: 'es2022',
+    minify: true,
+    threeCore: true,
+  },
   // The texture editor's webview and its decoder, a Web Worker inside it: both inlined into the
   // page by the host (extension/editors/textureEditor.ts), so no source maps.
   {
@@ -60,6 +72,16 @@ const bundles = [
     target: 'es2022',
     sourcemap: false,
   },
+  // The hex view's webview (rows drawn from windows of bytes the host reads on demand), inlined
+  // into the page by the host (extension/editors/hexEditor.ts).
+  {
+    entryPoints: ['media/hex/hexView.ts'],
+    outfile: 'dist/webview/hexView.js',
+    platform: 'browser',
+    format: 'iife',
+    target: 'es2022',
+    sourcemap: false,
+  },
   {
     entryPoints: ['media/texture/webviewDecodeWorker.ts'],
     outfile: 'dist/webview/textureDecodeWorker.js',
@@ -90,6 +112,19 @@ const coreHasNoSideEffects = {
   },
 };
 
+/**
+ * `import … from 'three'` (the viewer's and three's own examples') resolved to three's source
+ * entry without the WebGLRenderer, `three/src/Three.Core.js`; three's package.json marks its
+ * source side-effect free, so esbuild keeps only the modules used.
+ */
+/** @type {esbuild.Plugin} */
+const threeCore = {
+  name: 'three-core',
+  setup(build) {
+    build.onResolve({ filter: /^three$/ }, (args) => build.resolve('three/src/Three.Core.js', { kind: args.kind, resolveDir: args.resolveDir }));
+  },
+};
+
 const common = {
   absWorkingDir: root,
   bundle: true,
@@ -102,9 +137,14 @@ const common = {
   plugins: [coreHasNoSideEffects],
 };
 
+/** A bundle's esbuild options: the common ones, its own, and `threeCore` as the plugin above. */
+function options({ threeCore: core, ...b }) {
+  return { ...common, ...b, plugins: [...common.plugins, ...(core ? [threeCore] : [])] };
+}
+
 if (watch) {
-  for (const b of bundles) await (await esbuild.context({ ...common, ...b })).watch();
+  for (const b of bundles) await (await esbuild.context(options(b))).watch();
   console.log('watching…');
 } else {
-  await Promise.all(bundles.map((b) => esbuild.build({ ...common, ...b })));
+  await Promise.all(bundles.map((b) => esbuild.build(options(b))));
 }

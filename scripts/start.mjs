@@ -2,6 +2,8 @@
 // open it in VS Code with the extension: desktop VS Code when `code` is on PATH, otherwise
 // code-server (VS Code in the browser; see scripts/e2e/setup.mjs) on 127.0.0.1:8080 or the next
 // free port, until Ctrl-C. code-server's user data persists in .cache/code-server-user.
+// It installs only what that needs: code-server (into .cache/) and the Debian packages its setup
+// builds against (ripgrep, libkrb5-dev), never a browser: Chromium is for `npm run test:e2e`.
 import { spawn, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as net from 'node:net';
@@ -33,7 +35,7 @@ if (spawnSync('sh', ['-c', 'command -v code'], { stdio: 'ignore' }).status === 0
 }
 
 say('no `code` on PATH: serving VS Code in the browser with code-server instead');
-setupOrExit();
+setupOrExit({ codeServerOnly: true });
 const userDir = path.join(repoRoot, '.cache', 'code-server-user');
 const extensionsDir = path.join(userDir, 'extensions');
 // --config inside our folder: code-server otherwise writes a password config to ~/.config.

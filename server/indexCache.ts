@@ -11,13 +11,23 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Mount } from '../core/archive';
 import { writeFileAtomic } from '../core/io/node';
-import { type IndexSnapshot, ScriptIndex, type ScriptIndexOptions } from '../core/scriptIndex';
+import { CrossScriptIndex, type CrossSnapshot, type IndexSnapshot, ScriptIndex, type ScriptIndexOptions } from '../core/scriptIndex';
+
+/** Where a mount's snapshots are kept: the cache folder and the key of what they were read from. */
+export interface SnapshotPlace {
+  folder: string;
+  key: string;
+  /** Places no write may touch (the install). */
+  forbid: string[];
+}
 
 /** What a cache answer says, for the log. */
 export interface CachedIndex {
   index: ScriptIndex;
   from: 'cache' | 'built';
   ms: number;
+  /** Where this mount's snapshots live (absent without a cache folder): the cross-script facts go beside the index. */
+  place?: SnapshotPlace;
 }
 
 /** Files of a mounted folder that the index reads. */
@@ -43,6 +53,33 @@ export function indexKey(mount: Mount): string {
   return h.digest('hex');
 }
 
+/** A snapshot file of one kind (`index`, `cross`) for a place. */
+const snapshotFile = (place: SnapshotPlace, kind: string): string => path.join(place.folder, `${kind}-${place.key.slice(0, 32)}.json`);
+
+/** A snapshot read back, or undefined when there is none or it does not parse (then said in the log). */
+function readSnapshot<T>(file: string, log: (line: string) => void): T | undefined {
+  if (!fs.existsSync(file)) return undefined;
+  try {
+    return JSON.parse(fs.readFileSync(file, 'utf8')) as T;
+  } catch (e) {
+    log(`cache ${file} not used (${e instanceof Error ? e.message : String(e)}); rebuilding`);
+    return undefined;
+  }
+}
+
+/** Store a snapshot (atomically, never inside the install) and drop the same kind's older keys: one per install is enough. */
+function writeSnapshot(place: SnapshotPlace, kind: string, data: unknown, log: (line: string) => void): void {
+  const file = snapshotFile(place, kind);
+  try {
+    writeFileAtomic(file, Buffer.from(JSON.stringify(data)), { forbid: place.forbid });
+    const stale = new RegExp(`^${kind}-[0-9a-f]{32}\\.json$`);
+    for (const f of fs.readdirSync(place.folder))
+      if (stale.test(f) && path.join(place.folder, f) !== file) fs.rmSync(path.join(place.folder, f), { force: true });
+  } catch (e) {
+    log(`cache not written to ${file}: ${e instanceof Error ? e.message : String(e)}`);
+  }
+}
+
 /** The index of `mount`: from the cache folder when a snapshot with its key is there, else built and stored. */
 export function cachedIndex(
   mount: Mount,
@@ -51,25 +88,38 @@ export function cachedIndex(
   log: (line: string) => void = () => undefined,
 ): CachedIndex {
   const started = performance.now();
-  const file = cacheFolder ? path.join(cacheFolder, `index-${indexKey(mount).slice(0, 32)}.json`) : undefined;
-  if (file && fs.existsSync(file)) {
+  const place = cacheFolder ? { folder: cacheFolder, key: indexKey(mount), forbid: mount.readOnlyPlaces() } : undefined;
+  const snap = place && readSnapshot<IndexSnapshot>(snapshotFile(place, 'index'), log);
+  if (snap) {
     try {
-      const snap = JSON.parse(fs.readFileSync(file, 'utf8')) as IndexSnapshot;
-      return { index: ScriptIndex.fromSnapshot(mount, snap), from: 'cache', ms: performance.now() - started };
+      return { index: ScriptIndex.fromSnapshot(mount, snap), from: 'cache', ms: performance.now() - started, place };
     } catch (e) {
-      log(`index cache ${file} not used (${e instanceof Error ? e.message : String(e)}); rebuilding`);
+      log(`index cache not used (${e instanceof Error ? e.message : String(e)}); rebuilding`);
     }
   }
   const index = ScriptIndex.build(mount, options);
-  if (file && !index.cancelled) {
+  if (place && !index.cancelled) writeSnapshot(place, 'index', index.toSnapshot(), log);
+  return { index, from: 'built', ms: performance.now() - started, ...(place ? { place } : {}) };
+}
+
+/**
+ * The cross-script facts of an index: from the snapshot beside the index's (same key: the same
+ * scripts) when there is one, else the pass is run (`build`) and its facts stored.
+ */
+export function cachedCross(
+  place: SnapshotPlace | undefined,
+  build: () => CrossScriptIndex,
+  log: (line: string) => void = () => undefined,
+): { cross: CrossScriptIndex; from: 'cache' | 'built' } {
+  const snap = place && readSnapshot<CrossSnapshot>(snapshotFile(place, 'cross'), log);
+  if (snap) {
     try {
-      writeFileAtomic(file, Buffer.from(JSON.stringify(index.toSnapshot())), { forbid: mount.readOnlyPlaces() });
-      // One snapshot per install is enough: older keys (before a patch, another cfg) go.
-      for (const f of fs.readdirSync(cacheFolder!))
-        if (/^index-[0-9a-f]{32}\.json$/.test(f) && path.join(cacheFolder!, f) !== file) fs.rmSync(path.join(cacheFolder!, f), { force: true });
+      return { cross: CrossScriptIndex.fromSnapshot(snap), from: 'cache' };
     } catch (e) {
-      log(`index cache not written to ${file}: ${e instanceof Error ? e.message : String(e)}`);
+      log(`cross-script cache not used (${e instanceof Error ? e.message : String(e)}); rebuilding`);
     }
   }
-  return { index, from: 'built', ms: performance.now() - started };
+  const cross = build();
+  if (place) writeSnapshot(place, 'cross', cross.toSnapshot(), log);
+  return { cross, from: 'built' };
 }

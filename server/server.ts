@@ -57,6 +57,9 @@ const connection = createConnection(ProposedFeatures.all);
 const documents = new TextDocuments(TextDocument);
 let settings: ServerSettings = {};
 let workspace = ScriptWorkspace.create(undefined);
+/** How long a hash hover or inlay hint waits for the names still being gathered before it answers with what is in. */
+const NAMES_WAIT_MS = 3000;
+
 /** Resolves once the first mount and index are built: requests wait for it rather than answer from nothing. */
 let markReady: () => void = () => undefined;
 const ready = new Promise<void>((resolve) => (markReady = resolve));
@@ -94,7 +97,9 @@ async function openWorkspace(next: ServerSettings): Promise<void> {
   // completion or reference does not wait for the pass.
   setTimeout(() => {
     const x = ws.cross();
-    connection.console.info(`cross-script index (globals, API usage) built in ${x.buildMs.toFixed(0)} ms`);
+    connection.console.info(
+      `cross-script index (globals, API usage) ${ws.crossFrom === 'cache' ? 'read from the cache' : 'built'} in ${x.buildMs.toFixed(0)} ms`,
+    );
   }, 0);
   connection.languages.inlayHint.refresh().catch(() => undefined);
   connection.sendRequest('workspace/codeLens/refresh').catch(() => undefined);
@@ -249,10 +254,12 @@ connection.onHover(async (p) => {
   if (d && !isScript(d)) {
     await ready;
     const literal = hashLiteralAt(d.getText(), d.offsetAt(p.position));
+    if (literal) await workspace.namesGathered(NAMES_WAIT_MS);
     return literal ? { contents: { kind: MarkupKind.Markdown, value: hashNames(workspace, literal.hash, literal.text) }, range: range(d, literal.span) } : null;
   }
   const s = await scriptOf(p.textDocument.uri);
   if (!s) return null;
+  if (hashLiteralAt(s.script.text, s.d.offsetAt(p.position))) await workspace.namesGathered(NAMES_WAIT_MS);
   const h = hover(workspace, p.textDocument.uri, s.d.offsetAt(p.position));
   return h ? { contents: { kind: MarkupKind.Markdown, value: h.markdown }, range: range(s.d, h.span) } : null;
 });
@@ -308,6 +315,7 @@ connection.languages.inlayHint.on(async (p) => {
   if (!settings.inlayHints) return [];
   const s = await scriptOf(p.textDocument.uri);
   if (!s) return [];
+  await workspace.namesGathered(NAMES_WAIT_MS);
   const dict = workspace.dictionary();
   const hints: InlayHint[] = [];
   for (const l of hashLiterals(s.script.text, { start: s.d.offsetAt(p.range.start), end: s.d.offsetAt(p.range.end) })) {

@@ -3,13 +3,15 @@
  * One summary line on stdout (files written, bytes, how many failed). Failed files (an unsafe
  * name, a link leading out of the folder, a file-system error, an undecodable entry) do not stop
  * the rest: up to MAX_LISTED of them are listed on stderr, one line each, then "… and N more";
- * `--json` lists every one. Exit 2 when any failed.
+ * `--json` lists every one. Exit 2 when any failed. On a terminal, a progress line on stderr
+ * (cli/progress.ts) while it copies; `--quiet` turns it off.
  */
 import * as path from 'node:path';
 import { collectEntries, extractEntries } from '../../core/archive';
 import { ParsedArgs, flagString, need } from '../args';
 import { openMount } from './mountCommands';
 import { escapeControls, escapeName, printJson, writeOut } from '../output';
+import { ProgressLine } from '../progress';
 
 /** Failures listed on stderr before "… and N more". */
 const MAX_LISTED = 20;
@@ -19,7 +21,15 @@ export async function extractCommand(args: ParsedArgs): Promise<number> {
   try {
     const entries = collectEntries(m, need(args, 1, '<path|folder>'), flagString(args, 'source'));
     const outDir = path.resolve(need(args, 2, '<outdir>'));
-    const r = await extractEntries(m, entries, outDir);
+    const progress = new ProgressLine(process.stderr, 'extracting', { quiet: args.flags.has('quiet') });
+    let r;
+    try {
+      const totalBytes = entries.reduce((n, e) => n + e.size, 0);
+      progress.start(entries.length, totalBytes);
+      r = await extractEntries(m, entries, outDir, { onProgress: progress.enabled ? (done, total, bytes) => progress.update(done, total, bytes) : undefined });
+    } finally {
+      progress.end();
+    }
     const failed = r.failures.length;
     if (args.flags.has('json')) {
       printJson({ files: r.files, bytes: r.bytes, outDir, failed, failures: r.failures });

@@ -1,10 +1,11 @@
-/** Commands that read a mounted install: mount, which, cat, ls, unhash, verify. */
+/** Commands that read a mounted install: mount, which, cat, ls, unhash, verify (with a progress line on a terminal: cli/progress.ts). */
 import { Arch06Error } from '../../core/errors';
 import { formatHash, parseHash } from '../../core/hash';
 import { BundleFolder, Mount, bundleFolderPath, memberName, verifyMount } from '../../core/archive';
 import type { BundleFolderPath } from '../../core/archive';
 import { ParsedArgs, flagList, flagString, need } from '../args';
 import { escapeName, formatSize, printJson, writeOut } from '../output';
+import { ProgressLine } from '../progress';
 
 export function openMount(args: ParsedArgs): Mount {
   return Mount.open({ root: need(args, 0, '<root> (the install folder)'), cfg: flagString(args, 'cfg'), extraArchives: flagList(args, 'arch') });
@@ -158,20 +159,15 @@ export function unhashCommand(args: ParsedArgs): number {
 
 export function verifyCommand(args: ParsedArgs): number {
   const m = openMount(args);
-  const quiet = json(args) || !process.stderr.isTTY;
-  let last = 0;
-  const report = verifyMount(m, {
-    onProgress: quiet
-      ? undefined
-      : (done, total) => {
-          const now = Date.now();
-          if (now - last > 200 || done === total) {
-            last = now;
-            process.stderr.write(`\rverifying ${done}/${total}`);
-            if (done === total) process.stderr.write('\n');
-          }
-        },
-  });
+  // On a terminal only (and not with --quiet): stdout keeps the report, --json included.
+  const progress = new ProgressLine(process.stderr, 'verifying', { quiet: args.flags.has('quiet') });
+  let report;
+  try {
+    progress.start(m.sources.reduce((n, s) => n + s.fileCount, 0));
+    report = verifyMount(m, { onProgress: progress.enabled ? (done, total, _current, bytes) => progress.update(done, total, bytes) : undefined });
+  } finally {
+    progress.end();
+  }
   m.close();
   if (json(args)) printJson(report);
   else {

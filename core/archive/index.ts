@@ -17,6 +17,10 @@ export { verifyMount } from './verify';
 export type { VerifyFailure, VerifyOptions, VerifyReport } from './verify';
 export { EntryByteSource, bundleStem, locateBundleMember, readBundleMember, resolveBundle } from './bundles';
 export type { BundleFile, BundleMember, MemberOrigin, ResolvedBundle, SizeIdentity } from './bundles';
+export { ServedFileWalk, servedFiles } from './servedFiles';
+export { MemberCatalog, describeMember } from './memberCatalog';
+export type { MemberCatalogOptions, MemberRow } from './memberCatalog';
+export type { ServedFile } from './servedFiles';
 export { BUNDLE_SUFFIX, BundleFolder, BundleFolders, bundleFolderPath, memberName } from './bundleFolders';
 export type { BundleFolderPath, BundleListing } from './bundleFolders';
 export { collectEntries, extractEntries } from './extract';
@@ -26,8 +30,12 @@ export {
   TEXT_SCHEME,
   TEXT_VIEW_SUFFIX,
   gamePathOf,
+  memberUriPath,
   mergedUriPath,
   parseUriPath,
+  sourceFolderName,
+  sourceFolderNames,
+  sourceOfFolder,
   sourceUriPath,
   textViewPath,
   viewedPath,

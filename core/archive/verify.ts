@@ -35,8 +35,8 @@ export interface VerifyReport {
 }
 
 export interface VerifyOptions {
-  /** Called after each entry. */
-  onProgress?: (done: number, total: number, current: string) => void;
+  /** Called after each entry; `bytes`: the decoded bytes checked so far. */
+  onProgress?: (done: number, total: number, current: string, bytes: number) => void;
   isCancelled?: () => boolean;
   /** Largest range decoded at once (default 16 MiB). */
   blockSize?: number;
@@ -79,7 +79,7 @@ export function verifyMount(mount: Mount, options: VerifyOptions = {}): VerifyRe
         const label = s instanceof LtarSource ? s.archive.shortPath(i) : s.pathAt(i);
         report.failures.push({ source: s.name, path: label, code: 'UNSAFE_NAME', message: `file[${i}] name ${hidden}` });
         report.entries++;
-        options.onProgress?.(++done, total, `${s.name}:${label}`);
+        options.onProgress?.(++done, total, `${s.name}:${label}`, report.bytes);
         continue;
       }
       const path = s.pathAt(i);
@@ -97,7 +97,7 @@ export function verifyMount(mount: Mount, options: VerifyOptions = {}): VerifyRe
         if (isArch06Error(e) && e.code === 'UNSUPPORTED_FORM' && entry instanceof LtarEntry) countUnsupportedForms(entry, report);
       }
       report.entries++;
-      options.onProgress?.(++done, total, `${s.name}:${path}`);
+      options.onProgress?.(++done, total, `${s.name}:${path}`, report.bytes);
     }
     // After its files were listed: the subfolders a loose folder could not read.
     if (s instanceof DirectorySource)

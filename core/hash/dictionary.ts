@@ -11,8 +11,13 @@
  */
 import { StringHasher, defaultHasher } from './stringHash';
 
-/** Where a name came from. */
-export type NameOrigin = 'script literal' | 'path' | 'object name' | 'user file';
+/**
+ * Where a name came from: a mounted path or bundle member path, a row of an archive's path index,
+ * a script's string literal or top-level definition, an OBJL string (objects, classes, groups), a
+ * SCRB event or function, a skeleton's bone, socket, mask or part name, a user's file.
+ */
+export const NAME_ORIGINS = ['path', 'path index', 'script literal', 'script name', 'object name', 'binding name', 'skeleton name', 'user file'] as const;
+export type NameOrigin = (typeof NAME_ORIGINS)[number];
 
 export interface DictionaryEntry {
   /** The first name seen with this hash, as it was spelled. */
@@ -40,7 +45,12 @@ const MAX_OTHERS = 4;
 
 export class HashDictionary {
   private readonly byHash = new Map<number, DictionaryEntry>();
-  readonly stats: DictionaryStats = { added: 0, unhashable: 0, collisions: 0, byOrigin: { 'script literal': 0, path: 0, 'object name': 0, 'user file': 0 } };
+  readonly stats: DictionaryStats = {
+    added: 0,
+    unhashable: 0,
+    collisions: 0,
+    byOrigin: Object.fromEntries(NAME_ORIGINS.map((o) => [o, 0])) as Record<NameOrigin, number>,
+  };
 
   constructor(private readonly hasher: StringHasher = defaultHasher) {}
 

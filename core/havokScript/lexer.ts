@@ -59,10 +59,25 @@ function symbolAt(source: string, i: number): string | undefined {
   return SINGLE.has(c) ? c : undefined;
 }
 
-const isDigit = (c: number): boolean => c >= 0x30 && c <= 0x39;
-const isHex = (c: number): boolean => isDigit(c) || (c >= 0x41 && c <= 0x46) || (c >= 0x61 && c <= 0x66);
-const isNameStart = (c: number): boolean => (c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a) || c === 0x5f;
-const isNameChar = (c: number): boolean => isNameStart(c) || isDigit(c);
+/** Character classes of ASCII, one table lookup per character (the lexer's loops run long before the JIT has warmed up). */
+const NAME_START = 1;
+const DIGIT = 2;
+const HEX = 4;
+const SPACE = 8;
+const CLASS = new Uint8Array(128);
+for (let c = 0; c < 128; c++) {
+  if ((c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a) || c === 0x5f) CLASS[c] |= NAME_START;
+  if (c >= 0x30 && c <= 0x39) CLASS[c] |= DIGIT | HEX;
+  if ((c >= 0x41 && c <= 0x46) || (c >= 0x61 && c <= 0x66)) CLASS[c] |= HEX;
+}
+// Whitespace, and the NUL a SCRI payload ends with.
+for (const c of [0x20, 0x09, 0x0a, 0x0d, 0x0b, 0x0c, 0]) CLASS[c] |= SPACE;
+/** The class bits of `c` (0 past ASCII, and for the NaN `charCodeAt` gives past the end). */
+const classOf = (c: number): number => (c < 128 ? CLASS[c] : 0);
+
+const isDigit = (c: number): boolean => (classOf(c) & DIGIT) !== 0;
+const isHex = (c: number): boolean => (classOf(c) & HEX) !== 0;
+const isNameChar = (c: number): boolean => (classOf(c) & (NAME_START | DIGIT)) !== 0;
 
 export interface LexResult {
   tokens: Token[];
@@ -70,99 +85,125 @@ export interface LexResult {
   diagnostics: Diagnostic[];
 }
 
-/** The tokens of `source`, ending with one `eof` token. */
-export function tokenize(source: string): LexResult {
-  const tokens: Token[] = [];
-  const comments: Comment[] = [];
-  const diagnostics: Diagnostic[] = [];
-  const n = source.length;
-  let i = 0;
-  const error = (start: number, end: number, message: string): void => void diagnostics.push({ start, end, message, severity: 'error' });
+/**
+ * The tokens of a source, one at a time (`next`), so a parser holds only the few it is looking at:
+ * tokens it has passed are garbage at once, which keeps a large script's parse from copying every
+ * token through each young-generation collection. Comments and diagnostics collect as it goes.
+ */
+export class Lexer {
+  readonly comments: Comment[] = [];
+  readonly diagnostics: Diagnostic[] = [];
+  private i = 0;
+  private readonly n: number;
+  /** Where readNumber and readQuoted put the token they read. */
+  private readonly scratch: Token[] = [];
+  private readonly error = (start: number, end: number, message: string): void => void this.diagnostics.push({ start, end, message, severity: 'error' });
+
+  constructor(private readonly source: string) {
+    this.n = source.length;
+  }
 
   /** At `[` starting a long bracket (`[[`, `[==[`): its level, else -1. */
-  const longBracketLevel = (at: number): number => {
+  private longBracketLevel(at: number): number {
+    const source = this.source;
     if (source.charCodeAt(at) !== 0x5b) return -1;
     let j = at + 1;
     while (source.charCodeAt(j) === 0x3d) j++;
     return source.charCodeAt(j) === 0x5b ? j - at - 1 : -1;
-  };
+  }
+
   /** Read a long bracket at `at` of `level`; returns its content and the offset after it (the end of input when unclosed). */
-  const readLong = (at: number, level: number): { text: string; end: number; closed: boolean } => {
+  private readLong(at: number, level: number): { text: string; end: number; closed: boolean } {
+    const source = this.source;
     const open = at + level + 2;
     const close = ']' + '='.repeat(level) + ']';
     const k = source.indexOf(close, open);
-    if (k < 0) return { text: source.slice(open), end: n, closed: false };
+    if (k < 0) return { text: source.slice(open), end: this.n, closed: false };
     // A newline right after the opening bracket is not part of the string (Lua 5.1).
     let from = open;
     if (source.charCodeAt(from) === 0x0d) from++;
     if (source.charCodeAt(from) === 0x0a) from++;
     return { text: source.slice(from, k), end: k + close.length, closed: true };
-  };
+  }
 
-  while (i < n) {
-    const c = source.charCodeAt(i);
-    // Whitespace, and the NUL a SCRI payload ends with.
-    if (c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d || c === 0x0b || c === 0x0c || c === 0) {
-      i++;
-      continue;
-    }
-    const start = i;
-    if (c === 0x2d && source.charCodeAt(i + 1) === 0x2d) {
-      const level = longBracketLevel(i + 2);
-      if (level >= 0) {
-        const r = readLong(i + 2, level);
-        if (!r.closed) error(start, n, 'unfinished long comment (no closing bracket before the end of the file)');
-        comments.push({ start, end: r.end, text: r.text, long: true });
-        i = r.end;
-      } else {
-        let e = source.indexOf('\n', i);
-        if (e < 0) e = n;
-        const text = source.slice(i + 2, e).replace(/\r$/, '');
-        comments.push({ start, end: e, text, long: false });
-        i = e;
-      }
-      continue;
-    }
-    if (isNameStart(c)) {
-      let j = i + 1;
-      while (j < n && isNameChar(source.charCodeAt(j))) j++;
-      const word = source.slice(i, j);
-      tokens.push({ type: KEYWORDS.has(word) ? 'keyword' : 'name', value: word, start, end: j, number: 0, suffix: undefined });
-      i = j;
-      continue;
-    }
-    if (isDigit(c) || (c === 0x2e && isDigit(source.charCodeAt(i + 1)))) {
-      i = readNumber(source, i, tokens, error);
-      continue;
-    }
-    if (c === 0x22 || c === 0x27) {
-      i = readQuoted(source, i, tokens, error);
-      continue;
-    }
-    if (c === 0x5b) {
-      const level = longBracketLevel(i);
-      if (level >= 0) {
-        const r = readLong(i, level);
-        if (!r.closed) error(start, n, 'unfinished long string (no closing bracket before the end of the file)');
-        tokens.push({ type: 'string', value: r.text, start, end: r.end, number: 0, suffix: undefined });
-        i = r.end;
+  /** The next token; at the end an `eof` token, again on every later call. */
+  next(): Token {
+    const source = this.source;
+    const n = this.n;
+    let i = this.i;
+    while (i < n) {
+      const c = source.charCodeAt(i);
+      const cls = c < 128 ? CLASS[c] : 0;
+      if (cls & SPACE) {
+        i++;
         continue;
       }
+      const start = i;
+      if (c === 0x2d && source.charCodeAt(i + 1) === 0x2d) {
+        const level = this.longBracketLevel(i + 2);
+        if (level >= 0) {
+          const r = this.readLong(i + 2, level);
+          if (!r.closed) this.error(start, n, 'unfinished long comment (no closing bracket before the end of the file)');
+          this.comments.push({ start, end: r.end, text: r.text, long: true });
+          i = r.end;
+        } else {
+          let e = source.indexOf('\n', i);
+          if (e < 0) e = n;
+          const text = source.slice(i + 2, source.charCodeAt(e - 1) === 0x0d ? e - 1 : e);
+          this.comments.push({ start, end: e, text, long: false });
+          i = e;
+        }
+        continue;
+      }
+      if (cls & NAME_START) {
+        let j = i + 1;
+        for (let d = source.charCodeAt(j); d < 128 && CLASS[d] & (NAME_START | DIGIT); d = source.charCodeAt(++j));
+        const word = source.slice(i, j);
+        this.i = j;
+        return { type: KEYWORDS.has(word) ? 'keyword' : 'name', value: word, start, end: j, number: 0, suffix: undefined };
+      }
+      if (cls & DIGIT || (c === 0x2e && isDigit(source.charCodeAt(i + 1)))) {
+        this.i = readNumber(source, i, this.scratch, this.error);
+        return this.scratch.pop()!;
+      }
+      if (c === 0x22 || c === 0x27) {
+        this.i = readQuoted(source, i, this.scratch, this.error);
+        return this.scratch.pop()!;
+      }
+      if (c === 0x5b) {
+        const level = this.longBracketLevel(i);
+        if (level >= 0) {
+          const r = this.readLong(i, level);
+          if (!r.closed) this.error(start, n, 'unfinished long string (no closing bracket before the end of the file)');
+          this.i = r.end;
+          return { type: 'string', value: r.text, start, end: r.end, number: 0, suffix: undefined };
+        }
+      }
+      const sym = symbolAt(source, i);
+      if (sym) {
+        this.i = i + sym.length;
+        return { type: 'symbol', value: sym, start, end: i + sym.length, number: 0, suffix: undefined };
+      }
+      // Anything else: one diagnostic for a run of such characters.
+      let j = i + 1;
+      while (j < n && !isTokenStart(source.charCodeAt(j))) j++;
+      this.error(start, j, `unexpected character${j - start > 1 ? 's' : ''} ${JSON.stringify(source.slice(start, Math.min(j, start + 20)))}`);
+      i = j;
     }
-    const sym = symbolAt(source, i);
-    if (sym) {
-      tokens.push({ type: 'symbol', value: sym, start, end: i + sym.length, number: 0, suffix: undefined });
-      i += sym.length;
-      continue;
-    }
-    // Anything else: one diagnostic for a run of such characters.
-    let j = i + 1;
-    while (j < n && !isTokenStart(source.charCodeAt(j))) j++;
-    error(start, j, `unexpected character${j - start > 1 ? 's' : ''} ${JSON.stringify(source.slice(start, Math.min(j, start + 20)))}`);
-    i = j;
+    this.i = n;
+    return { type: 'eof', value: '', start: n, end: n, number: 0, suffix: undefined };
   }
-  tokens.push({ type: 'eof', value: '', start: n, end: n, number: 0, suffix: undefined });
-  return { tokens, comments, diagnostics };
+}
+
+/** Every token of `source`, ending with one `eof` token (the parser reads them one at a time instead). */
+export function tokenize(source: string): LexResult {
+  const lexer = new Lexer(source);
+  const tokens: Token[] = [];
+  for (let t = lexer.next(); ; t = lexer.next()) {
+    tokens.push(t);
+    if (t.type === 'eof') break;
+  }
+  return { tokens, comments: lexer.comments, diagnostics: lexer.diagnostics };
 }
 
 /** Whether a character can start a token or is whitespace (ends a run of unexpected characters). */

@@ -9,7 +9,7 @@
  * (`end`, `)`, `}`, `]`, `then`, `do`) is reported at the place it was expected, naming the line of
  * what it should close, and parsing continues as if it were there.
  */
-import { tokenize, type Token } from './lexer';
+import { Lexer, type Token } from './lexer';
 import type {
   Chunk,
   Diagnostic,
@@ -60,19 +60,22 @@ export function parseHavokScript(source: string): Chunk {
 }
 
 class Parser {
-  private readonly tokens: Token[];
+  private readonly lexer: Lexer;
   private readonly diagnostics: Diagnostic[];
-  private readonly comments: Chunk['comments'];
+  /** The token at hand, the one after it once looked at (`peek`), and the end of the last one passed. */
+  private cur: Token;
+  private ahead: Token | undefined;
+  private prevEnd = 0;
+  /** Tokens passed so far: a statement that consumed none is reported and skipped. */
   private pos = 0;
   private depth = 0;
   /** Offsets of line starts, for "to close 'function' at line N". */
   private readonly lineStarts: number[];
 
   constructor(private readonly source: string) {
-    const lexed = tokenize(source);
-    this.tokens = lexed.tokens;
-    this.diagnostics = lexed.diagnostics;
-    this.comments = lexed.comments;
+    this.lexer = new Lexer(source);
+    this.diagnostics = this.lexer.diagnostics;
+    this.cur = this.lexer.next();
     this.lineStarts = [0];
     for (let i = source.indexOf('\n'); i >= 0; i = source.indexOf('\n', i + 1)) this.lineStarts.push(i + 1);
   }
@@ -82,24 +85,33 @@ class Parser {
     // A block stops at `end`, `else`, … : at the top level each is a stray token; report it and go on.
     while (this.tok.type !== 'eof') {
       this.error(this.tok, `'${this.tok.value}' without a block to close`);
-      this.pos++;
+      this.advance();
       body.push(...this.block());
     }
     this.diagnostics.sort((a, b) => a.start - b.start);
-    return { kind: 'Chunk', start: 0, end: this.source.length, body, comments: this.comments, diagnostics: this.diagnostics };
+    return { kind: 'Chunk', start: 0, end: this.source.length, body, comments: this.lexer.comments, diagnostics: this.diagnostics };
   }
 
   // Token helpers
 
   private get tok(): Token {
-    return this.tokens[this.pos];
+    return this.cur;
   }
-  private peek(k = 1): Token {
-    return this.tokens[Math.min(this.pos + k, this.tokens.length - 1)];
+  /** Pass the token at hand (at the end, the `eof` token stays). */
+  private advance(): void {
+    if (this.cur.type === 'eof') return;
+    this.prevEnd = this.cur.end;
+    this.cur = this.ahead ?? this.lexer.next();
+    this.ahead = undefined;
+    this.pos++;
+  }
+  /** The token after the one at hand. */
+  private peek(): Token {
+    return (this.ahead ??= this.cur.type === 'eof' ? this.cur : this.lexer.next());
   }
   /** End of the last consumed token. */
   private get lastEnd(): number {
-    return this.pos > 0 ? this.tokens[this.pos - 1].end : 0;
+    return this.prevEnd;
   }
   private is(value: string): boolean {
     const t = this.tok;
@@ -107,7 +119,7 @@ class Parser {
   }
   private accept(value: string): boolean {
     if (!this.is(value)) return false;
-    this.pos++;
+    this.advance();
     return true;
   }
   private lineOf(offset: number): number {
@@ -136,7 +148,7 @@ class Parser {
   private name(): Name {
     const t = this.tok;
     if (t.type === 'name') {
-      this.pos++;
+      this.advance();
       return { kind: 'Name', name: t.value, start: t.start, end: t.end };
     }
     this.error(t, `expected a name near ${this.near(t)}`);
@@ -145,12 +157,12 @@ class Parser {
   /** `: Type` (dotted names kept whole), when a `:` follows. */
   private typeAnnotation(): TypeAnnotation | undefined {
     if (!this.is(':')) return undefined;
-    this.pos++;
+    this.advance();
     const first = this.name();
     let name = first.name;
     let end = first.end;
     while (this.is('.') && this.peek().type === 'name') {
-      this.pos++;
+      this.advance();
       const n = this.name();
       name += '.' + n.name;
       end = n.end;
@@ -179,7 +191,7 @@ class Parser {
       if (s) out.push(s);
       if (this.pos === before) {
         this.error(this.tok, `unexpected ${this.near(this.tok)}: not the start of a statement`);
-        this.pos++;
+        this.advance();
       }
     }
     this.depth--;
@@ -189,14 +201,14 @@ class Parser {
   /** Nesting past MAX_NESTING: report once here and skip the rest of the file. */
   private tooDeep(): void {
     this.error(this.tok, `nesting deeper than ${MAX_NESTING} levels: the rest of the file is not parsed`);
-    this.pos = this.tokens.length - 1;
+    while (this.cur.type !== 'eof') this.advance();
   }
 
   private statement(): Statement | undefined {
     const t = this.tok;
     const start = t.start;
     if (t.type === 'symbol' && t.value === ';') {
-      this.pos++;
+      this.advance();
       return undefined;
     }
     if (t.type === 'keyword') {
@@ -204,7 +216,7 @@ class Parser {
         case 'if':
           return this.ifStatement();
         case 'while': {
-          this.pos++;
+          this.advance();
           const condition = this.expression();
           this.expect('do', { what: 'while', at: start });
           const body = this.block();
@@ -212,7 +224,7 @@ class Parser {
           return { kind: 'While', condition, body, start, end: this.lastEnd };
         }
         case 'do': {
-          this.pos++;
+          this.advance();
           const body = this.block();
           this.expect('end', { what: 'do', at: start });
           return { kind: 'Do', body, start, end: this.lastEnd };
@@ -220,19 +232,19 @@ class Parser {
         case 'for':
           return this.forStatement();
         case 'repeat': {
-          this.pos++;
+          this.advance();
           const body = this.block();
           this.expect('until', { what: 'repeat', at: start });
           const condition = this.expression();
           return { kind: 'Repeat', body, condition, start, end: this.lastEnd };
         }
         case 'function': {
-          this.pos++;
+          this.advance();
           const path = [this.name()];
           let method = false;
           while (this.is('.') || this.is(':')) {
             method = this.tok.value === ':';
-            this.pos++;
+            this.advance();
             path.push(this.name());
             if (method) break;
           }
@@ -240,7 +252,7 @@ class Parser {
           return { kind: 'FunctionDeclaration', path, method, func, start, end: this.lastEnd };
         }
         case 'local':
-          this.pos++;
+          this.advance();
           if (this.accept('function')) {
             const name = this.name();
             return { kind: 'LocalFunction', name, func: this.functionBody(start), start, end: this.lastEnd };
@@ -251,14 +263,14 @@ class Parser {
             return { kind: 'Local', names, values, start, end: this.lastEnd };
           }
         case 'return': {
-          this.pos++;
+          this.advance();
           const endsHere = this.tok.type === 'eof' || this.is(';') || (this.tok.type === 'keyword' && BLOCK_END.has(this.tok.value));
           const values = endsHere ? [] : this.expressionList();
           this.accept(';');
           return { kind: 'Return', values, start, end: this.lastEnd };
         }
         case 'break':
-          this.pos++;
+          this.advance();
           return { kind: 'Break', start, end: this.lastEnd };
         case 'hstructure':
           return this.hstructure();
@@ -272,7 +284,7 @@ class Parser {
     const clauses: IfClause[] = [];
     let clauseStart = start;
     let keyword = 'if';
-    this.pos++;
+    this.advance();
     for (;;) {
       const condition = this.expression();
       this.expect('then', { what: keyword, at: clauseStart });
@@ -281,12 +293,12 @@ class Parser {
       if (this.is('elseif')) {
         clauseStart = this.tok.start;
         keyword = 'elseif';
-        this.pos++;
+        this.advance();
         continue;
       }
       if (this.is('else')) {
         const elseStart = this.tok.start;
-        this.pos++;
+        this.advance();
         const elseBody = this.block();
         clauses.push({ body: elseBody, start: elseStart, end: this.lastEnd });
       }
@@ -298,7 +310,7 @@ class Parser {
 
   private forStatement(): Statement {
     const start = this.tok.start;
-    this.pos++;
+    this.advance();
     const first = this.typedName();
     if (this.accept('=')) {
       const from = this.expression();
@@ -322,7 +334,7 @@ class Parser {
 
   private hstructure(): Statement {
     const start = this.tok.start;
-    this.pos++;
+    this.advance();
     const name = this.name();
     const fields: { name: Name; type: TypeAnnotation }[] = [];
     while (this.tok.type === 'name') {
@@ -375,7 +387,7 @@ class Parser {
     const t = this.tok;
     let left: Expression;
     if ((t.type === 'keyword' && t.value === 'not') || (t.type === 'symbol' && (t.value === '-' || t.value === '#'))) {
-      this.pos++;
+      this.advance();
       const argument = this.expression(UNARY_PRIORITY);
       left = { kind: 'Unary', operator: t.value as 'not' | '-' | '#', argument, start: t.start, end: argument.end };
     } else left = this.simpleExpression();
@@ -388,7 +400,7 @@ class Parser {
         this.tooDeep();
         break;
       }
-      this.pos++;
+      this.advance();
       const right = this.expression(prio[1]);
       left = { kind: 'Binary', operator: op.value, left, right, start: left.start, end: right.end };
     }
@@ -401,28 +413,28 @@ class Parser {
     const { start, end } = t;
     switch (t.type) {
       case 'number':
-        this.pos++;
+        this.advance();
         return { kind: 'Number', raw: t.value, value: t.number, ...(t.suffix ? { suffix: t.suffix } : {}), start, end };
       case 'string':
-        this.pos++;
+        this.advance();
         return { kind: 'String', value: t.value, start, end };
       case 'keyword':
         switch (t.value) {
           case 'nil':
-            this.pos++;
+            this.advance();
             return { kind: 'Nil', start, end };
           case 'true':
           case 'false':
-            this.pos++;
+            this.advance();
             return { kind: 'Boolean', value: t.value === 'true', start, end };
           case 'function':
-            this.pos++;
+            this.advance();
             return this.functionBody(start);
           case 'hmake': {
-            this.pos++;
+            this.advance();
             const type = this.name();
             while (this.is('.') && this.peek().type === 'name') {
-              this.pos++;
+              this.advance();
               const n = this.name();
               type.name += '.' + n.name;
               type.end = n.end;
@@ -438,7 +450,7 @@ class Parser {
         break;
       case 'symbol':
         if (t.value === '...') {
-          this.pos++;
+          this.advance();
           return { kind: 'Vararg', start, end };
         }
         if (t.value === '{') return this.table();
@@ -451,7 +463,7 @@ class Parser {
     const t = this.tok;
     if (t.type === 'name') return this.name();
     if (this.is('(')) {
-      this.pos++;
+      this.advance();
       const expression = this.expression();
       this.expect(')', { what: '(', at: t.start });
       return { kind: 'Paren', expression, start: t.start, end: this.lastEnd };
@@ -481,20 +493,20 @@ class Parser {
       }
       if (t.type === 'symbol') {
         if (t.value === '.') {
-          this.pos++;
+          this.advance();
           const member = this.name();
           e = { kind: 'Member', object: e, indexer: '.', member, start: e.start, end: member.end };
           continue;
         }
         if (t.value === '[') {
-          this.pos++;
+          this.advance();
           const index = this.expression();
           this.expect(']', { what: '[', at: t.start });
           e = { kind: 'Index', object: e, index, start: e.start, end: this.lastEnd };
           continue;
         }
         if (t.value === ':') {
-          this.pos++;
+          this.advance();
           const member = this.name();
           const callee: Expression = { kind: 'Member', object: e, indexer: ':', member, start: e.start, end: member.end };
           const args = this.callArguments();
@@ -520,12 +532,12 @@ class Parser {
   private callArguments(): Expression[] | undefined {
     const t = this.tok;
     if (t.type === 'string') {
-      this.pos++;
+      this.advance();
       return [{ kind: 'String', value: t.value, start: t.start, end: t.end }];
     }
     if (this.is('{')) return [this.table()];
     if (!this.is('(')) return undefined;
-    this.pos++;
+    this.advance();
     const args = this.is(')') ? [] : this.expressionList();
     this.expect(')', { what: '(', at: t.start });
     return args;
@@ -533,7 +545,7 @@ class Parser {
 
   private table(): TableConstructor {
     const start = this.tok.start;
-    this.pos++; // {
+    this.advance(); // {
     const fields: TableField[] = [];
     while (!this.is('}') && this.tok.type !== 'eof') {
       const before = this.pos;
@@ -554,12 +566,12 @@ class Parser {
     const t = this.tok;
     if (t.type === 'name' && this.peek().type === 'symbol' && this.peek().value === '=') {
       const name = this.name();
-      this.pos++; // =
+      this.advance(); // =
       const value = this.expression();
       return { kind: 'named', name, value, start: t.start, end: value.end };
     }
     if (this.is('[')) {
-      this.pos++;
+      this.advance();
       const key = this.expression();
       this.expect(']', { what: '[', at: t.start });
       this.expect('=');

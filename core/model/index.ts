@@ -13,6 +13,7 @@ export type { MeshWithSkeleton, SkeletonFile, SkeletonLookup, SkeletonReader } f
 export { writeGlb } from './glb';
 export type { GlbImage, GlbOptions } from './glb';
 export { reverseTriangles, windingOf } from './winding';
+export { bonesToLabel, hashKey, hashTokens, lodDisabledReason, nameHashes, searchBones } from './viewChoices';
 export { WIRE_VERSION, fromWireModel, toWireModel, wireTransferables } from './wire';
 export type { WireLod, WireModel, WirePart } from './wire';
 export { chooseMaterialTexture, gameFolderOf, isMaterialTexturePath, textureChoices } from './materialTexture';

@@ -8,7 +8,7 @@ export { ScriptIndex } from './scriptIndex';
 export { analyseText } from './analysis';
 export type { AnalysedScript } from './analysis';
 export { CrossScriptIndex } from './crossScript';
-export type { GlobalSite } from './crossScript';
+export type { CrossSnapshot, GlobalSite } from './crossScript';
 export type { BindingProblem, BindingSite, IndexSnapshot, IndexedScript, ScriptIndexOptions, ServedCopy } from './scriptIndex';
 export { scriptDiagnostics } from './diagnostics';
 export { UsageIndex } from './usage';

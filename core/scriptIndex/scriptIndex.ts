@@ -12,17 +12,17 @@
  * Built once per mount, bounded: a script larger than `maxScriptBytes` is listed as skipped, and
  * every read failure is recorded on the index, never thrown.
  */
-import { type Mount, resolveBundle, readBundleMember, toGamePath } from '../archive';
+import { type Mount, type ServedFile, readBundleMember, resolveBundle, servedFiles, toGamePath } from '../archive';
 import { Arch06Error, isArch06Error } from '../errors';
 import { defaultHasher, formatHash } from '../hash';
-import { parseObjr, resolveRegistry, ownScriptPath } from '../formats/registry';
+import { parseObjr, resolveRegistry, ownScriptPath, spelledNames } from '../formats/registry';
 import { type ScriptFunction, listFunctions, parseScript } from '../formats/script';
 import { type AnalysedScript, analyseScript } from './analysis';
 
 /** Full parses kept by `analysed` (the scripts a user is looking at, not the whole mount). */
 const ANALYSES_KEPT = 32;
 
-const SNAPSHOT_VERSION = 3;
+const SNAPSHOT_VERSION = 4;
 
 /** `ScriptIndex.toSnapshot()`: plain JSON data. */
 export interface IndexSnapshot {
@@ -35,24 +35,19 @@ export interface IndexSnapshot {
   problems: BindingProblem[];
   failures: { path: string; reason: string }[];
   skipped: { path: string; reason: string }[];
-  /** The registry names, joined by newlines (one string parses far faster than a million). */
-  registryNames: string;
+  /**
+   * The registries' names joined by newlines (one string parses far faster than a million): OBJL
+   * objects, classes and groups; SCRB events and functions.
+   */
+  objectNames: string;
+  bindingNames: string;
   registries: number;
 }
 
 type SnapshotSite = [number, string | null, number, string | null, string | null, string, number];
 
-/** Where the served copy of a script or registry comes from. */
-export interface ServedCopy {
-  /** The game path, as the winning source or manifest spells it. */
-  path: string;
-  /** `loose`: an archive entry or loose file; `container`: a member of a bundle's `.embb`. */
-  from: 'loose' | 'container';
-  /** The source (archive or folder) it is read from. */
-  source: string;
-  /** For container copies: the bundle's manifest path. */
-  bundle?: string;
-}
+/** Where the served copy of a script or registry comes from (core/archive's `ServedFile` without its bytes). */
+export type ServedCopy = Pick<ServedFile, 'path' | 'from' | 'source' | 'bundle'>;
 
 /**
  * A served script as the index keeps it: its text and what it defines at the top level (the cheap
@@ -117,10 +112,11 @@ export class ScriptIndex {
   /** Files that could not be read or parsed, with why. */
   readonly failures: { path: string; reason: string }[] = [];
   readonly skipped: { path: string; reason: string }[] = [];
-  /** The names the registries spell out (OBJL objects, classes, groups; SCRB events and functions): hash dictionary candidates. */
-  private readonly registryNameSet = new Set<string>();
+  /** The names the registries spell out (hash dictionary candidates): OBJL tables, SCRB events and functions. */
+  private readonly objectNameSet = new Set<string>();
+  private readonly bindingNameSet = new Set<string>();
   /** A snapshot's names, split on first use. */
-  private registryNamesJoined = '';
+  private namesJoined: { objects: string; bindings: string } | undefined;
   registries = 0;
   cancelled = false;
 
@@ -138,17 +134,17 @@ export class ScriptIndex {
         index.cancelled = true;
         break;
       }
+      const copy: ServedCopy = { path: c.path, from: c.from, source: c.source, ...(c.bundle ? { bundle: c.bundle } : {}) };
       try {
-        const size = c.size();
-        if (c.kind === 'script' && size > maxBytes) index.skipped.push({ path: c.copy.path, reason: `${size} bytes, above the ${maxBytes}-byte limit` });
+        if (c.kind === 'script' && c.size > maxBytes) index.skipped.push({ path: c.path, reason: `${c.size} bytes, above the ${maxBytes}-byte limit` });
         else {
           const bytes = c.read();
           // Scripts come first (servedCopies): a registry's bindings are checked as it is read.
-          if (c.kind === 'script') index.addScript(c.copy, bytes);
-          else index.addRegistry(c.copy, bytes);
+          if (c.kind === 'script') index.addScript(copy, bytes);
+          else index.addRegistry(copy, bytes);
         }
       } catch (e) {
-        index.failures.push({ path: c.copy.path, reason: isArch06Error(e) ? e.message : String(e) });
+        index.failures.push({ path: c.path, reason: isArch06Error(e) ? e.message : String(e) });
       }
       options.onProgress?.(++done, total);
     }
@@ -191,7 +187,8 @@ export class ScriptIndex {
       problems: this.problems,
       failures: this.failures,
       skipped: this.skipped,
-      registryNames: [...this.registryNames()].join('\n'),
+      objectNames: [...this.registryNames().objects].join('\n'),
+      bindingNames: [...this.registryNames().bindings].join('\n'),
       registries: this.registries,
     };
   }
@@ -245,18 +242,19 @@ export class ScriptIndex {
     index.problems.push(...snap.problems);
     index.failures.push(...snap.failures);
     index.skipped.push(...snap.skipped);
-    index.registryNamesJoined = snap.registryNames;
+    index.namesJoined = { objects: snap.objectNames, bindings: snap.bindingNames };
     index.registries = snap.registries;
     return index;
   }
 
-  /** The registry names (hash dictionary candidates). */
-  registryNames(): ReadonlySet<string> {
-    if (this.registryNamesJoined) {
-      for (const n of this.registryNamesJoined.split('\n')) if (n) this.registryNameSet.add(n);
-      this.registryNamesJoined = '';
+  /** The registries' names (hash dictionary candidates). */
+  registryNames(): { objects: ReadonlySet<string>; bindings: ReadonlySet<string> } {
+    if (this.namesJoined) {
+      for (const n of this.namesJoined.objects.split('\n')) if (n) this.objectNameSet.add(n);
+      for (const n of this.namesJoined.bindings.split('\n')) if (n) this.bindingNameSet.add(n);
+      this.namesJoined = undefined;
     }
-    return this.registryNameSet;
+    return { objects: this.objectNameSet, bindings: this.bindingNameSet };
   }
 
   private sorted: IndexedScript[] | undefined;
@@ -316,15 +314,13 @@ export class ScriptIndex {
       return;
     }
     this.registries++;
-    for (const o of reg.objectList?.objects ?? []) {
-      this.registryNameSet.add(o.name);
-      this.registryNameSet.add(o.className);
-      if (o.group) this.registryNameSet.add(o.group);
-    }
-    if (!reg.bindings) return;
     const scriptPath = ownScriptPath(copy.path);
     const script = this.script(scriptPath);
     const resolved = resolveRegistry(reg, { scriptPath, ...(script ? { functions: new Set([...script.definitions.values()].map((f) => f.name)) } : {}) });
+    const names = spelledNames(reg, resolved);
+    for (const n of names.objects) this.objectNameSet.add(n);
+    for (const n of names.bindings) this.bindingNameSet.add(n);
+    if (!reg.bindings) return;
     const own = defaultHasher.tryHash(scriptPath);
     let sites = this.boundByScript.get(key(scriptPath));
     if (!sites) this.boundByScript.set(key(scriptPath), (sites = new Map()));
@@ -337,9 +333,7 @@ export class ScriptIndex {
           registry: copy,
           message: `binding ${row.binding} names script hash ${formatHash(row.scriptHash)}, not the part's own script ${scriptPath} (${formatHash(own.hash)})`,
         });
-      if (row.event) this.registryNameSet.add(row.event);
       if (!row.function) continue;
-      this.registryNameSet.add(row.function);
       const site: BindingSite = {
         object: row.object,
         objectHash: row.objectHash,
@@ -377,47 +371,10 @@ export class ScriptIndex {
   }
 }
 
-interface CopyToRead {
-  kind: 'script' | 'registry';
-  copy: ServedCopy;
-  size: () => number;
-  read: () => Uint8Array;
-}
+const kindOf = (p: string): 'script' | 'registry' | undefined => (/\.scripts$/i.test(p) ? 'script' : /\.objres$/i.test(p) ? 'registry' : undefined);
 
-/** The served copy of every `.scripts` and `.objres` path: loose entries first, then bundle members no loose entry shadows. */
-function servedCopies(mount: Mount): CopyToRead[] {
-  const out: CopyToRead[] = [];
-  const seen = new Set<string>();
-  const kindOf = (p: string): 'script' | 'registry' | undefined => (/\.scripts$/i.test(p) ? 'script' : /\.objres$/i.test(p) ? 'registry' : undefined);
-  const bundles: string[] = [];
-  for (const p of mount.distinctPaths()) {
-    if (/\.bndl$/i.test(p)) bundles.push(p);
-    const kind = kindOf(p);
-    if (!kind) continue;
-    const entry = mount.winner(p);
-    if (!entry) continue;
-    seen.add(key(p));
-    out.push({ kind, copy: { path: entry.path, from: 'loose', source: entry.source.name }, size: () => entry.size, read: () => entry.readSync() });
-  }
-  for (const b of bundles) {
-    let bundle;
-    try {
-      bundle = resolveBundle(mount, b);
-    } catch {
-      continue; // a manifest that does not resolve has no members to index (the bundle editor says why)
-    }
-    for (const m of bundle.members) {
-      const kind = kindOf(m.path);
-      if (!kind || seen.has(key(m.path)) || m.servedFrom !== 'container') continue;
-      seen.add(key(m.path));
-      out.push({
-        kind,
-        copy: { path: m.path, from: 'container', source: m.source ?? bundle.container?.source ?? '', bundle: bundle.manifest.path },
-        size: () => m.size ?? m.embedded?.size ?? 0,
-        read: () => readBundleMember(mount, bundle, m),
-      });
-    }
-  }
-  // Scripts first: a registry's bindings are checked against its script.
-  return out.sort((a, b) => (a.kind === b.kind ? 0 : a.kind === 'script' ? -1 : 1));
+/** The served copy of every `.scripts` and `.objres` path, scripts first: a registry's bindings are checked against its script. */
+function servedCopies(mount: Mount): (ServedFile & { kind: 'script' | 'registry' })[] {
+  const files = servedFiles(mount, (p) => kindOf(p) !== undefined).map((f) => ({ ...f, kind: kindOf(f.path)! }));
+  return files.sort((a, b) => (a.kind === b.kind ? 0 : a.kind === 'script' ? -1 : 1));
 }

@@ -20,16 +20,28 @@ export class FuzzyIndex {
   private readonly lower: string[];
   /** Where each path's file name starts (after its last backslash). */
   private readonly nameStart: Int32Array;
+  /** Which characters each path holds (charMask), so most paths a query cannot match are passed over without a string scan. */
+  private readonly masks: Int32Array;
   private lastQuery = '';
   private lastHits: Int32Array | undefined;
+  /**
+   * For each of `lastHits`: where the leftmost in-order match of `lastQuery` ends (just past its
+   * last character; low 24 bits) and the bands still possible for a longer query (high 8 bits).
+   */
+  private lastEnds: Int32Array | undefined;
+  /** Hits and ends of two keystrokes (allocated once, at the path count): `lastHits`/`lastEnds` view one pair. */
+  private readonly buffers: (Int32Array | undefined)[] = [undefined, undefined, undefined, undefined];
+  private flip = false;
 
   constructor(readonly paths: readonly string[]) {
     this.lower = new Array(paths.length);
     this.nameStart = new Int32Array(paths.length);
+    this.masks = new Int32Array(paths.length);
     for (let i = 0; i < paths.length; i++) {
       const l = paths[i].toLowerCase().replace(/\//g, '\\');
       this.lower[i] = l;
       this.nameStart[i] = l.lastIndexOf('\\') + 1;
+      this.masks[i] = charMask(l);
     }
   }
 
@@ -43,58 +55,167 @@ export class FuzzyIndex {
     if (!q) {
       this.lastQuery = '';
       this.lastHits = undefined;
+      this.lastEnds = undefined;
       return [];
     }
-    const best: FuzzyMatch[] = [];
-    const consider = (index: number, score: number): void => {
-      if (best.length === limit && score <= best[best.length - 1].score) return;
-      let lo = 0;
-      let hi = best.length;
-      while (lo < hi) {
-        const mid = (lo + hi) >> 1;
-        if (best[mid].score >= score) lo = mid + 1;
-        else hi = mid;
-      }
-      best.splice(lo, 0, { index, score, positions: [] });
-      if (best.length > limit) best.pop();
-    };
+    // The best `limit` so far, in a heap whose root is the worst (lowest score; among equal
+    // scores the later path): a better candidate replaces the root in log(limit) steps.
+    const best = new TopList(limit);
     // One pass over the candidates (every path, or the previous query's matches when this query
     // extends it), scoring each while its string is in cache: touching 431,226 strings is the cost
-    // that matters, so each is touched once per keystroke.
-    const from = this.lastHits && this.lastQuery && q.startsWith(this.lastQuery) ? this.lastHits : undefined;
+    // that matters, so each is touched once per keystroke. A previous hit is extended from where
+    // its leftmost in-order match ended (leftmost is optimal: if any in-order match of the longer
+    // query exists, one starts with the leftmost match of its prefix), so a keystroke costs one
+    // search per appended character rather than a scan of the whole query.
+    const extending = this.lastHits && this.lastEnds && this.lastQuery && q.startsWith(this.lastQuery);
+    const from = extending ? this.lastHits : undefined;
+    const fromEnds = extending ? this.lastEnds : undefined;
+    const added = extending ? q.slice(this.lastQuery.length) : q;
     const n = from ? from.length : this.lower.length;
-    const hits = new Int32Array(n);
+    // Two pairs of buffers, used in turn: this keystroke's hits are written while the last one's are read.
+    this.flip = !this.flip;
+    const pair = this.flip ? 0 : 2;
+    const size = this.lower.length;
+    const hits = (this.buffers[pair] ??= new Int32Array(size));
+    const ends = (this.buffers[pair + 1] ??= new Int32Array(size));
+    const need = charMask(q);
+    const masks = this.masks;
     let h = 0;
     for (let k = 0; k < n; k++) {
       const i = from ? from[k] : k;
-      const score = scorePath(this.lower[i], this.nameStart[i], q);
-      if (score < 0) continue;
-      hits[h++] = i;
-      consider(i, score);
+      if ((masks[i] & need) !== need) continue;
+      const s = this.lower[i];
+      // A hit is any path holding the query's characters in order (the next keystroke filters
+      // these); it is scored only when its band can still beat the worst of a full list.
+      const before = fromEnds ? fromEnds[k] : ALL_BANDS << 24;
+      const end = inOrderEnd(s, before & 0xffffff, added);
+      if (end < 0) continue;
+      const floor = best.floor();
+      const score = scoreAbove(s, this.nameStart[i], q, floor, before >>> 24);
+      hits[h] = i;
+      ends[h++] = end | (bandsLeft << 24);
+      if (score > floor) best.add(i, score);
     }
     this.lastQuery = q;
     this.lastHits = hits.subarray(0, h);
-    for (const m of best) m.positions = matchPositions(this.lower[m.index], q);
-    return best;
+    this.lastEnds = ends.subarray(0, h);
+    return best.sorted().map(({ index, score }) => ({ index, score, positions: matchPositions(this.lower[index], q) }));
+  }
+}
+
+/** The `limit` best (index, score) pairs seen, kept in a binary heap with the worst at its root. */
+class TopList {
+  private readonly indexes: Int32Array;
+  private readonly scores: Float64Array;
+  private size = 0;
+
+  constructor(private readonly limit: number) {
+    this.indexes = new Int32Array(limit);
+    this.scores = new Float64Array(limit);
+  }
+
+  /** The score a candidate must beat: the worst kept once full, else -1 (every match scores higher). */
+  floor(): number {
+    return this.size === this.limit && this.limit > 0 ? this.scores[0] : this.limit > 0 ? -1 : Infinity;
+  }
+
+  /** `a` is worse than `b`: a lower score, or an equal score on a later path. */
+  private worse(a: number, b: number): boolean {
+    const sa = this.scores[a];
+    const sb = this.scores[b];
+    return sa < sb || (sa === sb && this.indexes[a] > this.indexes[b]);
+  }
+
+  private swap(a: number, b: number): void {
+    const i = this.indexes[a];
+    this.indexes[a] = this.indexes[b];
+    this.indexes[b] = i;
+    const s = this.scores[a];
+    this.scores[a] = this.scores[b];
+    this.scores[b] = s;
+  }
+
+  /** Keep (index, score) when it beats the floor (the caller has checked `score > floor()`). */
+  add(index: number, score: number): void {
+    if (this.size < this.limit) {
+      let at = this.size++;
+      this.indexes[at] = index;
+      this.scores[at] = score;
+      while (at > 0) {
+        const parent = (at - 1) >> 1;
+        if (!this.worse(at, parent)) break;
+        this.swap(at, parent);
+        at = parent;
+      }
+      return;
+    }
+    this.indexes[0] = index;
+    this.scores[0] = score;
+    for (let at = 0; ;) {
+      const l = 2 * at + 1;
+      const r = l + 1;
+      let worst = at;
+      if (l < this.size && this.worse(l, worst)) worst = l;
+      if (r < this.size && this.worse(r, worst)) worst = r;
+      if (worst === at) break;
+      this.swap(at, worst);
+      at = worst;
+    }
+  }
+
+  /** Best first: higher score, then the earlier path. */
+  sorted(): { index: number; score: number }[] {
+    const out: { index: number; score: number }[] = [];
+    for (let k = 0; k < this.size; k++) out.push({ index: this.indexes[k], score: this.scores[k] });
+    return out.sort((a, b) => b.score - a.score || a.index - b.index);
   }
 }
 
 /**
- * Score one path, as the best band it falls in: 4 = the query whole inside the file name,
- * 3 = its characters in order inside the file name, 2 = the query whole anywhere in the path,
- * 1 = its characters in order anywhere (-1: no match). Within bands 2-4, contiguous runs and
- * word starts score higher and shorter paths break ties; band 1 ranks by length alone. `s` is lower-cased with backslashes;
- * `nameStart` is where its file name begins. `FuzzyIndex.match` computes the same scores in
- * fewer steps; this is the definition.
+ * Bands a path can still reach, as bits: a query that is not whole in a file name (or in order in
+ * it, or whole in the path) cannot be once characters are added to it, so those searches are not
+ * made again on the next keystroke.
  */
-function scorePath(s: string, nameStart: number, q: string): number {
-  const inName = s.indexOf(q, nameStart);
-  if (inName >= 0) return scoreWhole(4, s, nameStart, inName, q.length);
-  const span = scoreSpan(s, nameStart, q);
-  if (span > 0) return 3 * BAND + span * 4 - Math.min(s.length, 999);
-  const whole = s.indexOf(q);
-  if (whole >= 0) return scoreWhole(2, s, 0, whole, q.length);
-  return inOrder(s, 0, q) ? BAND - Math.min(s.length, 999) : -1;
+const WHOLE_IN_NAME = 1;
+const IN_ORDER_IN_NAME = 2;
+const WHOLE_IN_PATH = 4;
+const ALL_BANDS = WHOLE_IN_NAME | IN_ORDER_IN_NAME | WHOLE_IN_PATH;
+/** The bands `scoreAbove` left possible for the path it last scored. */
+let bandsLeft = ALL_BANDS;
+
+/**
+ * Score a path that holds the query's characters in order, as the best band it falls in: 4 = the
+ * query whole inside the file name, 3 = its characters in order inside the file name, 2 = the
+ * query whole anywhere in the path, 1 = its characters in order anywhere. Within bands 2-4,
+ * contiguous runs and word starts score higher and shorter paths break ties; band 1 ranks by
+ * length alone. `s` is lower-cased with backslashes; `nameStart` is where its file name begins.
+ * Bands that cannot beat `floor` are not computed (a band's scores all lie within
+ * [band * BAND - 999, band * BAND + BAND / 2)), so the answer is then at most `floor`; bands not in
+ * `possible` are known not to match. Leaves in `bandsLeft` what remains possible.
+ */
+function scoreAbove(s: string, nameStart: number, q: string, floor: number, possible: number): number {
+  bandsLeft = possible;
+  // The best this path could score (band 4 with every bonus) ties the length term alone: a list
+  // already full of better ones passes it over without a search (the common case for short queries).
+  if (floor >= 4 * BAND + (q.length * 8 + 6) * 4 - Math.min(s.length, 999)) return -1;
+  if (possible & WHOLE_IN_NAME) {
+    const inName = s.indexOf(q, nameStart);
+    if (inName >= 0) return scoreWhole(4, s, nameStart, inName, q.length);
+    bandsLeft &= ~WHOLE_IN_NAME;
+  }
+  if (floor >= 3 * BAND + BAND / 2) return -1;
+  if (possible & IN_ORDER_IN_NAME) {
+    const span = scoreSpan(s, nameStart, q);
+    if (span > 0) return 3 * BAND + span * 4 - Math.min(s.length, 999);
+    bandsLeft &= ~IN_ORDER_IN_NAME;
+  }
+  if (floor >= 2 * BAND + BAND / 2) return -1;
+  if (possible & WHOLE_IN_PATH) {
+    const whole = s.indexOf(q);
+    if (whole >= 0) return scoreWhole(2, s, 0, whole, q.length);
+    bandsLeft &= ~WHOLE_IN_PATH;
+  }
+  return BAND - Math.min(s.length, 999);
 }
 
 /** The score of the query found whole at `at` (band 4: in the file name, from `from`; band 2: in the path). */
@@ -104,15 +225,15 @@ function scoreWhole(band: number, s: string, from: number, at: number, length: n
   return band * BAND + (length * 8 + (wordStart ? 3 : 0) + (at === from ? 3 : 0)) * 4 - Math.min(s.length, 999);
 }
 
-/** Whether `q`'s characters occur in `s` in order from `from`. */
-function inOrder(s: string, from: number, q: string): boolean {
+/** Where the leftmost in-order match of `q`'s characters in `s` from `from` ends (just past its last character), or -1. */
+function inOrderEnd(s: string, from: number, q: string): number {
   let at = from;
   for (let j = 0; j < q.length; j++) {
     at = s.indexOf(q[j], at);
-    if (at < 0) return false;
+    if (at < 0) return -1;
     at++;
   }
-  return true;
+  return at;
 }
 
 /** Larger than any in-band score, so bands never overlap. */
@@ -162,4 +283,17 @@ function matchPositions(path: string, q: string): number[] {
     return out;
   };
   return tryFrom(cut) ?? tryFrom(0) ?? [];
+}
+
+/**
+ * One bit per character class a string holds: a-z one bit each, digits five bits (by value mod
+ * 5), anything else one shared bit. A path lacking a bit the query has cannot match it.
+ */
+function charMask(s: string): number {
+  let m = 0;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    m |= c >= 97 && c <= 122 ? 1 << (c - 97) : c >= 48 && c <= 57 ? 1 << (26 + ((c - 48) % 5)) : 1 << 31;
+  }
+  return m;
 }

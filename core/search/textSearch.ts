@@ -5,6 +5,8 @@
  */
 import { Arch06Error, isArch06Error } from '../errors';
 import { Mount } from '../archive/mount';
+import type { MemberRow } from '../archive/memberCatalog';
+import { type ResolvedBundle, readBundleMember, resolveBundle } from '../archive/bundles';
 import { globToRegExp } from './glob';
 
 export interface TextSearchOptions {
@@ -19,11 +21,18 @@ export interface TextSearchOptions {
   maxMatches?: number;
   isCancelled?: () => boolean;
   onProgress?: (filesSearched: number, filesTotal: number) => void;
+  /**
+   * Bundle members to search too (a MemberCatalog's rows): those only a container serves, whose
+   * paths match `include` (a member a loose entry serves is searched as that entry).
+   */
+  members?: readonly MemberRow[];
 }
 
 export interface TextMatch {
   path: string;
   source: string;
+  /** For a bundle member: its manifest's game path (open it in the bundle's folder). */
+  bundle?: string;
   /** 0-based line and character range of the match. */
   line: number;
   start: number;
@@ -59,43 +68,80 @@ export function searchText(mount: Mount, options: TextSearchOptions): TextSearch
   const paths = mount.distinctPaths();
   const targets: number[] = [];
   for (let d = 0; d < ix.size; d++) if (include.test(paths[d])) targets.push(d);
+  const memberTargets = (options.members ?? []).filter((m) => m.servedFrom === 'container' && include.test(m.path));
+  const total = targets.length + memberTargets.length;
   const td = new TextDecoder('utf-8');
-  for (const d of targets) {
-    if (options.isCancelled?.()) {
-      result.cancelled = true;
-      break;
+  /** Search one file's bytes; false once the match limit is hit. */
+  const searchBytes = (path: string, source: string, bundle: string | undefined, bytes: Uint8Array): void => {
+    if (bytes.subarray(0, 8192).includes(0)) return; // binary
+    result.filesSearched++;
+    const lines = td.decode(bytes).split(/\r?\n/);
+    for (let l = 0; l < lines.length && !result.limitHit; l++) {
+      const text = lines[l];
+      re.lastIndex = 0;
+      for (let m = re.exec(text); m; m = re.exec(text)) {
+        const from = Math.max(0, m.index - 200);
+        result.matches.push({
+          path,
+          source,
+          ...(bundle ? { bundle } : {}),
+          line: l,
+          start: m.index,
+          end: m.index + m[0].length,
+          preview: text.slice(from, from + 400),
+        });
+        if (result.matches.length >= maxMatches) {
+          result.limitHit = true;
+          break;
+        }
+        if (m[0].length === 0) re.lastIndex++; // an empty match must still advance
+      }
     }
+  };
+  const stop = (): boolean => {
+    if (options.isCancelled?.()) result.cancelled = true;
+    return result.cancelled || result.limitHit;
+  };
+  for (const d of targets) {
+    if (stop()) break;
     const source = mount.sources[ix.winnerSource[d]];
     const path = paths[d];
     try {
       const entry = source.entryAt(ix.winnerFile[d]);
-      if (entry.size > maxSize) {
-        result.filesSkipped.push({ path, reason: `larger than ${maxSize} bytes` });
-        continue;
-      }
-      const bytes = entry.readSync();
-      if (bytes.subarray(0, 8192).includes(0)) continue; // binary
-      result.filesSearched++;
-      const lines = td.decode(bytes).split(/\r?\n/);
-      for (let l = 0; l < lines.length && !result.limitHit; l++) {
-        const text = lines[l];
-        re.lastIndex = 0;
-        for (let m = re.exec(text); m; m = re.exec(text)) {
-          const from = Math.max(0, m.index - 200);
-          result.matches.push({ path, source: source.name, line: l, start: m.index, end: m.index + m[0].length, preview: text.slice(from, from + 400) });
-          if (result.matches.length >= maxMatches) {
-            result.limitHit = true;
-            break;
-          }
-          if (m[0].length === 0) re.lastIndex++; // an empty match must still advance
-        }
-      }
+      if (entry.size > maxSize) result.filesSkipped.push({ path, reason: `larger than ${maxSize} bytes` });
+      else searchBytes(path, source.name, undefined, entry.readSync());
     } catch (e) {
       if (!isArch06Error(e)) throw e;
       result.filesSkipped.push({ path, reason: e.message });
     }
-    options.onProgress?.(result.filesSearched, targets.length);
-    if (result.limitHit) break;
+    options.onProgress?.(result.filesSearched, total);
+  }
+  // Members, one resolved bundle at a time (rows of one manifest are adjacent in a catalog).
+  let resolved: { manifest: string; bundle: ResolvedBundle | Error } | undefined;
+  for (const row of memberTargets) {
+    if (stop()) break;
+    const shown = `${row.bundle} [${row.path}]`;
+    try {
+      if ((row.size ?? 0) > maxSize) {
+        result.filesSkipped.push({ path: shown, reason: `larger than ${maxSize} bytes` });
+        continue;
+      }
+      if (resolved?.manifest !== row.bundle) {
+        let bundle: ResolvedBundle | Error;
+        try {
+          bundle = resolveBundle(mount, row.bundle);
+        } catch (e) {
+          bundle = e instanceof Error ? e : new Error(String(e));
+        }
+        resolved = { manifest: row.bundle, bundle };
+      }
+      if (resolved.bundle instanceof Error) throw resolved.bundle;
+      searchBytes(row.path, row.source ?? '', row.bundle, readBundleMember(mount, resolved.bundle, row.path));
+    } catch (e) {
+      if (!isArch06Error(e)) throw e;
+      result.filesSkipped.push({ path: shown, reason: e.message });
+    }
+    options.onProgress?.(result.filesSearched, total);
   }
   return result;
 }

@@ -6,7 +6,7 @@
  * standalone `.objres` replaces the registry in its part's container).
  */
 import * as vscode from 'vscode';
-import { SourceEntry } from '../../core/archive';
+import { type Mount, SourceEntry } from '../../core/archive';
 import { textKindOf } from '../../core/text';
 import { CopiesView, CopyNode } from '../views/copiesView';
 import { MountService } from '../mountService';
@@ -14,7 +14,8 @@ import { SCHEME, gamePathOf, mergedUri, parseUri, sourceUri } from '../fs/uris';
 import { archUriOf, textUri } from '../views/textView';
 import { TEXT_SCHEME, embeddedCopyOf } from '../views/textViewModel';
 
-const copyUri = (e: SourceEntry): vscode.Uri => sourceUri(e.source.name, e.path);
+/** A copy's URI under its source's numbered `@sources` folder (as the Explorer lists it). */
+const copyUri = (mount: Mount, e: SourceEntry): vscode.Uri => sourceUri(mount, e.source.name, e.path);
 
 /** The copies and the index of the one a command is about: a Copies item, an arch06 URI, or the active editor. */
 function resolve(service: MountService, view: CopiesView, arg?: CopyNode | vscode.Uri): { copies: SourceEntry[]; index: number } | undefined {
@@ -35,25 +36,27 @@ function resolve(service: MountService, view: CopiesView, arg?: CopyNode | vscod
 
 export async function openCopyCommand(service: MountService, view: CopiesView, arg?: CopyNode | vscode.Uri): Promise<void> {
   const r = resolve(service, view, arg);
-  if (!r || !r.copies.length) return;
-  await vscode.commands.executeCommand('vscode.open', copyUri(r.copies[r.index]));
+  const m = service.mount;
+  if (!r || !r.copies.length || !m) return;
+  await vscode.commands.executeCommand('vscode.open', copyUri(m, r.copies[r.index]));
 }
 
 export async function compareWithNextCopyCommand(service: MountService, view: CopiesView, arg?: CopyNode | vscode.Uri): Promise<void> {
   const r = resolve(service, view, arg);
-  if (!r) return;
+  const m = service.mount;
+  if (!r || !m) return;
   const a = r.copies[r.index];
   const b = r.copies[r.index + 1];
   const leaf = (p: string): string => p.slice(p.lastIndexOf('\\') + 1);
   const asText = (u: vscode.Uri, path: string): vscode.Uri => (textKindOf(path) ? textUri(u) : u);
   const decoded = a && textKindOf(a.path) ? ' (decoded text)' : '';
-  const embedded = a && !b && service.mount ? embeddedCopyOf(service.mount, a.path) : undefined;
+  const embedded = a && !b ? embeddedCopyOf(m, a.path) : undefined;
   if (a && embedded) {
     // Left: the container's own copy (what the loose one replaces); right: the copy the engine loads.
     await vscode.commands.executeCommand(
       'vscode.diff',
       textUri(mergedUri(a.path), 'embedded'),
-      asText(copyUri(a), a.path),
+      asText(copyUri(m, a), a.path),
       `${leaf(a.path)}: ${leaf(embedded.container)} in ${embedded.source} ↔ ${a.source.name}${decoded}`,
     );
     return;
@@ -67,8 +70,8 @@ export async function compareWithNextCopyCommand(service: MountService, view: Co
   // Left: the lower-ranked copy (what the higher one replaces); right: the higher-ranked one.
   await vscode.commands.executeCommand(
     'vscode.diff',
-    asText(copyUri(b), b.path),
-    asText(copyUri(a), a.path),
+    asText(copyUri(m, b), b.path),
+    asText(copyUri(m, a), a.path),
     `${leaf(a.path)}: ${b.source.name} ↔ ${a.source.name}${decoded}`,
   );
 }

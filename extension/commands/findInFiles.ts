@@ -1,4 +1,4 @@
-/** "arch06: Find in Files…": text in the merged view's files matching a glob, with progress and cancel. */
+/** "arch06: Find in Files…": text in the merged view's files and bundle members matching a glob, with progress and cancel. */
 import * as vscode from 'vscode';
 import { searchText } from '../../core/search';
 import { MountService } from '../mountService';
@@ -33,7 +33,15 @@ export async function findInFilesCommand(context: vscode.ExtensionContext, servi
       // Searching is synchronous work over the mount; yield now and then so progress and cancel stay live.
       await new Promise((r) => setTimeout(r, 0));
       try {
+        progress.report({ message: 'listing bundle members…' });
+        const all = await service.pathsWithMembers();
+        if (token.isCancellationRequested || service.mount !== m) return;
+        progress.report({
+          message: `searching ${all ? `${all.looseCount.toLocaleString('en')} paths and ${all.members.length.toLocaleString('en')} bundle members` : 'the mounted paths'}…`,
+        });
+        await new Promise((r) => setTimeout(r, 0)); // let the message paint before the synchronous search
         const result = searchText(m, {
+          ...(all ? { members: all.members } : {}),
           query: text,
           isRegExp,
           include,

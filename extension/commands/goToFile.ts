@@ -1,48 +1,77 @@
 /**
- * "arch06: Go to File…": Quick Open over every path of the merged view. VS Code cannot search a
- * custom scheme with its own Quick Open (that API is proposed-only), so this is ours: the core's
- * fuzzy index filters hundreds of thousands of paths per keystroke and only the best 200 are shown.
+ * "arch06: Go to File…": Quick Open over every path of the merged view and every bundle member.
+ * VS Code cannot search a custom scheme with its own Quick Open (that API is proposed-only), so
+ * this is ours: the core's fuzzy index filters hundreds of thousands of paths per keystroke and
+ * only the best 200 are shown. Mounted paths are there at once; bundle members join when every
+ * manifest has been resolved (once per mount), and each says which bundle serves it from where.
  */
 import * as vscode from 'vscode';
-import { MountService } from '../mountService';
-import { mergedUri } from '../fs/uris';
+import { describeMember } from '../../core/archive';
+import type { FuzzyIndex } from '../../core/search';
+import { MountService, type PathsAndMembers } from '../mountService';
+import { memberUri, mergedUri } from '../fs/uris';
 
 interface PathItem extends vscode.QuickPickItem {
-  path: string;
+  uri: vscode.Uri;
 }
 
 export function goToFileCommand(service: MountService): void {
-  const ix = service.fuzzyIndex();
-  if (!ix) {
+  const loose = service.fuzzyIndex();
+  if (!loose) {
     void vscode.window.showInformationMessage('No install is mounted. Run "arch06: Open Game Folder as Workspace" first.');
     return;
   }
+  let current: { fuzzy: FuzzyIndex; all?: PathsAndMembers } = { fuzzy: loose };
   const qp = vscode.window.createQuickPick<PathItem>();
-  qp.placeholder = `Search ${ix.size.toLocaleString('en')} game paths by name (fuzzy)`;
+  const placeholder = (): string =>
+    current.all
+      ? `Search ${current.all.looseCount.toLocaleString('en')} game paths and ${current.all.members.length.toLocaleString('en')} bundle members by name (fuzzy)`
+      : `Search ${loose.size.toLocaleString('en')} game paths by name (fuzzy); bundle members are being listed…`;
+  qp.placeholder = placeholder();
   qp.matchOnDescription = false;
+  qp.busy = true;
   const update = (): void => {
-    const matches = ix.match(qp.value, 200);
-    qp.items = matches.map((m) => {
-      const p = ix.paths[m.index];
-      const cut = p.lastIndexOf('\\');
+    const { fuzzy, all } = current;
+    qp.items = fuzzy.match(qp.value, 200).map((m) => {
+      const p = fuzzy.paths[m.index];
+      const cut = Math.max(p.lastIndexOf('\\'), p.lastIndexOf('/'));
       const nameStart = cut + 1;
       const highlights: [number, number][] = m.positions.filter((x) => x >= nameStart).map((x) => [x - nameStart, x - nameStart + 1]);
+      const member = all && m.index >= all.looseCount ? all.members[m.index - all.looseCount] : undefined;
       return {
         label: p.slice(nameStart),
         description: cut > 0 ? p.slice(0, cut) : '',
-        path: p,
+        ...(member ? { detail: `$(package) ${describeMember(member)}` } : {}),
+        uri: member ? memberUri(member.bundle, member.path) : mergedUri(p),
         // We filter ourselves; keep VS Code's own filter from hiding our matches.
         alwaysShow: true,
         highlights: { label: highlights },
       } as PathItem;
     });
   };
+  let open = true;
+  void service.pathsWithMembers()?.then(
+    (all) => {
+      if (!open) return;
+      current = { fuzzy: all.fuzzy, all };
+      qp.busy = false;
+      qp.placeholder = placeholder();
+      if (qp.value) update();
+    },
+    (e) => {
+      qp.busy = false;
+      service.reportError('Listing bundle members failed', e);
+    },
+  );
   qp.onDidChangeValue(update);
   qp.onDidAccept(() => {
     const item = qp.selectedItems[0] ?? qp.activeItems[0];
-    if (item) void vscode.commands.executeCommand('vscode.open', mergedUri(item.path));
+    if (item) void vscode.commands.executeCommand('vscode.open', item.uri);
     qp.hide();
   });
-  qp.onDidHide(() => qp.dispose());
+  qp.onDidHide(() => {
+    open = false;
+    qp.dispose();
+  });
   qp.show();
 }

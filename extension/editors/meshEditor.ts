@@ -14,6 +14,16 @@
  * every view of the document; the document keeps it in memory (never on disk) and the glTF
  * export embeds it as that material's base-colour PNG.
  *
+ * Names: a mesh prints names it stores only as StringHashes as `0x%08X` (a part's LOD group id
+ * when no skeleton names it, bones from the mesh's own list). After the model, the host looks those
+ * hashes up in the mount's hash dictionary (extension/hashNames.ts, built once per mount and shared
+ * with the string-table editor; the user's dictionary files alone for a file outside the mount)
+ * and sends the names it knows (`names`); the model is never held up for them.
+ *
+ * First paint: the page's markup has the header (the file's name) and a progress line, and its
+ * style sheet is inlined, so both show before the three.js bundle has loaded; the webview reports
+ * when it painted (`painted`), logged as "first paint …" beside "first frame …".
+ *
  * Protocol: media/mesh/protocol.ts.
  */
 import * as vscode from 'vscode';
@@ -32,10 +42,13 @@ import {
   readPrefabLike,
   writeGlb,
   toWireModel,
+  hashKey,
+  hashTokens,
 } from '../../core/model';
 import { parseMmsh, parseSkel } from '../../core/formats/mesh';
 import { type HostToView, type ViewToHost, checkViewMessage } from '../../media/mesh/protocol';
 import { MountService } from '../mountService';
+import type { HashNames } from '../hashNames';
 import { textureRole } from '../../core/formats/texture';
 import { SCHEME, gamePathOf, parseUri } from '../fs/uris';
 import { EditorDocument, PageSpec, WebviewEditor, errorText } from './webviewEditor';
@@ -120,8 +133,9 @@ export class MeshEditorProvider extends WebviewEditor<MeshDocument, ViewToHost, 
   static readonly viewType = 'arch06.mesh';
   private active: MeshDocument | undefined;
 
-  static register(context: vscode.ExtensionContext, service: MountService, pool: DecodePool): vscode.Disposable {
-    const provider = new MeshEditorProvider(context, service, pool);
+  /** `names`: the extension's hash-name service; without it, hashes stay as they are. */
+  static register(context: vscode.ExtensionContext, service: MountService, pool: DecodePool, names?: HashNames): vscode.Disposable {
+    const provider = new MeshEditorProvider(context, service, pool, names);
     return vscode.Disposable.from(
       provider.registration(),
       vscode.commands.registerCommand('arch06.exportGlb', (uri?: vscode.Uri) => provider.exportGlb(uri)),
@@ -137,6 +151,7 @@ export class MeshEditorProvider extends WebviewEditor<MeshDocument, ViewToHost, 
     service: MountService,
     /** The extension's one decode pool (large levels off the host's thread). */
     private readonly pool: DecodePool,
+    private readonly names: HashNames | undefined,
   ) {
     // The three.js scene is costly to rebuild, so a hidden tab keeps its webview.
     super(context, service, {
@@ -158,9 +173,42 @@ export class MeshEditorProvider extends WebviewEditor<MeshDocument, ViewToHost, 
     return doc;
   }
 
-  /** The viewer builds its own DOM: the page is its style sheet and its bundle. */
-  protected page(): PageSpec {
-    return { title: 'Mesh', style: { href: this.extensionUri('media/mesh/meshView.css') }, script: { src: this.extensionUri('dist/webview/meshView.js') } };
+  /** The document whose page is being made (set around the base class's synchronous page step). */
+  private pageFor: MeshDocument | undefined;
+
+  override resolveCustomEditor(doc: MeshDocument, panel: vscode.WebviewPanel): Promise<void> {
+    this.pageFor = doc;
+    try {
+      return super.resolveCustomEditor(doc, panel);
+    } finally {
+      this.pageFor = undefined;
+    }
+  }
+
+  /**
+   * The viewer builds its own DOM; the page is its style sheet (inlined: no round trip before the
+   * first paint), the header and progress line it shows until the model is on screen, and a
+   * small loader that adds the bundle as an async script (with the page's nonce) once the next
+   * frame has painted, so the browser paints the header before it fetches and parses three.js. The loader also marks when
+   * the page's markup had been read (`__arch06PageStart`, performance.now()), which the webview's
+   * `painted` message measures the first paint from.
+   */
+  protected page(webview: vscode.Webview): PageSpec {
+    const name = this.pageFor ? escapeHtml(this.pageFor.name) : 'Mesh';
+    const bundle = webview.asWebviewUri(this.extensionUri('dist/webview/meshView.js')).toString();
+    return {
+      title: name,
+      style: { inline: this.extensionText('media/mesh/meshView.css') },
+      body: `<div id="boot" role="status" aria-live="polite"><div class="bootTitle">${name}</div><div class="bootText">Loading the 3D view…</div><div class="progress"></div></div>`,
+      script: {
+        inline:
+          `globalThis.__arch06PageStart = performance.now();` +
+          `(() => { const nonce = document.currentScript.nonce; let done = false; const load = () => { if (done) return; done = true; ` +
+          `const s = document.createElement('script'); s.src = ${JSON.stringify(bundle)}; s.nonce = nonce; s.async = true; document.body.append(s); }; ` +
+          // After the next frame has painted (rAF runs before the paint; the timeout after it), or in 250 ms when no frame comes (a hidden view).
+          `requestAnimationFrame(() => setTimeout(load, 0)); setTimeout(load, 250); })();`,
+      },
+    };
   }
 
   protected override viewOpened(doc: MeshDocument, panel: vscode.WebviewPanel): void {
@@ -191,8 +239,17 @@ export class MeshEditorProvider extends WebviewEditor<MeshDocument, ViewToHost, 
         );
         // The view drops slot textures with each model: send this document's again.
         if (model) for (const [slot, t] of doc.textures) this.postTexture(panel, slot, t);
+        if (model) void this.postNames(doc, panel, model);
         return;
       }
+      case 'painted':
+        this.log(
+          doc,
+          `first paint ${msg.firstPaintMs < 0 ? 'not reported' : `${Math.round(msg.firstPaintMs - msg.pageMs)} ms`} after the page was written into the webview ` +
+            `(page at ${Math.round(msg.pageMs)} ms, first paint at ${Math.round(msg.firstPaintMs)} ms, script started at ${Math.round(msg.scriptMs)} ms, ` +
+            `ready sent at ${Math.round(msg.readyMs)} ms from the webview document's start; webview ready at ${Math.round(doc.readyMs)} ms after the editor started opening it)`,
+        );
+        return;
       case 'pickTexture':
         await this.pickTexture(doc, msg.slot);
         return;
@@ -216,6 +273,30 @@ export class MeshEditorProvider extends WebviewEditor<MeshDocument, ViewToHost, 
         this.log(doc, `the viewer failed: ${msg.message}`);
         void vscode.window.showErrorMessage(`The 3D view could not show ${doc.name}: ${msg.message}`);
         return;
+    }
+  }
+
+  /**
+   * The names the hash dictionary knows for the hashes the model prints (`0x%08X`), sent once it is
+   * ready (the mount's dictionary for a file in the mount, else the user's files alone); nothing
+   * when no hash is named. A failure is logged: the view keeps the hashes.
+   */
+  private async postNames(doc: MeshDocument, panel: vscode.WebviewPanel, model: MeshModel): Promise<void> {
+    const tokens = hashTokens(model);
+    if (!this.names || tokens.length === 0) return;
+    const mount = this.service.mount;
+    try {
+      const dict = await (doc.uri.scheme === SCHEME && mount ? this.names.forMount(mount) : this.names.userOnly());
+      const names: Record<string, string> = {};
+      for (const h of tokens) {
+        const n = dict.name(h);
+        if (n !== undefined) names[hashKey(h)] = n;
+      }
+      const named = Object.keys(names).length;
+      this.log(doc, `${named} of ${tokens.length} hashed names known to the hash dictionary`);
+      if (named > 0 && doc.panels.has(panel)) this.post(panel, { type: 'names', names });
+    } catch (e) {
+      this.log(doc, `hash names: ${errorText(e)}`);
     }
   }
 
@@ -380,4 +461,9 @@ export class MeshEditorProvider extends WebviewEditor<MeshDocument, ViewToHost, 
     const rgba = t.rgba.buffer.slice(t.rgba.byteOffset, t.rgba.byteOffset + t.rgba.byteLength) as ArrayBuffer;
     this.post(panel, { type: 'texture', slot, width: t.width, height: t.height, rgba, path: t.path, linear: textureRole(t.path).srgbLikely === false });
   }
+}
+
+/** Text safe in HTML markup. */
+function escapeHtml(s: string): string {
+  return s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }

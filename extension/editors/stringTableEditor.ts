@@ -21,7 +21,7 @@ import { parseSkdb } from '../../core/formats/strings';
 import type { HashDictionary } from '../../core/hash';
 import { type HostToView, type StringTableView, type ViewToHost, checkViewMessage } from '../../media/strings/protocol';
 import { SCHEME, parseUri } from '../fs/uris';
-import { dictionarySummary } from '../hashNameSources';
+import { dictionarySummary } from '../../core/nameSources';
 import type { HashNames } from '../hashNames';
 import { MountService } from '../mountService';
 import { type LanguageTable, StringTableModel } from './stringTableModel';

@@ -6,7 +6,11 @@
  *
  * Levels are offered as the tier chain (core/texture/tierChain.ts): with `.tex0` / `.texuhd`
  * siblings in the mount (for an array, `.texa0` / `.texauhd` with the same slice count), the
- * full-resolution levels come first, each labelled with the file it comes from.
+ * full-resolution levels come first, each labelled with the file it comes from. The view lists
+ * every tier file of the stem, present (and from which archive or loose folder) or missing (and
+ * the game path looked up), and says at the top when the header's full size is not in the mount.
+ * Siblings are read from the same view as the texture (the merged view, or one source's own); a
+ * bundle member's from the merged view, where the higher tiers ship (seed 004: loose only).
  *
  * Levels are decoded in a Web Worker inside the webview from their encoded bytes (see
  * `levelMessage`); the host decodes only BC6H, exports, and levels the webview could not decode,
@@ -20,7 +24,10 @@ import { TextureFile, parseTextureFile, ddsLevel, isHdrDecoder, textureRole } fr
 import { decodeDdsLevelFloat, toneMapRgba8 } from '../../core/image';
 import { DecodePool, encodePng } from '../../core/image/node';
 import { exactCopy } from '../../core/io';
-import { ChainLevel, tierChain } from '../../core/texture';
+import { SCHEME, gamePathOf, mergedUriPath, parseUriPath } from '../../core/archive';
+import type { ArchUri, Mount } from '../../core/archive';
+import { Arch06Error } from '../../core/errors';
+import { ChainLevel, TierChain, TierSource, tierChain } from '../../core/texture';
 import { type HostToView, type LevelReply, type TextureInfo, type ViewToHost, checkViewMessage } from '../../media/texture/protocol';
 import { MountService } from '../mountService';
 import { hexDump } from './hexDump';
@@ -36,10 +43,14 @@ class TextureDocument extends EditorDocument {
     openedAt: number,
     readonly texture: TextureFile | undefined,
     readonly error: string | undefined,
-    /** The level chain (sizes as slice 0 has them) over this file and its tier siblings, largest first. */
-    readonly chain: ChainLevel[],
+    /** The tier chain over this file and its tier siblings: the tiers, and the levels (slice 0's sizes) largest first. */
+    readonly tierChain: TierChain | undefined,
   ) {
     super(uri, bytes, openedAt);
+  }
+  /** The merged levels, largest first. */
+  get chain(): ChainLevel[] {
+    return this.tierChain?.levels ?? [];
   }
   /** The last BC6H level decoded to float, so exposure changes only re-tone-map. */
   hdr?: { key: string; width: number; height: number; rgb: Float32Array };
@@ -48,13 +59,51 @@ class TextureDocument extends EditorDocument {
   }
 }
 
-/** A sibling tier through the same file system as the texture (so the mount's winning copies); undefined when it does not read. */
-async function readSibling(uri: vscode.Uri, path: string): Promise<Uint8Array | undefined> {
+const leafOf = (p: string): string => p.slice(Math.max(p.lastIndexOf('/'), p.lastIndexOf('\\')) + 1);
+const sourceOf = (s: { name: string; kind: 'archive' | 'directory' }): TierSource => ({ name: s.name, kind: s.kind === 'archive' ? 'archive' : 'folder' });
+
+/**
+ * The tier chain of a texture opened at `uri`: its tiers named by game path (an `arch06:` file)
+ * or disk path, each sibling read through the same file system (so the mount's winning copies,
+ * or one source's own in `@sources/<source>/`), with the source that serves it.
+ */
+async function chainOf(uri: vscode.Uri, texture: TextureFile, mount: Mount | undefined): Promise<TierChain> {
+  let u: ArchUri | undefined;
   try {
-    return await vscode.workspace.fs.readFile(uri.with({ path }));
+    u = uri.scheme === SCHEME ? parseUriPath(uri.path) : undefined;
   } catch {
-    return undefined;
+    u = undefined;
   }
+  const game = u ? gamePathOf(u) : undefined;
+  const folder = uri.path.slice(0, uri.path.lastIndexOf('/') + 1);
+  // A bundle member's higher tiers are loose entries of the merged view, never members (seed 004).
+  const siblingUri = (p: string): vscode.Uri => uri.with({ path: u?.view === 'bundle' ? mergedUriPath(p) : folder + leafOf(p) });
+  const sourceFor = (p: string): TierSource | undefined => {
+    if (!u) return uri.scheme === 'file' ? { name: folder.replace(/\/$/, '') || '/', kind: 'folder' } : undefined;
+    if (!mount) return undefined;
+    if (u.view === 'source') {
+      const s = mount.source(u.source);
+      return s ? sourceOf(s) : undefined;
+    }
+    try {
+      const w = mount.winner(p);
+      return w ? sourceOf(w.source) : undefined;
+    } catch {
+      return undefined;
+    }
+  };
+  const read = async (p: string): Promise<{ bytes: Uint8Array; source?: TierSource } | undefined> => {
+    try {
+      return { bytes: await vscode.workspace.fs.readFile(siblingUri(p)), source: sourceFor(p) };
+    } catch (e) {
+      if (e instanceof vscode.FileSystemError && e.code === 'FileNotFound') return undefined;
+      // There but unreadable (over a cap, a chunk that does not decode): the tier's reason.
+      throw new Arch06Error('INVALID', e instanceof Error ? e.message : String(e), { file: p });
+    }
+  };
+  // Where the siblings were looked for: one source's own view names it; a file outside the mount, its folder.
+  const scope = u?.view === 'source' ? (mount?.source(u.source)?.name ?? u.source) : u ? undefined : 'its folder';
+  return tierChain(game ?? uri.path, texture, read, { source: u?.view === 'bundle' ? undefined : sourceFor(game ?? uri.path), scope });
 }
 
 /** What the webview shows beside the image. */
@@ -74,6 +123,27 @@ function describe(doc: TextureDocument, t: TextureFile): TextureInfo {
     dimension: d.dimension,
     levels: doc.chain.map((l, i) => ({ mip: i, width: l.width, height: l.height, size: l.size, from: l.from })),
     own: doc.name,
+    tiers: (doc.tierChain?.tiers ?? []).map((x) => ({
+      file: x.file,
+      path: x.path,
+      ext: x.ext,
+      own: x.own,
+      named: x.named,
+      present: x.present,
+      joined: x.joined,
+      size: x.size,
+      reason: x.reason,
+      source: x.source,
+    })),
+    header: doc.tierChain?.header,
+    shortfall: doc.tierChain?.shortfall
+      ? {
+          width: doc.tierChain.shortfall.width,
+          height: doc.tierChain.shortfall.height,
+          tier: doc.tierChain.shortfall.tier?.file,
+          message: doc.tierChain.shortfall.message,
+        }
+      : undefined,
     tierName: t.texr?.tierName,
     texrSize: t.texr ? { width: t.texr.width, height: t.texr.height } : undefined,
     fields: t.texr?.fields.map((f) => ({
@@ -126,10 +196,10 @@ export class TextureEditorProvider extends WebviewEditor<TextureDocument, ViewTo
       texture = parseTextureFile(bytes, uri.path);
     } catch (e) {
       this.service.log(`texture ${uri.toString()}: ${errorText(e)}`);
-      return new TextureDocument(uri, bytes, openedAt, undefined, errorText(e), []);
+      return new TextureDocument(uri, bytes, openedAt, undefined, errorText(e), undefined);
     }
-    const chain = await tierChain(uri.path, texture, (sibling) => readSibling(uri, sibling));
-    return new TextureDocument(uri, bytes, openedAt, texture, undefined, chain.levels);
+    const chain = await chainOf(uri, texture, this.service.mount);
+    return new TextureDocument(uri, bytes, openedAt, texture, undefined, chain);
   }
 
   protected async onMessage(doc: TextureDocument, panel: vscode.WebviewPanel, msg: ViewToHost): Promise<void> {
@@ -226,7 +296,9 @@ export class TextureEditorProvider extends WebviewEditor<TextureDocument, ViewTo
     if (!where) return;
     const t = where.texture;
     const mip = where.mip;
-    const base = doc.name.replace(/\.[^.]+$/, '');
+    // Named by the tier file the level comes from: mip 0 of the .tex0 is not mip 0 of the .tex.
+    const from = leafOf(t.dds.file);
+    const base = from.replace(/\.([^.]+)$/, (_, ext: string) => (/^tex(a)?$/i.test(ext) ? '' : '_' + ext.toLowerCase()));
     const target = await this.service.exportTarget({
       title: 'Export this level as PNG',
       saveLabel: 'Export PNG',
@@ -288,6 +360,7 @@ export class TextureEditorProvider extends WebviewEditor<TextureDocument, ViewTo
   <button id="copyPng" title="Copy this level as PNG (Ctrl+C)">Copy as PNG</button>
   <span id="zoomText" aria-live="polite"></span>
 </div>
+<div id="tierBanner" role="status" hidden></div>
 <div id="main"><div id="stage" tabindex="0" aria-label="Texture"><canvas id="view"></canvas></div><aside id="info"></aside></div>
 <script type="text/plain" id="decoderSource">${inlineScript(this.extensionText('dist/webview/textureDecodeWorker.js'))}</script>
 `,

@@ -1,12 +1,13 @@
 /**
  * The `arch06:` file system: a read-only, case-insensitive view of the mount. The merged tree is
- * what the engine loads (first source in search order wins); `@sources/<name>/` shows one source
- * as it is; `x.bndl [bundle]/` shows a bundle's members as the engine serves them. Engine errors
+ * what the engine loads (first source in search order wins); `@sources/<NN> <name>/` shows one
+ * source as it is, the folders numbered in search order as the Search Order view numbers them
+ * (core/archive/viewPaths.ts: the Explorer sorts by name, so the number orders them); `x.bndl [bundle]/` shows a bundle's members as the engine serves them. Engine errors
  * become FileSystemErrors here, and only here.
  */
 import * as vscode from 'vscode';
 import { isArch06Error } from '../../core/errors';
-import { BundleFolders, ROOT, SourceEntry, memberName } from '../../core/archive';
+import { BundleFolders, ROOT, SourceEntry, memberName, sourceFolderNames } from '../../core/archive';
 import { MountService } from '../mountService';
 import { BUNDLE_SUFFIX, ROOT_URI, SCHEME, SOURCES_FOLDER, parseUri } from './uris';
 
@@ -100,7 +101,7 @@ export class Arch06FileSystem implements vscode.FileSystemProvider {
     return this.guard(uri, () => {
       const m = this.mount(uri);
       const u = parseUri(uri);
-      if (u.view === 'sources') return m.sources.map((s) => [s.name, vscode.FileType.Directory]);
+      if (u.view === 'sources') return sourceFolderNames(m.sources).map((name) => [name, vscode.FileType.Directory]);
       const out: [string, vscode.FileType][] = [];
       if (u.view === 'bundle') {
         const l = this.bundles.resolve(m, u.bundle).list(u.member);

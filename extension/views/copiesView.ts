@@ -71,7 +71,8 @@ export class CopiesView implements vscode.TreeDataProvider<CopyNode> {
     item.description = `${node.index === 0 ? 'wins' : 'shadowed'} · ${e.size.toLocaleString('en')} bytes · ${e.storage}`;
     item.iconPath = new vscode.ThemeIcon(node.index === 0 ? 'pass-filled' : 'circle-outline');
     item.tooltip = `${e.path}\nin ${e.source.name} (${e.source.diskPath})\n${node.index === 0 ? 'The engine loads this copy.' : `Shadowed by ${node.copies[0].source.name}.`}`;
-    item.resourceUri = sourceUri(e.source.name, e.path);
+    const mount = this.service.mount;
+    if (mount) item.resourceUri = sourceUri(mount, e.source.name, e.path);
     item.contextValue = node.index + 1 < node.copies.length ? 'arch06.copy.hasNext' : 'arch06.copy';
     item.command = { command: 'arch06.openCopy', title: 'Open This Copy', arguments: [node] };
     return item;

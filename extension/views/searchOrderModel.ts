@@ -2,12 +2,15 @@
  * What the Search Order view shows, as plain data: no `vscode` import, so it can be unit-tested in
  * plain node (searchOrderView.ts turns these nodes into TreeItems).
  *
- * Top to bottom: the broken sources (cfg lines naming a file that is not a valid archive: the
+ * Top to bottom: one summary line (`7 sources · 1 broken · 0 skipped · 2 not in the cfg`: the state
+ * at a glance, however short the pane), the broken sources (cfg lines naming a file that is not a valid archive: the
  * mount is incomplete, so they come first), then the mounted sources in the order the engine
  * consults them (first wins), then the cfg lines that were skipped and why, then the archives the
  * cfg does not name. Broken sources are grouped at the top rather than placed at their cfg line:
  * the mount does not record which line each mounted source came from.
  */
+
+import { sourceFolderName } from '../../core/archive';
 
 /** The parts of a `Mount` (core/archive/mount.ts) the view reads. */
 export interface SearchOrderMount {
@@ -36,15 +39,15 @@ export interface NodeIcon {
 
 /** What clicking a node does. */
 export type NodeAction =
-  /** Reveal the source's folder (`arch06:/@sources/<name>`) in the Explorer. */
-  | { kind: 'revealSource'; source: string }
+  /** Reveal the source's folder (`arch06:/@sources/<folder>`, `folder` numbered as listed there) in the Explorer. */
+  | { kind: 'revealSource'; source: string; folder: string }
   /** Open the cfg at a 1-based line. */
   | { kind: 'openCfg'; line: number };
 
 export interface SearchOrderNode {
   /** Stable within one mount, for the tree's identity. */
   id: string;
-  kind: 'source' | 'broken' | 'skipped' | 'unlisted' | 'group';
+  kind: 'summary' | 'source' | 'broken' | 'skipped' | 'unlisted' | 'group';
   label: string;
   description?: string;
   /** Markdown when `tooltipIsMarkdown`, else plain text. */
@@ -53,6 +56,8 @@ export interface SearchOrderNode {
   icon?: NodeIcon;
   /** For a source: its name, so the view can give it the source's URI (Explorer decorations). */
   source?: string;
+  /** For a source: its `@sources` folder name (`01 Patch_02.arch06`, core/archive/viewPaths.ts). */
+  folder?: string;
   contextValue?: string;
   action?: NodeAction;
   /** Groups only; shown expanded. */
@@ -63,7 +68,7 @@ const ERROR_ICON: NodeIcon = { id: 'error', color: 'errorForeground' };
 
 /** The view's top-level nodes for a mount (groups carry their children). */
 export function searchOrderNodes(m: SearchOrderMount): SearchOrderNode[] {
-  const out: SearchOrderNode[] = [];
+  const out: SearchOrderNode[] = [summaryNode(m)];
   if (m.broken.length) {
     out.push({
       id: 'group:broken',
@@ -76,6 +81,7 @@ export function searchOrderNodes(m: SearchOrderMount): SearchOrderNode[] {
     });
   }
   m.sources.forEach((s, index) => {
+    const folder = sourceFolderName(index + 1, m.sources.length, s.name);
     out.push({
       id: `source:${index}:${s.name}`,
       kind: 'source',
@@ -85,8 +91,9 @@ export function searchOrderNodes(m: SearchOrderMount): SearchOrderNode[] {
       tooltipIsMarkdown: true,
       icon: { id: s.kind === 'archive' ? 'archive' : 'folder-library' },
       source: s.name,
+      folder,
       contextValue: 'arch06.source',
-      action: { kind: 'revealSource', source: s.name },
+      action: { kind: 'revealSource', source: s.name, folder },
     });
   });
   if (m.skipped.length) {
@@ -117,6 +124,33 @@ export function searchOrderNodes(m: SearchOrderMount): SearchOrderNode[] {
     });
   }
   return out;
+}
+
+/** `n thing` / `n things`. */
+const count = (n: number, one: string, many = one + 's'): string => `${n.toLocaleString('en')} ${n === 1 ? one : many}`;
+
+/** The one-line summary at the top: mounted sources, broken ones, skipped cfg lines, archives the cfg does not name. */
+export function summaryText(m: SearchOrderMount): string {
+  return `${count(m.sources.length, 'source')} · ${m.broken.length} broken · ${m.skipped.length} skipped · ${m.unlisted.length} not in the cfg`;
+}
+
+function summaryNode(m: SearchOrderMount): SearchOrderNode {
+  const lines = [
+    `${count(m.sources.length, 'source')} mounted, in search order below (the first that holds a path wins).`,
+    `${count(m.broken.length, 'broken source')}: files the cfg names that are not valid archives${m.broken.length ? ' (the mount is incomplete)' : ''}.`,
+    `${count(m.skipped.length, 'skipped cfg line')}: naming nothing on disk, or a source mounted again.`,
+    `${count(m.unlisted.length, 'archive')} in the install folder not in the cfg (the game does not mount them).`,
+    '',
+    `Click to open ${m.cfgPath}.`,
+  ];
+  return {
+    id: 'summary',
+    kind: 'summary',
+    label: summaryText(m),
+    tooltip: lines.join('\n'),
+    icon: m.broken.length ? ERROR_ICON : m.skipped.length || m.unlisted.length ? { id: 'warning' } : { id: 'pass' },
+    action: { kind: 'openCfg', line: 1 },
+  };
 }
 
 function brokenNode(m: SearchOrderMount, b: BrokenSourceInfo, i: number): SearchOrderNode {

@@ -1,9 +1,12 @@
 /** "Search Results" for "arch06: Find in Files…": files, then their matching lines; a click opens the line. */
 import * as vscode from 'vscode';
 import { TextMatch, TextSearchResult } from '../../core/search';
-import { mergedUri } from '../fs/uris';
+import { memberUri, mergedUri } from '../fs/uris';
 
-type Node = { kind: 'file'; path: string; matches: TextMatch[] } | { kind: 'match'; match: TextMatch } | { kind: 'info'; text: string };
+type Node = { kind: 'file'; path: string; bundle?: string; matches: TextMatch[] } | { kind: 'match'; match: TextMatch } | { kind: 'info'; text: string };
+
+/** Where a match (or a file of matches) opens: its merged path, or a member in its bundle's folder. */
+const uriOf = (x: { path: string; bundle?: string }): vscode.Uri => (x.bundle ? memberUri(x.bundle, x.path) : mergedUri(x.path));
 
 export class SearchResultsView implements vscode.TreeDataProvider<Node> {
   private readonly changed = new vscode.EventEmitter<void>();
@@ -14,11 +17,17 @@ export class SearchResultsView implements vscode.TreeDataProvider<Node> {
   show(query: string, result: TextSearchResult): void {
     const byFile = new Map<string, TextMatch[]>();
     for (const m of result.matches) {
-      const list = byFile.get(m.path);
+      const key = `${m.bundle ?? ''}\0${m.path}`;
+      const list = byFile.get(key);
       if (list) list.push(m);
-      else byFile.set(m.path, [m]);
+      else byFile.set(key, [m]);
     }
-    this.files = [...byFile].map(([path, matches]) => ({ kind: 'file', path, matches }));
+    this.files = [...byFile.values()].map((matches) => ({
+      kind: 'file',
+      path: matches[0].path,
+      ...(matches[0].bundle ? { bundle: matches[0].bundle } : {}),
+      matches,
+    }));
     const extra = [
       result.limitHit ? 'result limit reached' : '',
       result.cancelled ? 'cancelled' : '',
@@ -43,14 +52,14 @@ export class SearchResultsView implements vscode.TreeDataProvider<Node> {
       return item;
     }
     if (node.kind === 'file') {
-      const item = new vscode.TreeItem(mergedUri(node.path), vscode.TreeItemCollapsibleState.Expanded);
-      item.description = `${node.matches.length}`;
+      const item = new vscode.TreeItem(uriOf(node), vscode.TreeItemCollapsibleState.Expanded);
+      item.description = node.bundle ? `${node.matches.length} · in ${node.bundle.slice(node.bundle.lastIndexOf('\\') + 1)}` : `${node.matches.length}`;
       return item;
     }
     const m = node.match;
     const item = new vscode.TreeItem({ label: m.preview.trim(), highlights: [] });
     item.description = `line ${m.line + 1}`;
-    item.command = { command: 'vscode.open', title: 'Open', arguments: [mergedUri(m.path), { selection: new vscode.Range(m.line, m.start, m.line, m.end) }] };
+    item.command = { command: 'vscode.open', title: 'Open', arguments: [uriOf(m), { selection: new vscode.Range(m.line, m.start, m.line, m.end) }] };
     return item;
   }
 }

@@ -8,12 +8,13 @@
  *
  * Keys: typing filters by path substring (either separator, any case); ↑ ↓ PageUp PageDown Home
  * End move the selection (also from the filter box); Enter or a double-click opens the selected
- * member in its own editor; Escape in the filter box clears it. Column headers sort (again:
- * reverse).
+ * member in its own editor; Escape in the filter box clears it, Ctrl+F (⌘F) returns to it
+ * (../shared/searchBox.ts). Column headers sort (again: reverse).
  *
  * Protocol: ./protocol.ts. The body's dataset mirrors the state for tests (see there).
  */
 import { esc, failurePage, fmt } from '../shared/html';
+import { wireSearchBox } from '../shared/searchBox';
 import { hostChannel } from '../shared/webviewApi';
 import type { BundleView, HostToView, MemberRow, ServedFrom, ViewToHost } from './protocol';
 
@@ -437,19 +438,14 @@ window.addEventListener('message', (e: MessageEvent<HostToView>) => {
   }
 });
 
-filterInput.addEventListener('input', () => {
-  state.filter = filterInput.value;
-  save();
-  if (view) refilter();
-});
-filterInput.addEventListener('keydown', (e) => {
-  if (e.key === 'Escape' && filterInput.value) {
-    filterInput.value = '';
-    state.filter = '';
+wireSearchBox(filterInput, {
+  changed: (value) => {
+    state.filter = value;
     save();
-    refilter();
-    e.preventDefault();
-  } else if (moveKey(e)) e.preventDefault();
+    if (view) refilter();
+  },
+  move: moveKey,
+  table: grid,
 });
 
 grid.addEventListener('keydown', (e) => {
@@ -461,9 +457,6 @@ grid.addEventListener('keydown', (e) => {
   } else if (e.key === 'End') {
     select(shown.length - 1);
     e.preventDefault();
-  } else if (e.key.length === 1 && !e.ctrlKey && !e.metaKey && !e.altKey && e.key !== ' ') {
-    // Typing in the table filters: the key goes on into the filter box.
-    filterInput.focus();
   }
 });
 

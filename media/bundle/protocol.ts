@@ -18,7 +18,7 @@
  * 'failed'), `mode` (the view's mode), `total` (rows in the bundle), `shown` (rows the filter
  * keeps), `selected` (the path of the selected row, '' for none).
  */
-import { type FailedMessage, type ReadyMessage, uint32, unchecked } from '../shared/protocol';
+import { type FailedMessage, type FirstRowsMessage, type ReadyMessage, checkTableMessage, uint32, unchecked } from '../shared/protocol';
 
 export type { FailedMessage, ReadyMessage } from '../shared/protocol';
 
@@ -110,12 +110,6 @@ export interface InitMessage {
 
 export type HostToView = InitMessage | FailedMessage;
 
-export interface FirstRowsMessage {
-  type: 'firstRows';
-  /** How many rows the table holds. */
-  rows: number;
-}
-
 export interface OpenMessage {
   type: 'open';
   /** An index into `view.rows` (the host checks it against its own rows). */
@@ -129,9 +123,8 @@ export function checkViewMessage(raw: unknown): ViewToHost | undefined {
   const m = unchecked(raw);
   switch (m?.type) {
     case 'ready':
-      return { type: 'ready' };
     case 'firstRows':
-      return { type: 'firstRows', rows: uint32(m.rows) ?? 0 };
+      return checkTableMessage(m);
     case 'open': {
       const row = uint32(m.row);
       return row === undefined ? undefined : { type: 'open', row };

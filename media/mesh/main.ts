@@ -11,18 +11,25 @@
  * when a `model` arrives and the host sends them again after it. The Textures toggle shows or
  * hides them without forgetting them.
  *
- * Host page: this script builds its own DOM inside <body>; the page only needs
- * media/mesh/meshView.css, this bundle, and a CSP such as
+ * First paint: the host's page carries a header and a progress line (`#boot`) in its markup and
+ * loads this bundle as an async script, so they show before this bundle has loaded; the script keeps the progress line up to date and
+ * takes it away once the model is on screen. The first frame comes before any optional work:
+ * the normals and tangents helpers, the bounds, the skeleton overlay, the UV view and the bone
+ * list are made after it (`optionalReady`), on the next idle moment.
+ *
+ * Host page: this script builds its own DOM inside <body> (after `#boot` when the page has one);
+ * the page only needs media/mesh/meshView.css, this bundle, and a CSP such as
  * `default-src 'none'; style-src ${cspSource}; script-src 'nonce-…'` (labels are positioned
  * through element.style, which a CSP without 'unsafe-inline' allows).
  */
 import { Color } from 'three';
 import type { MeshModel } from '../../core/model';
+import { bonesToLabel } from '../../core/model';
 import { el, esc, failurePage, fmt } from '../shared/html';
 import { hostChannel } from '../shared/webviewApi';
 import { ModelView, PartView, defaultBox, slotKey } from './model';
-import { addPartHelpers, applyOverlays, drawUv } from './overlays';
-import { markSelected, showInfo } from './panel';
+import { type BoneFocus, addPartHelpers, applyOverlays, drawUv } from './overlays';
+import { BoneList, markSelected, showInfo } from './panel';
 import { type FailedMessage, type HostToView, type ViewToHost, fromWireModel } from './protocol';
 import { SceneView } from './scene';
 import { SlotTextures, renderSlots } from './slotTextures';
@@ -31,16 +38,45 @@ import { DEFAULT_VIEW, Toggle, Toolbar, ViewState } from './toolbar';
 const scriptStart = performance.now();
 const host = hostChannel<ViewToHost>();
 
+/** Runs `f` when the browser is idle (or soon, where it has no idle callback). */
+const whenIdle = (f: () => void): void => {
+  if (typeof requestIdleCallback === 'function') requestIdleCallback(f, { timeout: 200 });
+  else setTimeout(f, 0);
+};
+
+/**
+ * The header and progress line shown until the model is on screen: the page's own `#boot` (drawn
+ * before this script loaded), or one made here for a page without it.
+ */
+class Boot {
+  readonly element: HTMLElement;
+  private readonly text: HTMLElement;
+  constructor() {
+    this.element = document.getElementById('boot') ?? el('div', { id: 'boot' });
+    if (!this.element.isConnected) document.body.prepend(this.element);
+    this.text = this.element.querySelector<HTMLElement>('.bootText') ?? this.element.appendChild(el('div', { className: 'bootText' }));
+  }
+  say(text: string): void {
+    this.text.textContent = text;
+  }
+  done(): void {
+    this.element.hidden = true;
+  }
+}
+
 /** The viewer: what is on screen and the state the controls edit. */
 class Viewer {
   readonly state: ViewState = { ...DEFAULT_VIEW, ...(host.getState() as Partial<ViewState> | undefined) };
+  readonly boot = new Boot();
   readonly toolbar = new Toolbar({
     toggle: (key) => this.setToggle(key, !this.state[key]),
     selectLod: (i) => this.selectLod(i),
     frame: () => this.frame(),
     clearSelection: () => {
-      if (!this.view?.selected) return false;
+      if (!this.view?.selected && this.view?.selectedBone === undefined) return false;
       this.view.selected = undefined;
+      this.view.selectedBone = undefined;
+      this.boneList?.setSelected(undefined);
       this.apply();
       return true;
     },
@@ -58,13 +94,21 @@ class Viewer {
   /** The model on screen. */
   private view: ModelView | undefined;
   private firstFrameSent = false;
+  /** Optional work (helpers, overlays, the UV view, the bone list) waits until the model's first frame is drawn. */
+  private optionalReady = false;
+  /** The searchable bone list of the model's skeleton, made after the first frame. */
+  private boneList: BoneList | undefined;
+  /** Where a press on the stage started (a press that does not move picks a bone). */
+  private pressAt: { x: number; y: number } | undefined;
   /** When the last `model` message arrived (performance.now()). */
   modelArrivedAt = 0;
 
   constructor() {
     this.stage.setAttribute('aria-label', '3D view: drag to orbit, right-drag or arrow keys to pan, wheel to zoom');
     this.info.setAttribute('aria-label', 'Model details');
-    document.body.append(this.toolbar.element, this.mainArea, this.failedBox);
+    this.toolbar.element.hidden = true;
+    this.boot.element.after(this.toolbar.element, this.mainArea, this.failedBox);
+    this.boot.say('Starting the 3D view…');
     document.body.dataset.state = 'waiting';
     document.body.dataset.textures = '0';
     this.scene = new SceneView(this.stage, el('div', { id: 'legend' }), [this.uvCanvas], {
@@ -74,18 +118,114 @@ class Viewer {
       },
     });
     this.textures = new SlotTextures(Math.min(8, this.scene.renderer?.capabilities.getMaxAnisotropy() ?? 1));
+    this.bindBonePicking();
+  }
+
+  /** Hovering a joint in the scene names it and its parent; a click (a press that does not move) selects it. */
+  private bindBonePicking(): void {
+    const at = (e: PointerEvent): number | undefined => {
+      const view = this.view;
+      if (!view?.bones || !view.bones.group.visible) return undefined;
+      const r = this.stage.getBoundingClientRect();
+      return view.bones.nearest(this.scene.camera, r.width, r.height, e.clientX - r.left, e.clientY - r.top);
+    };
+    this.stage.addEventListener('pointermove', (e) => {
+      if (e.buttons !== 0 || !this.view) return;
+      this.hoverBone(at(e));
+    });
+    this.stage.addEventListener('pointerleave', () => this.hoverBone(undefined));
+    this.stage.addEventListener('pointerdown', (e) => (this.pressAt = { x: e.clientX, y: e.clientY }));
+    this.stage.addEventListener('pointerup', (e) => {
+      const p = this.pressAt;
+      this.pressAt = undefined;
+      if (!p || Math.hypot(e.clientX - p.x, e.clientY - p.y) > 4) return;
+      const bone = at(e);
+      if (bone !== undefined) this.selectBone(bone);
+    });
+  }
+
+  /** The bone under the pointer (scene or list) changed: its label and its parent's, nothing else. */
+  private hoverBone(bone: number | undefined): void {
+    const view = this.view;
+    if (!view || view.hoveredBone === bone) return;
+    view.hoveredBone = bone;
+    this.applyBoneFocus();
+  }
+
+  /** Select a bone (from the list or the scene): the skeleton is shown, the bone highlighted and named with its parent. */
+  private selectBone(bone: number | undefined): void {
+    const view = this.view;
+    if (!view) return;
+    view.selectedBone = bone;
+    this.boneList?.setSelected(bone);
+    if (bone !== undefined && !this.state.bones && view.model.lods.length > 0) {
+      this.state.bones = true;
+      this.save();
+    }
+    this.apply();
+  }
+
+  /** Which bones are named and highlighted now. */
+  private boneFocus(): BoneFocus {
+    const view = this.view;
+    const parents = view?.model.skeleton?.bones.map((b) => b.parent) ?? [];
+    const labelled = bonesToLabel(parents, [view?.hoveredBone, view?.selectedBone], this.state.labels);
+    return { labelled, allSockets: this.state.labels, selected: view?.selectedBone, hovered: view?.hoveredBone };
+  }
+
+  /** The bone overlay's names and highlight from the focus, and the dataset mirror for tests. */
+  private applyBoneFocus(): void {
+    const view = this.view;
+    const focus = this.boneFocus();
+    if (view?.bones && view.bones.group.visible) view.bones.setFocus(focus);
+    const ds = document.body.dataset;
+    const bones = view?.model.skeleton?.bones ?? [];
+    ds.selectedBone = focus.selected === undefined ? '' : view!.shownName(bones[focus.selected]!.name);
+    ds.boneLabels = String(view?.bones?.group.visible ? focus.labelled.length : 0);
+    this.scene.requestRender();
   }
 
   private save(): void {
     host.setState({ ...this.state });
   }
 
-  /** After each frame drawn: the first one of a model is reported with its timings. */
+  /**
+   * After each frame drawn: the first one of a model is reported with its timings, the progress
+   * line goes, and the optional work waits for the next idle moment.
+   */
   private rendered(): void {
     if (!this.view || this.firstFrameSent) return;
     this.firstFrameSent = true;
     const now = performance.now();
     host.post({ type: 'firstFrame', ms: now - scriptStart, sinceModelMs: now - this.modelArrivedAt });
+    this.boot.done();
+    const view = this.view;
+    whenIdle(() => {
+      if (this.view !== view) return;
+      this.optionalReady = true;
+      this.makeBoneList();
+      this.showInfo(view);
+      this.apply();
+      document.body.dataset.optional = 'ready';
+    });
+  }
+
+  /** The searchable bone list (after the first frame; a model without bones has none). */
+  private makeBoneList(): void {
+    const view = this.view;
+    const sk = view?.model.skeleton;
+    this.boneList = undefined;
+    if (!view || !sk || sk.bones.length === 0) return;
+    this.boneList = new BoneList(
+      view.model,
+      (n) => view.shownName(n),
+      {
+        select: (bone) => this.selectBone(bone),
+        hover: (bone) => this.hoverBone(bone),
+      },
+      '',
+    );
+    this.boneList.setSelected(view.selectedBone);
   }
 
   private drawUv(): void {
@@ -113,31 +253,47 @@ class Viewer {
     const lv = view?.current(this.state.lod);
     const parts = lv?.parts ?? [];
     const noMesh = view !== undefined && view.model.lods.length === 0;
-    const disabled = new Set<Toggle>();
-    if (!view?.model.skeleton || view.model.skeleton.bones.length === 0) disabled.add('bones');
-    for (const [key, has] of [
-      ['normals', 'normals'],
-      ['tangents', 'tangents'],
-      ['colors', 'colors'],
-      ['uv', 'uvs'],
-    ] as const)
-      if (!parts.some((p) => p.part[has])) disabled.add(key);
-    if (this.textures.size === 0) disabled.add('textures');
-    this.toolbar.setToggles(this.state, new Set<Toggle>(noMesh ? ['bones'] : []), disabled);
+    this.toolbar.setToggles(this.state, new Set<Toggle>(noMesh ? ['bones'] : []), this.disabledToggles(view, parts));
     if (view) for (const [i, v] of view.lods) v.group.visible = v === lv && i === this.state.lod;
+    // Optional work waits for the first frame; a model with no mesh draws its bones in it.
+    const optional = this.optionalReady || noMesh;
     /** Slots of this LOD that draw a texture now. */
     const textured = new Set<string>();
     for (const p of parts) {
       if (this.applyPart(p, view!.selected)) textured.add(slotKey(p.part));
-      addPartHelpers(p, this.state, view!.size, this.scene.scene);
+      if (optional) addPartHelpers(p, this.state, view!.size, this.scene.scene);
     }
-    if (view) applyOverlays(view, lv, this.state);
+    if (view && optional) applyOverlays(view, lv, this.state, this.boneFocus());
     document.body.dataset.textures = String(textured.size);
-    this.uvCanvas.classList.toggle('on', this.state.uv);
-    if (this.state.uv) this.drawUv();
+    const uv = optional && this.state.uv;
+    this.uvCanvas.classList.toggle('on', uv);
+    if (uv) this.drawUv();
     markSelected(this.info, view?.selected);
+    this.applyBoneFocus();
     this.postStats();
     this.scene.requestRender();
+  }
+
+  /** The toggles with nothing to show now, each with why (the button's title). */
+  private disabledToggles(view: ModelView | undefined, parts: PartView[]): Map<Toggle, string> {
+    const disabled = new Map<Toggle, string>();
+    const noSkeleton = !view?.model.skeleton || view.model.skeleton.bones.length === 0;
+    if (noSkeleton) {
+      disabled.set('bones', 'this model has no skeleton');
+      disabled.set('labels', 'this model has no skeleton');
+    } else if (!this.state.bones && view.model.lods.length > 0) disabled.set('labels', 'names are drawn with the skeleton: turn Bones on first');
+    const none = parts.length === 0 ? 'this model has no mesh' : undefined;
+    for (const [key, has, what] of [
+      ['normals', 'normals', 'normals'],
+      ['tangents', 'tangents', 'tangents'],
+      ['colors', 'colors', 'vertex colours'],
+      ['uv', 'uvs', 'texture coordinates'],
+    ] as const)
+      if (!parts.some((p) => p.part[has])) disabled.set(key, none ?? `the parts of this LOD store no ${what}`);
+    if (none) disabled.set('wireframe', none);
+    if (this.textures.size === 0)
+      disabled.set('textures', none ?? 'no texture is assigned yet: choose one with "Texture…" beside a material slot in the panel');
+    return disabled;
   }
 
   /** One part's material and visibility from the state; true when it draws its slot's texture. */
@@ -203,22 +359,45 @@ class Viewer {
 
   private showInfo(view: ModelView): void {
     const lv = view.current(this.state.lod);
-    showInfo(this.info, view.model, lv, this.state.lod, this.slotsBox, {
-      visibility: (p, visible) => {
-        p.visible = visible;
-        if (!visible && view.selected === p) view.selected = undefined;
-        this.apply();
+    const scroll = this.info.scrollTop;
+    showInfo(
+      this.info,
+      view.model,
+      lv,
+      this.state.lod,
+      this.slotsBox,
+      {
+        visibility: (p, visible) => {
+          p.visible = visible;
+          if (!visible && view.selected === p) view.selected = undefined;
+          this.apply();
+        },
+        select: (p) => {
+          view.selected = view.selected === p ? undefined : p;
+          this.apply();
+        },
+        showAll: (shown) => {
+          for (const p of shown.parts) p.visible = true;
+          this.apply();
+        },
       },
-      select: (p) => {
-        view.selected = view.selected === p ? undefined : p;
-        this.apply();
-      },
-      showAll: (shown) => {
-        for (const p of shown.parts) p.visible = true;
-        this.apply();
-      },
-    });
+      (n) => view.shownName(n),
+      this.boneList,
+    );
+    this.info.scrollTop = scroll;
     if (lv) this.renderSlots();
+  }
+
+  /** Names the host decoded for the model's hashes: the panel, the labels and the title show them. */
+  setNames(names: Record<string, string>): void {
+    const view = this.view;
+    if (!view) return;
+    view.names = names;
+    document.body.dataset.names = String(Object.keys(names).length);
+    view.bones?.relabel();
+    this.boneList?.refresh();
+    this.showInfo(view);
+    this.apply();
   }
 
   private selectLod(i: number): void {
@@ -256,6 +435,10 @@ class Viewer {
   showModel(m: MeshModel, title: string): void {
     this.clearModel();
     this.firstFrameSent = false;
+    this.optionalReady = false;
+    this.boneList = undefined;
+    delete document.body.dataset.optional;
+    this.boot.say('Drawing the first frame…');
     this.stage.querySelector('.stageMessage')?.remove();
     this.toolbar.element.hidden = this.mainArea.hidden = false;
     this.failedBox.hidden = true;
@@ -280,6 +463,11 @@ class Viewer {
         `<p>WebGL is not available here, so the model cannot be drawn: ${esc(reason)}</p><p>Its parts, skeleton and notes are listed on the right.</p>`,
       );
       document.body.dataset.state = 'error';
+      this.boot.done();
+      // No frame will come: the panel's optional parts (the bone list) now.
+      this.optionalReady = true;
+      this.makeBoneList();
+      this.showInfo(view);
       host.post({ type: 'error', message: `WebGL is not available: ${reason}` });
     }
   }
@@ -288,6 +476,7 @@ class Viewer {
   showFailed(msg: FailedMessage): void {
     this.clearModel();
     document.body.dataset.state = 'failed';
+    this.boot.done();
     this.toolbar.element.hidden = this.mainArea.hidden = true;
     this.failedBox.hidden = false;
     this.failedBox.innerHTML = failurePage('a model', msg);
@@ -299,7 +488,9 @@ const viewer = new Viewer();
 window.addEventListener('message', (e: MessageEvent<HostToView>) => {
   const msg = e.data;
   if (!msg || typeof msg !== 'object') return;
-  if (msg.type === 'model') {
+  if (msg.type === 'names') {
+    if (msg.names && typeof msg.names === 'object') viewer.setNames(msg.names);
+  } else if (msg.type === 'model') {
     viewer.modelArrivedAt = performance.now();
     let m: MeshModel;
     try {
@@ -307,6 +498,7 @@ window.addEventListener('message', (e: MessageEvent<HostToView>) => {
     } catch (err) {
       const message = err instanceof Error ? err.message : String(err);
       viewer.stageMessage(`<h3>This model could not be shown</h3><p>${esc(message)}</p>`);
+      viewer.boot.done();
       document.body.dataset.state = 'error';
       host.post({ type: 'error', message });
       return;
@@ -327,3 +519,36 @@ window.addEventListener('message', (e: MessageEvent<HostToView>) => {
 
 viewer.scene.resize();
 host.post({ type: 'ready' });
+const readyAt = performance.now();
+viewer.boot.say('Reading the model…');
+reportPaint();
+
+/**
+ * Tells the host when the page first painted (its header and progress line, from the markup),
+ * when this script started and when `ready` went, all from the document's time origin. The
+ * paint entry is usually there already; otherwise it is awaited for up to two seconds.
+ */
+function reportPaint(): void {
+  let sent = false;
+  const send = (firstPaintMs: number): void => {
+    if (sent) return;
+    sent = true;
+    const page = (globalThis as { __arch06PageStart?: unknown }).__arch06PageStart;
+    host.post({ type: 'painted', pageMs: typeof page === 'number' ? page : -1, firstPaintMs, scriptMs: scriptStart, readyMs: readyAt });
+  };
+  const fcp = (entries: PerformanceEntryList): PerformanceEntry | undefined => entries.find((e) => e.name === 'first-contentful-paint');
+  const now = fcp(performance.getEntriesByType('paint'));
+  if (now) return send(now.startTime);
+  try {
+    const observer = new PerformanceObserver((list) => {
+      const e = fcp(list.getEntries());
+      if (!e) return;
+      observer.disconnect();
+      send(e.startTime);
+    });
+    observer.observe({ type: 'paint', buffered: true });
+  } catch {
+    // No paint timing here: reported as -1 below.
+  }
+  setTimeout(() => send(-1), 2000);
+}

@@ -23,7 +23,8 @@ import type { VertexNormalsHelper } from 'three/examples/jsm/helpers/VertexNorma
 import type { VertexTangentsHelper } from 'three/examples/jsm/helpers/VertexTangentsHelper.js';
 import { CSS2DObject } from 'three/examples/jsm/renderers/CSS2DRenderer.js';
 import type { MeshModel, ModelPart } from '../../core/model';
-import { reverseTriangles, windingOf } from '../../core/model';
+import { nameHashes, reverseTriangles, windingOf } from '../../core/model';
+import type { BoneOverlay } from './overlays';
 
 /** A drawn part: its mesh, its own material (for selection highlight), helpers made on demand. */
 export interface PartView {
@@ -93,8 +94,13 @@ export class ModelView {
   readonly root = new Group();
   readonly lods = new Map<number, LodView>();
   selected: PartView | undefined;
+  /** The bone selected in the bone list or the scene, and the one under the pointer (indices into the skeleton). */
+  selectedBone: number | undefined;
+  hoveredBone: number | undefined;
+  /** Names the host decoded for hashes the model prints as `0x%08X` (protocol `names`). */
+  names: Record<string, string> = {};
   /** The skeleton and bounds overlays, built the first time they are shown. */
-  bones: Group | undefined;
+  bones: BoneOverlay | undefined;
   bounds: Group | undefined;
   /** Characteristic size of the model in centimetres (largest extent, at least 1). */
   readonly size: number;
@@ -110,6 +116,11 @@ export class ModelView {
     const size = box.getSize(new Vector3());
     this.box = box;
     this.size = Math.max(size.x, size.y, size.z, 1);
+  }
+
+  /** A part, bone or socket name as shown: its hashes decoded where the host named them. */
+  shownName(name: string): string {
+    return nameHashes(name, this.names);
   }
 
   /** The LOD shown for index `lod`, or undefined when the model has no LODs. */

@@ -4,9 +4,15 @@
  *
  * Sequence:
  *
+ *   (the page's own markup shows a header and a progress line before any script runs)
  *   webview → host   { type: 'ready' }                       once the script has loaded
+ *   webview → host   { type: 'painted', pageMs, firstPaintMs, scriptMs, readyMs }   right after
+ *                                                              `ready`: when the page was written,
+ *                                                              first painted, the script started
+ *                                                              and `ready` was sent
  *   host → webview   { type: 'model', model, title }          the model to show (WireModel, below)
  *                 or { type: 'failed', message, hex, size? }   the file did not parse
+ *   host → webview   { type: 'names', names }                 decoded hash names, after `model`
  *   webview → host   { type: 'firstFrame', ms, sinceModelMs }  once, after the first frame of a model
  *   webview → host   { type: 'stats', lod, triangles, visibleParts }   after every change of view
  *   webview → host   { type: 'error', message }               the webview could not show the model
@@ -26,6 +32,19 @@
  *
  * `firstFrame.ms`: milliseconds from the start of the webview script (performance.now() taken
  * when the bundle starts) to the end of the first render call that drew the model.
+ *
+ * `painted`: milliseconds from the webview document's time origin (its navigation start, which in
+ * VS Code's browser build comes well before the host writes the page into it) to the page's
+ * markup having been read (`pageMs`: the host page's loader marks it; -1 without the mark), to its
+ * first paint (the header and progress line: the browser's first-contentful-paint entry, -1 when
+ * the browser has none), to the start of this script, and to `ready`. The first paint the user
+ * waits for is `firstPaintMs - pageMs`.
+ *
+ * `names`: the model prints names it knows only as hashes `0x%08X` (a part's LOD group id, bones from
+ * the mesh's own list). The host looks those hashes up in the mount's hash dictionary (built once
+ * per mount, so it may come well after the model) and sends the ones it knows, keyed by the hash
+ * as printed (upper-case hex, `hashKey` in core/model). The webview shows the names, the hash on
+ * hover. Sent once per `model` at most, and only when at least one hash is named.
  *
  * `stats`: `lod` is the index into `model.lods` being shown (-1 when the model has no LODs),
  * `triangles` the triangles of the parts currently visible in that LOD, `visibleParts` how many
@@ -86,13 +105,31 @@ export interface ClearTextureMessage {
   slot: string;
 }
 
-export type HostToView = ModelMessage | FailedMessage | TextureMessage | ClearTextureMessage;
+/** Names for hashes the model prints as `0x%08X` (see the header). */
+export interface NamesMessage {
+  type: 'names';
+  /** Name by hash as printed (`0xEE02AA64`). */
+  names: Record<string, string>;
+}
+
+export type HostToView = ModelMessage | FailedMessage | TextureMessage | ClearTextureMessage | NamesMessage;
 
 export interface FirstFrameMessage {
   type: 'firstFrame';
   ms: number;
   /** From the `model` message's arrival to the end of the first render that drew it. */
   sinceModelMs: number;
+}
+
+/** When the page painted first, the script started and `ready` went, in ms from the document's time origin. */
+export interface PaintedMessage {
+  type: 'painted';
+  /** The page's markup read (the host page's loader marks it), -1 without the mark. */
+  pageMs: number;
+  /** First contentful paint (the header and progress line), -1 when the browser reports none. */
+  firstPaintMs: number;
+  scriptMs: number;
+  readyMs: number;
 }
 
 export interface StatsMessage {
@@ -114,7 +151,7 @@ export interface PickTextureMessage {
   slot: string;
 }
 
-export type ViewToHost = ReadyMessage | FirstFrameMessage | StatsMessage | ErrorMessage | PickTextureMessage | ClearTextureMessage;
+export type ViewToHost = ReadyMessage | PaintedMessage | FirstFrameMessage | StatsMessage | ErrorMessage | PickTextureMessage | ClearTextureMessage;
 
 /** The longest slot name the host accepts (a material name; the viewer's `slotKey`). */
 const MAX_SLOT = 256;
@@ -134,6 +171,15 @@ export function checkViewMessage(raw: unknown): ViewToHost | undefined {
       const ms = finite(m.ms);
       const sinceModelMs = finite(m.sinceModelMs);
       return ms === undefined || sinceModelMs === undefined ? undefined : { type: 'firstFrame', ms, sinceModelMs };
+    }
+    case 'painted': {
+      const pageMs = finite(m.pageMs);
+      const firstPaintMs = finite(m.firstPaintMs);
+      const scriptMs = finite(m.scriptMs);
+      const readyMs = finite(m.readyMs);
+      return pageMs === undefined || firstPaintMs === undefined || scriptMs === undefined || readyMs === undefined
+        ? undefined
+        : { type: 'painted', pageMs, firstPaintMs, scriptMs, readyMs };
     }
     case 'stats':
       return {

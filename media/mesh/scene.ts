@@ -1,26 +1,15 @@
 /**
- * The 3D stage: WebGL renderer (absent when WebGL is not available), the label layer, camera,
+ * The 3D stage: the WebGL renderer (renderer.ts, the viewer's own; absent when WebGL 2 is not
+ * available), the label layer, camera,
  * orbit controls, lights, the ground grid with its legend, the theme's background, rendering on
  * demand and framing a box.
  */
-import {
-  AxesHelper,
-  Box3,
-  BufferAttribute,
-  Color,
-  DirectionalLight,
-  GridHelper,
-  HemisphereLight,
-  PerspectiveCamera,
-  Scene,
-  Sphere,
-  Vector3,
-  WebGLRenderer,
-} from 'three';
+import { AxesHelper, Box3, BufferAttribute, Color, DirectionalLight, GridHelper, HemisphereLight, PerspectiveCamera, Scene, Sphere, Vector3 } from 'three';
 import { OrbitControls } from 'three/examples/jsm/controls/OrbitControls.js';
 import { CSS2DRenderer } from 'three/examples/jsm/renderers/CSS2DRenderer.js';
 import { esc, fmt } from '../shared/html';
 import { cm, disposeObject } from './model';
+import { ViewerRenderer } from './renderer';
 
 /** The editor background of the current theme (the stage's CSS background), for the clear colour. */
 export function themeBackground(stage: HTMLElement): Color {
@@ -44,7 +33,7 @@ function niceStep(x: number): number {
 }
 
 export class SceneView {
-  readonly renderer: WebGLRenderer | undefined;
+  readonly renderer: ViewerRenderer | undefined;
   /** Why there is no renderer. */
   readonly webglError: string | undefined;
   readonly labels = new CSS2DRenderer();
@@ -66,7 +55,7 @@ export class SceneView {
     private readonly hooks: { rendered(): void; redraw(): void },
   ) {
     try {
-      this.renderer = new WebGLRenderer({ antialias: true, preserveDrawingBuffer: true });
+      this.renderer = new ViewerRenderer();
       this.renderer.setPixelRatio(window.devicePixelRatio || 1);
       this.renderer.domElement.className = 'gl';
       stage.append(this.renderer.domElement);

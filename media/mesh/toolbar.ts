@@ -4,9 +4,10 @@
  * state they edit is saved with the webview (`setState`), so a reopened tab keeps its toggles.
  */
 import type { MeshModel } from '../../core/model';
+import { lodDisabledReason } from '../../core/model';
 import { el, fmt } from '../shared/html';
 
-export type Toggle = 'wireframe' | 'textures' | 'normals' | 'tangents' | 'colors' | 'bounds' | 'bones' | 'uv';
+export type Toggle = 'wireframe' | 'textures' | 'normals' | 'tangents' | 'colors' | 'bounds' | 'bones' | 'labels' | 'uv';
 
 export interface ViewState extends Record<Toggle, boolean> {
   /** The LOD shown (an index into `model.lods`). */
@@ -22,6 +23,7 @@ export const DEFAULT_VIEW: ViewState = {
   colors: false,
   bounds: false,
   bones: false,
+  labels: false,
   uv: false,
 };
 
@@ -32,7 +34,8 @@ const TOGGLES: { key: Toggle; label: string; title: string }[] = [
   { key: 'tangents', label: 'Tangents', title: 'Show the vertex tangents the file stores' },
   { key: 'colors', label: 'Vertex colours', title: 'Shade with the vertex colours instead of the material colour' },
   { key: 'bounds', label: 'Bounds', title: 'Show the bounding box and bounding sphere' },
-  { key: 'bones', label: 'Bones', title: 'Show the skeleton (bones, names, sockets)' },
+  { key: 'bones', label: 'Bones', title: 'Show the skeleton (bones, sockets); names for the hovered or selected bone and its parent' },
+  { key: 'labels', label: 'All names', title: 'Name every bone and socket, not only the hovered or selected bone and its parent' },
   { key: 'uv', label: 'UV', title: 'Show the visible parts’ triangles in UV space' },
 ];
 
@@ -49,6 +52,8 @@ export class Toolbar {
   readonly element: HTMLDivElement;
   private readonly title = el('span', { id: 'title' });
   private readonly lodSelect = el('select', { id: 'lod', title: 'Level of detail' });
+  /** The select's label: a disabled select gets no hover events in every browser, its label does. */
+  private readonly lodLabel = el('label', {}, 'LOD ', this.lodSelect);
   private readonly toggles = new Map<Toggle, HTMLButtonElement>();
   private readonly status = el('span', { id: 'status' });
 
@@ -69,7 +74,7 @@ export class Toolbar {
       group.append(b);
     }
     this.status.setAttribute('aria-live', 'polite');
-    this.element = el('div', { id: 'toolbar' }, this.title, el('label', {}, 'LOD ', this.lodSelect), frameButton, group, this.status);
+    this.element = el('div', { id: 'toolbar' }, this.title, this.lodLabel, frameButton, group, this.status);
     this.element.setAttribute('role', 'toolbar');
     this.element.setAttribute('aria-label', '3D view controls');
     bindKeys(actions);
@@ -83,15 +88,23 @@ export class Toolbar {
     if (m.lods.length === 0) this.lodSelect.append(el('option', { value: '-1', textContent: 'no mesh' }));
     this.lodSelect.disabled = m.lods.length <= 1;
     this.lodSelect.value = String(m.lods.length > 0 ? lod : -1);
+    const why = lodDisabledReason(m);
+    this.lodSelect.title = this.lodLabel.title = why ?? 'Level of detail: the parts drawn from each distance';
   }
 
-  /** Pressed toggles (`forced` ones are on whatever the state says), and those with nothing to show disabled. */
-  setToggles(state: ViewState, forced: ReadonlySet<Toggle>, disabled: ReadonlySet<Toggle>): void {
+  /**
+   * Pressed toggles (`forced` ones are on whatever the state says), and those with nothing to show
+   * disabled, each with why on hover. A disabled toggle is never shown pressed (no `on`, and
+   * aria-pressed false), whatever the saved state says.
+   */
+  setToggles(state: ViewState, forced: ReadonlySet<Toggle>, disabled: ReadonlyMap<Toggle, string>): void {
     for (const [key, b] of this.toggles) {
-      const on = state[key] || forced.has(key);
+      const why = disabled.get(key);
+      const on = why === undefined && (state[key] || forced.has(key));
       b.setAttribute('aria-pressed', String(on));
       b.classList.toggle('on', on);
-      b.disabled = disabled.has(key);
+      b.disabled = why !== undefined;
+      b.title = why === undefined ? TOGGLES.find((t) => t.key === key)!.title : `${TOGGLES.find((t) => t.key === key)!.label}: ${why}`;
     }
   }
 

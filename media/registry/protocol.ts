@@ -26,7 +26,7 @@
  * registry, or raw records when the layout did not validate), `shown` (those the search and the
  * class filter keep).
  */
-import { type FailedMessage, type ReadyMessage, uint32, unchecked } from '../shared/protocol';
+import { type FailedMessage, type FirstRowsMessage, type ReadyMessage, checkTableMessage, uint32, unchecked } from '../shared/protocol';
 
 export type { FailedMessage, ReadyMessage } from '../shared/protocol';
 
@@ -194,11 +194,6 @@ export interface QueryMessage {
   count: number;
 }
 
-export interface FirstRowsMessage {
-  type: 'firstRows';
-  rows: number;
-}
-
 export interface OpenBindingMessage {
   type: 'openBinding';
   /** An index into `view.bindings`. */
@@ -224,9 +219,8 @@ export function checkViewMessage(raw: unknown): ViewToHost | undefined {
   const m = unchecked(raw);
   switch (m?.type) {
     case 'ready':
-      return { type: 'ready' };
     case 'firstRows':
-      return { type: 'firstRows', rows: uint32(m.rows) ?? 0 };
+      return checkTableMessage(m);
     case 'query': {
       const seq = uint32(m.seq);
       const start = uint32(m.start);

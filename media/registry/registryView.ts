@@ -10,6 +10,7 @@
  * Protocol: ./protocol.ts. The body's dataset mirrors the state for tests (see there).
  */
 import { esc, failurePage, fmt } from '../shared/html';
+import { wireSearchBox } from '../shared/searchBox';
 import { hostChannel } from '../shared/webviewApi';
 import type { BindingRowView, BlockRow, Confidence, HostToView, ObjectRow, RawRecordRow, RegistryView, RowsMessage, ViewToHost } from './protocol';
 
@@ -322,19 +323,13 @@ window.addEventListener('resize', () => {
   render();
   requestWindow();
 });
-search.addEventListener('input', () => {
-  state.search = search.value;
-  save();
-  refilter();
-});
-search.addEventListener('keydown', (e) => {
-  if (e.key === 'Escape' && search.value) {
-    search.value = '';
-    state.search = '';
+wireSearchBox(search, {
+  changed: (value) => {
+    state.search = value;
     save();
     refilter();
-    e.preventDefault();
-  }
+  },
+  table: grid,
 });
 classFilter.addEventListener('change', () => {
   state.className = classFilter.value;

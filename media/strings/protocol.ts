@@ -25,7 +25,7 @@
  * (keys), `shown` (keys the search keeps), `languages` (the shown ones, comma-separated), `named`
  * (keys with a name), `selected` (the selected row's hash, '' for none).
  */
-import { type FailedMessage, type ReadyMessage, uint32, unchecked } from '../shared/protocol';
+import { type FailedMessage, type FirstRowsMessage, type ReadyMessage, checkTableMessage, uint32, unchecked } from '../shared/protocol';
 
 export type { FailedMessage, ReadyMessage } from '../shared/protocol';
 
@@ -109,11 +109,6 @@ export interface RowsRequest {
   count: number;
 }
 
-export interface FirstRowsMessage {
-  type: 'firstRows';
-  rows: number;
-}
-
 export interface ExportMessage {
   type: 'export';
   format: 'csv' | 'json';
@@ -131,7 +126,7 @@ export function checkViewMessage(raw: unknown): ViewToHost | undefined {
   const m = unchecked(raw);
   switch (m?.type) {
     case 'ready':
-      return { type: 'ready' };
+      return checkTableMessage(m);
     case 'query': {
       const seq = uint32(m.seq);
       if (seq === undefined || typeof m.text !== 'string' || !Array.isArray(m.languages)) return undefined;
@@ -145,7 +140,7 @@ export function checkViewMessage(raw: unknown): ViewToHost | undefined {
       return seq === undefined || start === undefined || n === undefined ? undefined : { type: 'rows', seq, start, count: n };
     }
     case 'firstRows':
-      return { type: 'firstRows', rows: uint32(m.rows) ?? 0 };
+      return checkTableMessage(m);
     case 'export':
       return m.format === 'csv' || m.format === 'json' ? { type: 'export', format: m.format } : undefined;
     default:

@@ -14,6 +14,7 @@
  * Protocol: ./protocol.ts. The body's dataset mirrors the state for tests (see there).
  */
 import { esc, failurePage, fmt } from '../shared/html';
+import { wireSearchBox } from '../shared/searchBox';
 import { hostChannel } from '../shared/webviewApi';
 import type { HostToView, StringRowView, StringTableView, ViewToHost } from './protocol';
 
@@ -316,19 +317,14 @@ window.addEventListener('message', (e: MessageEvent<HostToView>) => {
   }
 });
 
-search.addEventListener('input', () => {
-  state.query = search.value;
-  save();
-  if (view) sendQuery();
-});
-search.addEventListener('keydown', (e) => {
-  if (e.key === 'Escape' && search.value) {
-    search.value = '';
-    state.query = '';
+wireSearchBox(search, {
+  changed: (value) => {
+    state.query = value;
     save();
-    sendQuery();
-    e.preventDefault();
-  } else if (moveKey(e, false)) e.preventDefault();
+    if (view) sendQuery();
+  },
+  move: (e) => moveKey(e, false),
+  table: grid,
 });
 $('languages').addEventListener('change', (e) => {
   const box = e.target as HTMLInputElement;
@@ -344,17 +340,7 @@ $('languages').addEventListener('change', (e) => {
   sendQuery();
 });
 grid.addEventListener('keydown', (e) => {
-  if (e.target === search) return;
-  if (moveKey(e, true)) e.preventDefault();
-  else if (e.key.length === 1 && !e.ctrlKey && !e.metaKey && !e.altKey && e.key !== ' ') search.focus();
-});
-document.addEventListener('keydown', (e) => {
-  if ((e.ctrlKey || e.metaKey) && !e.altKey && e.key.toLowerCase() === 'f') {
-    search.focus();
-    search.select();
-    e.preventDefault();
-    e.stopPropagation();
-  }
+  if (e.target !== search && moveKey(e, true)) e.preventDefault();
 });
 rowsEl.addEventListener('click', (e) => {
   const row = (e.target as HTMLElement).closest<HTMLElement>('.row');

@@ -39,6 +39,27 @@ export interface LevelInfo {
   from: string;
 }
 
+/** One tier file of the stem (core/texture/tierChain.ts), present or missing. */
+export interface TierInfo {
+  /** Its name, `x_d.tex0`. */
+  file: string;
+  /** The game path looked up (or the disk path, for a file outside the mount). */
+  path: string;
+  /** `tex`, `tex0`, `texuhd` (arrays `texa*`). */
+  ext: string;
+  /** The file this editor shows. */
+  own: boolean;
+  /** The header's name field names it. */
+  named: boolean;
+  present: boolean;
+  joined: boolean;
+  size?: number;
+  /** Why a present tier did not join. */
+  reason?: string;
+  /** The archive or loose folder that served it. */
+  source?: { name: string; kind: 'archive' | 'folder' };
+}
+
 /** One TEXR header field, raw, with its certainty (values as text). */
 export interface FieldInfo {
   name: string;
@@ -67,6 +88,12 @@ export interface TextureInfo {
   levels: LevelInfo[];
   /** This file's name, to tell its own levels from a sibling's. */
   own: string;
+  /** The stem's tier files in ascending order, each present or missing (just this file for a `.dds`). */
+  tiers: TierInfo[];
+  /** The header's full size (TEXR dimension pair) and the tier its name field names. */
+  header?: { width: number; height: number; nameField: string; names?: string };
+  /** Set when no present level reaches the header's full size: shown plainly at the top of the view. */
+  shortfall?: { width: number; height: number; tier?: string; message: string };
   tierName?: { path: string; tier: TexrTier };
   texrSize?: { width: number; height: number };
   fields?: FieldInfo[];

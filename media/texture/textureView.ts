@@ -75,6 +75,8 @@ function showInfo(info: TextureInfo): void {
   let html = '<h3>Texture</h3><table>' + rows.map((r) => '<tr><th>' + esc(r[0]) + '</th><td>' + esc(r[1]) + '</td></tr>').join('') + '</table>';
   if (info.role.kind === 'normal') html += '<p class="hint">Normal map: the game stores X in green and Y in alpha (use N to rebuild Z).</p>';
   if (info.role.kind === 'specular') html += '<p class="hint">_s map: reflectance in R, a mask in G, roughness in B (the channel buttons are labelled).</p>';
+  // Right below the summary: which tier files the picture is made of, and which are missing.
+  if (info.tiers.length > 1 || info.header) html += tierTable(info);
   if (info.texa) {
     const texa = info.texa;
     html += '<h3>TEXA array <span class="mark" title="no documented layout">uncertain</span></h3><table>';
@@ -131,6 +133,55 @@ function showInfo(info: TextureInfo): void {
       .join('') + '</table>';
   if (info.notes.length) html += '<h3>Notes</h3><ul>' + info.notes.map((n) => '<li>' + esc(n) + '</li>').join('') + '</ul>';
   $('info').innerHTML = html;
+}
+
+/**
+ * The stem's tier files, each present (with the archive or loose folder serving it) or missing
+ * (with the path looked up); the one the header names and this file marked.
+ */
+function tierTable(info: TextureInfo): string {
+  let html = '<h3>Tiers</h3>';
+  if (info.header)
+    html +=
+      '<p class="hint">Header: ' +
+      info.header.width +
+      ' × ' +
+      info.header.height +
+      (info.header.names ? ', names the .' + esc(info.header.names) + ' tier' : info.header.nameField ? ', name field ' + esc(info.header.nameField) : '') +
+      '</p>';
+  html += '<table class="tiers">';
+  for (const t of info.tiers) {
+    const marks = (t.own ? ' <span class="mark own">this file</span>' : '') + (t.named ? ' <span class="mark named">named by header</span>' : '');
+    let state: string;
+    if (!t.present) state = '<span class="missing">missing</span> · looked up <code>' + esc(t.path) + '</code>';
+    else {
+      state =
+        '<span class="present">present</span>' +
+        (t.source ? ' in ' + esc(t.source.name) + (t.source.kind === 'folder' ? ' (loose folder)' : ' (archive)') : '');
+      if (t.size !== undefined) state += ' · ' + t.size.toLocaleString() + ' bytes';
+      if (!t.joined) state += ' · <span class="missing">not used: ' + esc(t.reason || 'unknown reason') + '</span>';
+    }
+    // Two lines a tier (the file and its marks, then its state): the panel is narrow and paths are long.
+    html +=
+      '<tbody data-tier="' +
+      esc(t.ext) +
+      '" data-present="' +
+      t.present +
+      '"><tr><th>' +
+      esc(t.file) +
+      marks +
+      '</th></tr><tr><td class="state">' +
+      state +
+      '</td></tr></tbody>';
+  }
+  return html + '</table>';
+}
+
+/** The plain sentence at the top when the header's full size is not in the mount. */
+function showBanner(info: TextureInfo): void {
+  const banner = $('tierBanner');
+  banner.textContent = info.shortfall ? '⚠ ' + info.shortfall.message : '';
+  banner.hidden = !info.shortfall;
 }
 
 function fill(select: HTMLSelectElement, count: number, label: (i: number) => string): void {
@@ -244,7 +295,9 @@ function layout(): void {
   canvas.style.height = level.height * z + 'px';
   canvas.style.transform = 'translate(' + state.panX + 'px,' + state.panY + 'px)';
   canvas.classList.toggle('pixelated', z >= 2);
-  $('zoomText').textContent = level.width + '×' + level.height + ' · ' + Math.round(z * 100) + '%' + (state.zoom ? '' : ' (fit)');
+  const from = info?.levels[state.mip]?.from;
+  $('zoomText').textContent =
+    level.width + '×' + level.height + (from ? ' from ' + from : '') + ' · ' + Math.round(z * 100) + '%' + (state.zoom ? '' : ' (fit)');
 }
 
 function setZoom(z: number): void {
@@ -326,12 +379,9 @@ function onLevel(slice: number, mip: number, width: number, height: number, rgba
 
 function onInit(i: TextureInfo, first: LevelReply | undefined): void {
   info = i;
-  // Levels from a tier sibling (.tex0, .texuhd) say which file they come from.
-  fill(
-    mipSelect,
-    i.levels.length,
-    (k) => k + ': ' + i.levels[k]!.width + '×' + i.levels[k]!.height + (i.levels[k]!.from !== i.own ? ' · ' + i.levels[k]!.from : ''),
-  );
+  // Every level says which tier file it comes from (the top one too: it may not be this file).
+  fill(mipSelect, i.levels.length, (k) => k + ': ' + i.levels[k]!.width + '×' + i.levels[k]!.height + ' · ' + i.levels[k]!.from);
+  showBanner(i);
   // Array slices are named by their source texture when the TEXA header gives it.
   fill(sliceSelect, i.surfaces, (k) => (i.texa?.slicePaths?.[k] ? k + ': ' + leaf(i.texa.slicePaths[k]!) : String(k)));
   $('exposureLabel').style.display = i.hdr ? '' : 'none';

@@ -1,9 +1,13 @@
-// Installs what the end-to-end tests need into .cache/ (gitignored): Debian's Chromium, ripgrep and
-// libkrb5-dev, and code-server 4.100.3 with its postinstall done by hand, because that postinstall
-// downloads things and only the npm registry and Debian's packages are reachable here.
+// Installs what running the extension in code-server needs, and what the end-to-end tests need
+// on top of it, into .cache/ (gitignored):
+// - `setupCodeServer()` (what `npm start` needs without desktop VS Code): Debian's ripgrep and
+//   libkrb5-dev, and code-server 4.100.3 with its postinstall done by hand, because that
+//   postinstall downloads things and only the npm registry and Debian's packages are reachable here;
+// - `setup()` (what `npm run test:e2e` needs): all of that, plus Debian's Chromium and
+//   playwright-core (a devDependency) to drive it.
 // See /work/shared/docs/e2e-code-server.md. Idempotent: a marker makes a second run take seconds.
-// Usage: node scripts/e2e/setup.mjs [--force]
-// Also imported by run.mjs and start.mjs for the paths and for packageExtension().
+// Usage: node scripts/e2e/setup.mjs [--force] [--code-server-only]
+// Also imported by run.mjs (setup) and start.mjs (setupCodeServer) for the paths and for packageExtension().
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -12,7 +16,10 @@ import { fileURLToPath } from 'node:url';
 export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const CODE_SERVER_VERSION = '4.100.3'; // the newest release that runs on Node 20
 export const CHROMIUM = '/usr/bin/chromium';
-const DEBIAN_PACKAGES = ['chromium', 'libkrb5-dev', 'ripgrep'];
+/** What code-server's native modules build against (kerberos) and the ripgrep it would download. */
+const CODE_SERVER_PACKAGES = ['libkrb5-dev', 'ripgrep'];
+/** What only the E2E tests need: the browser playwright-core drives. */
+const BROWSER_PACKAGES = ['chromium'];
 
 const cacheDir = path.join(repoRoot, '.cache');
 const csRoot = path.join(cacheDir, 'code-server');
@@ -25,11 +32,18 @@ const logFile = path.join(cacheDir, 'e2e-setup.log');
 // Native modules are built for one Node ABI: a new Node major must redo the postinstall.
 const markerContent = JSON.stringify({ codeServer: CODE_SERVER_VERSION, nodeAbi: process.versions.modules, arch: process.arch });
 
-/** Why E2E cannot run, or undefined when everything setup installs is in place. */
-export function missingSetup() {
-  if (!fs.existsSync(CHROMIUM)) return `${CHROMIUM} is absent (Debian package chromium)`;
+/** Why code-server cannot run the extension, or undefined when setupCodeServer() is done. */
+function missingCodeServer() {
   if (!fs.existsSync(codeServerEntry)) return `code-server is not installed in ${path.relative(repoRoot, csRoot)}`;
   if (readMarker() !== markerContent) return `code-server's postinstall has not completed (no ${path.relative(repoRoot, markerFile)})`;
+  return undefined;
+}
+
+/** Why E2E cannot run, or undefined when everything setup() installs is in place. */
+export function missingSetup() {
+  if (!fs.existsSync(CHROMIUM)) return `${CHROMIUM} is absent (Debian package chromium)`;
+  const cs = missingCodeServer();
+  if (cs) return cs;
   if (!fs.existsSync(path.join(repoRoot, 'node_modules', 'playwright-core', 'package.json'))) return 'playwright-core is not installed (npm ci)';
   return undefined;
 }
@@ -42,7 +56,9 @@ function readMarker() {
   }
 }
 
-const say = (msg) => console.log(`[e2e setup] ${msg}`);
+/** The log prefix: `[e2e setup]` for setup(), `[setup]` for setupCodeServer() alone. */
+let label = 'e2e setup';
+const say = (msg) => console.log(`[${label}] ${msg}`);
 
 class StepError extends Error {}
 
@@ -71,14 +87,15 @@ function debianInstalled(pkg) {
   return r.status === 0 && r.stdout.trim() === 'installed';
 }
 
-function ensureDebianPackages() {
-  const missing = DEBIAN_PACKAGES.filter((p) => !debianInstalled(p));
-  if (missing.length === 0) return say(`Debian packages present: ${DEBIAN_PACKAGES.join(', ')}`);
+/** Install the Debian packages of `wanted` that are missing (one apt-get run for all of them). */
+function ensureDebianPackages(wanted) {
+  const missing = wanted.filter((p) => !debianInstalled(p));
+  if (missing.length === 0) return say(`Debian packages present: ${wanted.join(', ')}`);
   if (process.getuid?.() !== 0) throw new StepError(`Debian packages: missing ${missing.join(', ')}; run as root or install them with apt-get`);
   const env = { DEBIAN_FRONTEND: 'noninteractive' };
   timed('apt-get update', () => sh('apt-get update', 'apt-get', ['update'], repoRoot, env));
   timed(`apt-get install ${missing.join(' ')}`, () => sh('apt-get install', 'apt-get', ['install', '-y', ...missing], repoRoot, env));
-  if (!fs.existsSync(CHROMIUM)) throw new StepError(`Debian packages: chromium installed but ${CHROMIUM} is absent`);
+  if (wanted.includes('chromium') && !fs.existsSync(CHROMIUM)) throw new StepError(`Debian packages: chromium installed but ${CHROMIUM} is absent`);
 }
 
 function ensurePlaywright() {
@@ -132,19 +149,43 @@ function installCodeServer() {
   fs.writeFileSync(markerFile, markerContent);
 }
 
-/** Install everything E2E needs; quick when already done. Throws with the failing step named. */
-export function setup({ force = false } = {}) {
-  const t0 = Date.now();
-  fs.mkdirSync(cacheDir, { recursive: true });
-  fs.writeFileSync(logFile, `arch06 e2e setup ${new Date().toISOString()}\n`);
-  ensureDebianPackages();
-  ensurePlaywright();
+/** code-server, once (the marker says it is done for this Node ABI), or again with `force`. */
+function ensureCodeServer(force) {
   if (!force && readMarker() === markerContent && fs.existsSync(codeServerEntry)) {
     say(`code-server ${CODE_SERVER_VERSION} already set up in ${path.relative(repoRoot, csRoot)}`);
   } else {
     fs.rmSync(markerFile, { force: true });
     installCodeServer();
   }
+}
+
+function beginLog(what) {
+  fs.mkdirSync(cacheDir, { recursive: true });
+  fs.writeFileSync(logFile, `arch06 ${what} ${new Date().toISOString()}\n`);
+}
+
+/**
+ * What running the extension in code-server needs (`npm start` without desktop VS Code):
+ * ripgrep, libkrb5-dev and code-server; no browser. Quick when already done. Throws with the
+ * failing step named.
+ */
+export function setupCodeServer({ force = false } = {}) {
+  const t0 = Date.now();
+  label = 'setup';
+  beginLog('code-server setup');
+  ensureDebianPackages(CODE_SERVER_PACKAGES);
+  ensureCodeServer(force);
+  say(`ready in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+}
+
+/** Everything E2E needs: what setupCodeServer() installs, Chromium and playwright-core. Throws with the failing step named. */
+export function setup({ force = false } = {}) {
+  const t0 = Date.now();
+  label = 'e2e setup';
+  beginLog('e2e setup');
+  ensureDebianPackages([...BROWSER_PACKAGES, ...CODE_SERVER_PACKAGES]);
+  ensurePlaywright();
+  ensureCodeServer(force);
   say(`ready in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
 }
 
@@ -154,12 +195,16 @@ export function packageExtension() {
   if (r.status !== 0) throw new Error(`npm run package failed (exit ${r.status ?? r.signal})`);
 }
 
-/** setup(), or print which step failed (with the end of the setup log) and exit 1. */
-export function setupOrExit(options = {}) {
+/**
+ * setup() (E2E), or with `codeServerOnly` setupCodeServer() (`npm start`); on a failure print
+ * which step failed (with the end of the setup log) and exit 1.
+ */
+export function setupOrExit({ codeServerOnly = false, ...options } = {}) {
   try {
-    setup(options);
+    if (codeServerOnly) setupCodeServer(options);
+    else setup(options);
   } catch (e) {
-    console.error(`[e2e setup] FAILED: ${e instanceof Error ? e.message : e}`);
+    console.error(`[${label}] FAILED: ${e instanceof Error ? e.message : e}`);
     const tail = fs.existsSync(logFile) ? fs.readFileSync(logFile, 'utf8').split('\n').slice(-25).join('\n') : '';
     if (e instanceof StepError && tail) console.error(`--- last lines of ${path.relative(repoRoot, logFile)} ---\n${tail}`);
     process.exit(1);
@@ -167,5 +212,5 @@ export function setupOrExit(options = {}) {
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  setupOrExit({ force: process.argv.includes('--force') });
+  setupOrExit({ force: process.argv.includes('--force'), codeServerOnly: process.argv.includes('--code-server-only') });
 }

@@ -1,12 +1,12 @@
 /**
  * Hashes decoded inline. Every name in the engine's data is a 32-bit StringHash (seed 000), so the
- * server keeps one dictionary of candidate names, built from what the install spells out: every
- * mounted path, every string literal and definition name of every script, the names the
- * registries hold (OBJL objects, classes, groups; SCRB events and functions), and the user's
- * dictionary files. A hash literal under the cursor shows its names and where each came from, or
- * says that none is known; inlay hints (off by default) put the name after raw hex hashes.
+ * server keeps one dictionary of candidate names (ScriptWorkspace.gatherNames, through
+ * core/nameSources: every mounted path and bundle member, path indexes, every script's literals
+ * and definitions, the registries' OBJL and SCRB names, skeletons' names, the user's files). A
+ * hash literal under the cursor shows its names and where each came from, or says that none is
+ * known; inlay hints (off by default) put the name after raw hex hashes.
  */
-import { HashDictionary, formatHash, scriptStringLiterals } from '../../core/hash';
+import { formatHash } from '../../core/hash';
 import type { Span } from '../../core/havokScript';
 import type { ScriptWorkspace } from './workspace';
 
@@ -50,25 +50,14 @@ export function hashLiterals(text: string, range: Span): HashLiteral[] {
   return out;
 }
 
-/** Build the workspace's dictionary (the caller caches it; user files are read by the caller). */
-export function buildDictionary(ws: ScriptWorkspace, userNames: Iterable<string>): HashDictionary {
-  const dict = new HashDictionary();
-  for (const p of ws.mount?.distinctPaths() ?? []) dict.add(p, 'path');
-  for (const script of ws.scripts()) {
-    for (const literal of scriptStringLiterals(script.text)) dict.add(literal, 'script literal');
-    for (const n of script.definitions.values()) dict.add(n.name, 'object name');
-  }
-  for (const n of ws.index?.registryNames() ?? []) dict.add(n, 'object name');
-  for (const n of userNames) dict.add(n, 'user file');
-  return dict;
-}
-
 /** A hover's text for a hash: its candidate names with their origins, or that none is known. */
 export function hashNames(ws: ScriptWorkspace, hash: number, literal: string): string {
-  const e = ws.dictionary().entry(hash);
+  const dict = ws.dictionary();
+  const e = dict.entry(hash);
   const head = `\`${literal}\` = StringHash ${formatHash(hash)}`;
+  const gathering = ws.namesComplete ? '' : ' (still gathering names: this may change)';
   if (!e)
-    return `${head}\n\nNo known name has this hash (the dictionary holds ${ws.dictionary().size.toLocaleString('en')} names: mounted paths, script literals, registry names, your dictionary files).`;
+    return `${head}\n\nNo known name has this hash${gathering}: the dictionary holds ${dict.size.toLocaleString('en')} names (paths, path indexes, bundle members, script literals and definitions, registry and skeleton names, your dictionary files).`;
   const rows = [e, ...(e.others ?? [])].map((n) => `- \`${n.name}\` (${n.origin})`);
-  return `${head}\n\n${rows.length > 1 ? 'Names with this hash' : 'Name'}:\n${rows.join('\n')}`;
+  return `${head}\n\n${rows.length > 1 ? 'Names with this hash' : 'Name'}${gathering}:\n${rows.join('\n')}`;
 }

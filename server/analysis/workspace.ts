@@ -10,12 +10,12 @@
  * disk) is a script of its own, with no bindings.
  */
 import {
-  BUNDLE_SUFFIX,
   type Mount,
   Mount as MountClass,
   SCHEME,
   TEXT_SCHEME,
   gamePathOf,
+  memberUriPath,
   mergedUriPath,
   parseUriPath,
   textViewPath,
@@ -33,9 +33,9 @@ import {
   analyseText,
 } from '../../core/scriptIndex';
 import type { Span } from '../../core/havokScript';
-import type { HashDictionary } from '../../core/hash';
-import { buildDictionary } from './hashes';
-import { cachedIndex } from '../indexCache';
+import { HashDictionary } from '../../core/hash';
+import { type CollectReport, collectInstallNames } from '../../core/nameSources';
+import { type SnapshotPlace, cachedCross, cachedIndex } from '../indexCache';
 
 export interface MountSettings {
   installRoot: string;
@@ -61,8 +61,11 @@ export interface GlobalPlace {
 export class ScriptWorkspace {
   private readonly open = new Map<string, { version: number; script: AnalysedScript }>();
   private crossCache: CrossScriptIndex | undefined;
-  private dictionaryCache: HashDictionary | undefined;
   private userNames: string[] = [];
+  /** The hash dictionary, filled in the background by `gatherNames` (see there); started on first use. */
+  private names: { dict: HashDictionary; done: Promise<void>; complete: boolean } | undefined;
+  private namesGeneration = 0;
+  private disposed = false;
 
   private constructor(
     readonly mount: Mount | undefined,
@@ -83,14 +86,21 @@ export class ScriptWorkspace {
     const ws = new ScriptWorkspace(mount, cached.index);
     ws.indexedFrom = cached.from;
     ws.indexMs = cached.ms;
+    ws.snapshots = cached.place;
+    ws.log = options.log ?? (() => undefined);
     return ws;
   }
 
   /** Where the index came from and how long it took (for the log). */
   indexedFrom: 'cache' | 'built' | 'none' = 'none';
   indexMs = 0;
+  /** Where the cross-script facts came from (for the log), once made. */
+  crossFrom: 'cache' | 'built' | undefined;
+  private snapshots: SnapshotPlace | undefined;
+  private log: (line: string) => void = () => undefined;
 
   dispose(): void {
+    this.disposed = true;
     this.mount?.close();
   }
 
@@ -140,10 +150,16 @@ export class ScriptWorkspace {
 
   /**
    * The cross-script facts (globals, usage) of the served scripts, from one pass over them, made on
-   * first use (the server starts it in the background once the index is ready).
+   * first use (the server starts it in the background once the index is ready), or read back from
+   * the snapshot the last pass over the same scripts left in the cache folder.
    */
   cross(): CrossScriptIndex {
-    return (this.crossCache ??= CrossScriptIndex.build(this.scripts()));
+    if (!this.crossCache) {
+      const made = cachedCross(this.snapshots, () => CrossScriptIndex.build(this.scripts()), this.log);
+      this.crossCache = made.cross;
+      this.crossFrom = made.from;
+    }
+    return this.crossCache;
   }
 
   usage(): UsageIndex {
@@ -180,15 +196,70 @@ export class ScriptWorkspace {
     return out;
   }
 
-  /** The hash dictionary (built on first use; open documents' edits do not rebuild it). */
+  /** The hash dictionary as gathered so far (`namesComplete` says whether the gathering has finished; the first call starts it). */
   dictionary(): HashDictionary {
-    return (this.dictionaryCache ??= buildDictionary(this, this.userNames));
+    if (!this.names) void this.gatherNames();
+    return this.names!.dict;
   }
 
-  /** Names from the user's dictionary files (one name a line). */
+  get namesComplete(): boolean {
+    return this.names?.complete ?? false;
+  }
+
+  /** Resolves when the names being gathered are all in (starting the gathering if need be), or after `timeoutMs`, whichever is first. */
+  namesGathered(timeoutMs: number): Promise<void> {
+    if (!this.names) void this.gatherNames();
+    return Promise.race([this.names!.done, new Promise<void>((r) => setTimeout(r, timeoutMs).unref?.())]);
+  }
+
+  /**
+   * Gather the install's names into a new dictionary (core/nameSources, the walk the extension
+   * makes too), passing the index's scripts and registries instead of reading them again, then
+   * the user's names. Yields between files; a later call or `dispose` stops an earlier one.
+   */
+  gatherNames(pause: () => Promise<void> = () => new Promise((r) => setImmediate(r))): Promise<CollectReport | undefined> {
+    const generation = ++this.namesGeneration;
+    const dict = new HashDictionary();
+    const record: { dict: HashDictionary; done: Promise<void>; complete: boolean } = { dict, done: Promise.resolve(), complete: false };
+    this.names = record;
+    const index = this.index;
+    const run = async (): Promise<CollectReport | undefined> => {
+      let report: CollectReport | undefined;
+      try {
+        report = this.mount
+          ? await collectInstallNames(this.mount, dict, {
+              pause,
+              isCancelled: () => this.disposed || generation !== this.namesGeneration,
+              ...(index
+                ? {
+                    known: {
+                      // One script's text at a time: a snapshot-made index reads texts on first use.
+                      scripts: function* () {
+                        for (const sc of index.scripts()) yield { text: sc.text, definitions: [...sc.definitions.values()].map((f) => f.name) };
+                      },
+                      registries: () => index.registryNames(),
+                    },
+                  }
+                : {}),
+            })
+          : undefined;
+      } catch (e) {
+        // A walk cut short (the mount closed under it, a read that threw past its file): keep what is in, and say so.
+        this.log(`hash names: gathering stopped: ${e instanceof Error ? e.message : String(e)}`);
+      }
+      dict.addAll(this.userNames, 'user file');
+      record.complete = generation === this.namesGeneration;
+      return report;
+    };
+    const result = run();
+    record.done = result.then(() => undefined);
+    return result;
+  }
+
+  /** Names from the user's dictionary files (one name a line): the dictionary is gathered again. */
   setUserNames(names: string[]): void {
     this.userNames = names;
-    this.dictionaryCache = undefined;
+    void this.gatherNames();
   }
 
   /**
@@ -199,10 +270,7 @@ export class ScriptWorkspace {
     const open = this.openAt(script.path);
     if (open) return open.uri;
     if (!this.mount) return script.path;
-    const path =
-      script.from === 'container' && script.bundle
-        ? `${mergedUriPath(script.bundle)}${BUNDLE_SUFFIX}${mergedUriPath(script.path)}`
-        : mergedUriPath(script.path);
+    const path = script.from === 'container' && script.bundle ? memberUriPath(script.bundle, script.path) : mergedUriPath(script.path);
     return `${TEXT_SCHEME}:${encodeURI(textViewPath(path)).replace(/[?#]/g, encodeURIComponent)}`;
   }
 }

@@ -1,6 +1,7 @@
 // The index cache: a second start reads the snapshot (same bindings, same problems, script texts
 // read back from the mount on first use); a change to any archive gives another key and a rebuild;
-// a snapshot that does not parse is rebuilt, never trusted.
+// a snapshot that does not parse is rebuilt, never trusted. The cross-script facts are kept beside
+// the index under the same key and read back equal to the pass that made them.
 import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
@@ -9,7 +10,8 @@ import { Mount } from '../../core/archive';
 import { SAMPLE_LAYER_SCRIPT, SAMPLE_LAYER_SOURCE } from '../../core/sample';
 import { tempDir } from '../../test/support/fixtures';
 import { mountSample } from '../../test/support/sampleMount';
-import { cachedIndex, indexKey } from '../indexCache';
+import { CrossScriptIndex } from '../../core/scriptIndex';
+import { cachedCross, cachedIndex, indexKey } from '../indexCache';
 
 const ALARM = '_gatealarm_SR_Script1_0c1d2e3f';
 
@@ -60,5 +62,34 @@ test('index cache: any change to a mounted archive gives another key; a corrupt 
     assert.equal(cachedIndex(again, cache).from, 'cache');
   } finally {
     again.close();
+  }
+});
+
+test('cross-script cache: the pass runs once per key; its facts read back equal', () => {
+  const cache = tempDir('arch06-index-cache-');
+  const m = mountSample('arch06-index-cache-install-');
+  try {
+    const { index, place } = cachedIndex(m, cache);
+    let passes = 0;
+    const build = (): CrossScriptIndex => {
+      passes++;
+      return CrossScriptIndex.build(index.scripts());
+    };
+    const first = cachedCross(place, build);
+    const second = cachedCross(place, build);
+    assert.deepEqual([first.from, second.from, passes], ['built', 'cache', 1]);
+    assert.ok(fs.readdirSync(cache).some((f) => /^cross-[0-9a-f]{32}\.json$/.test(f)));
+    const names = [...first.cross.usage.globals.keys()];
+    assert.ok(names.includes('ScriptRelay') && names.length > 10, names.join(', '));
+    for (const name of names) {
+      assert.deepEqual(second.cross.globalSites(name), first.cross.globalSites(name), name);
+      assert.deepEqual(second.cross.globalDefinitions(name), first.cross.globalDefinitions(name), name);
+    }
+    assert.deepEqual(second.cross.usage.ranked(), first.cross.usage.ranked());
+    // Without a cache folder the pass runs every time.
+    assert.equal(cachedCross(undefined, build).from, 'built');
+    assert.equal(passes, 2);
+  } finally {
+    m.close();
   }
 });

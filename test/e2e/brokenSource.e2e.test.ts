@@ -58,7 +58,9 @@ test('a broken archive in the cfg: warned, listed with its reason, status bar in
       20_000,
       'the Search Order view to list the broken source',
     );
-    assert.match(order[0], /Broken sources \(1\)/);
+    // The summary line first (the broken count in it), then the broken group.
+    assert.match(order[0], /\d+ sources · 1 broken · /);
+    assert.match(order[1], /Broken sources \(1\)/);
     const row = order.find((r) => r.includes(BROKEN))!;
     assert.match(row, new RegExp(`line ${brokenLine}: \\S`), `the row gives the cfg line and the reason: ${row}`);
     assert.ok(

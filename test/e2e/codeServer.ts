@@ -58,6 +58,17 @@ export function missingE2ESetup(): string | undefined {
 export const e2eRequired = (): boolean => process.env.ARCH06_E2E === '1';
 
 /**
+ * The environment for code-server: ours without NODE_V8_COVERAGE, which `npm test`'s coverage run
+ * sets and every child inherits; code-server's own bundles would land in the report (their source
+ * maps fail node's coverage reporter), and only this repository's code is ours to measure.
+ */
+function uncovered(): NodeJS.ProcessEnv {
+  const env = { ...process.env };
+  delete env.NODE_V8_COVERAGE;
+  return env;
+}
+
+/**
  * The `skip` option for an E2E test: a reason when setup (or a file the test needs) is missing,
  * or false. With ARCH06_E2E=1 it is always false, so the test runs and fails on what is missing.
  * Under plain `npm test` a .vsix older than the extension's sources is skipped too, since it would
@@ -185,7 +196,11 @@ export class CodeServer {
     // --config inside user data: code-server otherwise writes a password config to ~/.config.
     const common = ['--config', path.join(userDataDir, 'config.yaml'), '--user-data-dir', userDataDir, '--extensions-dir', extensionsDir];
     if (o.vsix) {
-      const r = spawnSync(process.execPath, [entry, ...common, '--force', '--install-extension', o.vsix], { encoding: 'utf8', timeout: 120_000 });
+      const r = spawnSync(process.execPath, [entry, ...common, '--force', '--install-extension', o.vsix], {
+        encoding: 'utf8',
+        timeout: 120_000,
+        env: uncovered(),
+      });
       fs.appendFileSync(o.logFile, `$ code-server --install-extension ${o.vsix}\n${r.stdout}${r.stderr}\n`);
       if (r.status !== 0 || !/successfully installed/i.test(r.stdout + r.stderr)) {
         throw new Error(`installing ${o.vsix} failed (exit ${r.status ?? r.signal}): ${(r.stderr || r.stdout).trim()}`);
@@ -210,7 +225,7 @@ export class CodeServer {
       fs.appendFileSync(o.logFile, `$ code-server --bind-addr 127.0.0.1:${port}\n`);
       const out = fs.openSync(o.logFile, 'a');
       // detached: its own process group, so stop() ends its extension hosts too, by this PID.
-      const child = spawn(process.execPath, args, { detached: true, stdio: ['ignore', out, out] });
+      const child = spawn(process.execPath, args, { detached: true, stdio: ['ignore', out, out], env: uncovered() });
       fs.closeSync(out);
       const cs = new CodeServer(child, port, userDataDir, extensionsDir);
       try {

@@ -218,6 +218,35 @@ export class Harness {
     await this.waitFor(async () => !(await input.isVisible()) || (await input.inputValue()) !== text, timeoutMs, `the quick input to accept "${text}"`);
   }
 
+  /**
+   * Type `text` into the open pick list and wait until the focused row holds `text` and matches
+   * `expect` (its label, description and detail); returns that row's text without accepting it
+   * (`acceptQuickPick` does).
+   */
+  async quickPickRow(text: string, expect: RegExp, timeoutMs = 30_000): Promise<string> {
+    const input = this.quickInput().locator('.quick-input-box input');
+    await this.waitFor(() => input.isVisible(), timeoutMs, 'a quick input to open');
+    await input.fill(text);
+    const focused = this.quickInput().locator('.quick-input-list .monaco-list-row.focused');
+    return this.waitFor(
+      async () => {
+        if ((await this.quickInput().locator('.monaco-progress-container.active').count()) > 0) return undefined;
+        if ((await focused.count()) === 0) return undefined;
+        const row = await focused.first().innerText();
+        return row.toLowerCase().includes(text.toLowerCase()) && expect.test(row) ? row : undefined;
+      },
+      timeoutMs,
+      `a focused row with "${text}" matching ${expect}`,
+    );
+  }
+
+  /** Accept the open quick input's focused item (Enter) and wait for it to close. */
+  async acceptQuickPick(timeoutMs = 15_000): Promise<void> {
+    const input = this.quickInput().locator('.quick-input-box input');
+    await input.press('Enter');
+    await this.waitFor(async () => !(await input.isVisible()), timeoutMs, 'the quick input to close');
+  }
+
   /** The labels of the items the open quick input lists (those rendered). */
   async quickInputItems(): Promise<string[]> {
     const labels = await this.quickInput().locator('.quick-input-list .monaco-list-row .label-name').allTextContents();

@@ -6,6 +6,10 @@
 // first frame. Screenshots per step.
 // A texture assigned to the first material slot ("Texture…" → quick pick) changes the picture
 // and is embedded in the export.
+// Readable bones: with the skeleton on, only the selected (or hovered) bone and its parent are
+// named (the real head has 142 bones); the bone list's search and the arrow keys select a bone,
+// which the scene highlights. Disabled toggles are not shown pressed and say why; the parts
+// table's Triangles column is not clipped.
 import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
@@ -66,6 +70,52 @@ async function viewStats(frame: Frame): Promise<ViewStats> {
   });
 }
 
+/** The bone (or, with `sockets`, socket) labels on screen (the label layer's elements not hidden), their texts sorted. */
+async function shownLabels(frame: Frame, sockets = false): Promise<string[]> {
+  return frame.$$eval(sockets ? '#labels .label.socket' : '#labels .label:not(.socket)', (ls) =>
+    ls
+      .filter((l) => (l as unknown as { style: { display: string } }).style.display !== 'none')
+      .map((l) => (l as unknown as { textContent: string }).textContent)
+      .sort(),
+  );
+}
+
+/** What the Textures toggle (or another) looks like and says. */
+async function toggleLook(frame: Frame, key: string): Promise<{ disabled: boolean; pressed: string | null; on: boolean; title: string; opacity: string }> {
+  return frame.$eval(`button[data-toggle="${key}"]`, (b) => {
+    const e = b as unknown as { disabled: boolean; title: string; classList: { contains(c: string): boolean }; getAttribute(a: string): string | null };
+    const style = (globalThis as unknown as { getComputedStyle(x: unknown): { opacity: string } }).getComputedStyle(b);
+    return { disabled: e.disabled, pressed: e.getAttribute('aria-pressed'), on: e.classList.contains('on'), title: e.title, opacity: style.opacity };
+  });
+}
+
+/** Search the bone list for `query`, pick the first match with the arrow key; the bone's name and its parent's as the list shows them. */
+async function pickBone(h: Harness, frame: Frame, query: string, expected: string): Promise<{ name: string; parent: string }> {
+  await frame.fill('#boneSearch', query);
+  await h.waitFor(
+    async () =>
+      (await frame.$$eval('#boneList li[data-bone] .name', (ns) => ns.map((n) => (n as unknown as { textContent: string }).textContent))).includes(expected)
+        ? true
+        : undefined,
+    10_000,
+    `the bone list to offer ${expected}`,
+  );
+  await frame.press('#boneSearch', 'ArrowDown');
+  const ds = await h.waitFor(
+    async () => {
+      const d = await frame.evaluate(() => ({ ...(globalThis as unknown as { document: any }).document.body.dataset }) as Record<string, string>);
+      return d.selectedBone === expected ? d : undefined;
+    },
+    10_000,
+    `${expected} selected from the keyboard`,
+  );
+  void ds;
+  const row = frame.locator('#boneList li[aria-selected="true"]');
+  assert.equal(await row.count(), 1, 'one row selected');
+  const parent = ((await row.locator('.parent').textContent()) ?? '').replace(/^← /, '');
+  return { name: (await row.locator('.name').textContent()) ?? '', parent };
+}
+
 async function meshFrame(h: Harness): Promise<Frame> {
   return h.waitFor(
     async () => {
@@ -115,6 +165,27 @@ test(
       assert.equal(lodNames.length, 2);
       assert.match(lodNames[0], new RegExp(`\\b${SWORD_LOD0}\\b`));
       assert.match(lodNames[1], new RegExp(`\\b${SWORD_LOD1}\\b`));
+      // The parts table fits the panel, or scrolls: no Triangles figure is cut off.
+      const clipped = await frame.evaluate(() => {
+        const doc = (globalThis as unknown as { document: any }).document;
+        const info = doc.getElementById('info').getBoundingClientRect();
+        const out: string[] = [];
+        for (const c of doc.querySelectorAll('table.parts td.num, table.parts th.num')) {
+          const r = c.getBoundingClientRect();
+          const box = c.closest('.tableBox');
+          const scrolls = box && box.scrollWidth > box.clientWidth;
+          if (r.right > info.right + 0.5 && !scrolls) out.push(`${c.textContent} ends at ${r.right} > ${info.right}`);
+        }
+        return out;
+      });
+      assert.deepEqual(clipped, [], 'Triangles cells inside the panel');
+      // No texture yet: the Textures toggle is disabled, not shown pressed, and says why.
+      const noTexture = await toggleLook(frame, 'textures');
+      assert.equal(noTexture.disabled, true);
+      assert.equal(noTexture.pressed, 'false');
+      assert.equal(noTexture.on, false);
+      assert.match(noTexture.title, /no texture is assigned/);
+      assert.ok(Number(noTexture.opacity) < 1, `a disabled toggle looks dimmed (opacity ${noTexture.opacity})`);
       await h.screenshot('mesh-lod0');
 
       // LOD 1: fewer triangles, another picture.
@@ -237,6 +308,23 @@ test(
       await h.waitFor(async () => ((await viewStats(frame)).textures === '0' ? true : undefined), 10_000, 'the texture removed');
       assert.equal(await frame.locator('#slots .path').count(), 0);
       assert.equal(await frame.evaluate(() => (globalThis as unknown as { document: any }).document.activeElement?.dataset.pickTexture), 'slot 0');
+      // The Textures toggle is on in the view state, but with no texture left it is disabled, and not pressed.
+      const after = await toggleLook(frame, 'textures');
+      assert.deepEqual([after.disabled, after.pressed, after.on], [true, 'false', false]);
+
+      // Bones: the skeleton without names, then a bone found in the list: it and its parent are named.
+      const beforeBones = await viewStats(frame);
+      await frame.click('button[data-toggle="bones"]');
+      await h.waitFor(async () => ((await viewStats(frame)).hash !== beforeBones.hash ? true : undefined), 10_000, 'the skeleton drawn');
+      assert.deepEqual(await shownLabels(frame), [], 'no bone is named before one is in focus');
+      const noBone = await viewStats(frame);
+      const tip = await pickBone(h, frame, 'tip', 'Blade_Tip');
+      assert.equal(tip.parent, 'Blade');
+      await h.waitFor(async () => ((await shownLabels(frame)).join() === 'Blade,Blade_Tip' ? true : undefined), 10_000, 'Blade_Tip and its parent named');
+      // The selected bone's socket is named too, the other bones' are not.
+      assert.deepEqual(await shownLabels(frame, true), ['Socket_Tip']);
+      assert.notEqual((await viewStats(frame)).hash, noBone.hash, 'the selected bone is highlighted in the picture');
+      await h.screenshot('mesh-bone-selected');
     } catch (e) {
       await h.screenshot('failure').catch(() => undefined);
       throw e;
@@ -276,6 +364,40 @@ test('the mesh editor opens the real head mesh with its skeleton', { skip: e2eSk
     // 24,980: LOD 0 of the real head, from its LOD section and face-byte counts read from the bytes.
     assert.equal(head.triangles, String(rawTrianglesAt(rawMmshFacts(fs.readFileSync(HEAD.path)), 0)), 'LOD 0 of the real head (from its LOD section)');
     await h.screenshot('mesh-real-head');
+
+    // 142 bones: shown, but none named until one is in focus (all at once are an unreadable block).
+    await h.waitFor(
+      async () => ((await frame.evaluate(() => (globalThis as unknown as { document: any }).document.body.dataset.optional)) === 'ready' ? true : undefined),
+      15_000,
+      'the optional work after the first frame (the bone list)',
+    );
+    assert.equal(await frame.locator('#boneList li[data-bone]').count(), 142, 'the bone list lists every bone');
+    await frame.click('button[data-toggle="bones"]');
+    await h.waitFor(async () => ((await viewStats(frame)).hash !== head.hash ? true : undefined), 10_000, 'the skeleton drawn over the head');
+    assert.deepEqual(await shownLabels(frame), []);
+    const skeleton = await viewStats(frame);
+    await h.screenshot('mesh-real-head-bones');
+    // The search narrows the list; the arrow key selects the first match, named with its parent only.
+    const brow = await pickBone(h, frame, 'l_ browin', 'L_BrowIn');
+    assert.ok((await frame.locator('#boneList li[data-bone]').count()) < 142, 'the search narrows the list');
+    await h.waitFor(
+      async () => ((await shownLabels(frame)).join() === [brow.name, brow.parent].sort().join() ? true : undefined),
+      10_000,
+      `${brow.name} and its parent ${brow.parent} named, nothing else`,
+    );
+    assert.notEqual((await viewStats(frame)).hash, skeleton.hash, 'the selected bone is highlighted');
+    assert.equal(await frame.evaluate(() => (globalThis as unknown as { document: any }).document.body.dataset.boneLabels), '2');
+    await h.screenshot('mesh-real-head-bone-selected');
+    // "All names" names every bone (what the readable default avoids).
+    await frame.click('button[data-toggle="labels"]');
+    await h.waitFor(
+      async () => ((await frame.evaluate(() => (globalThis as unknown as { document: any }).document.body.dataset.boneLabels)) === '142' ? true : undefined),
+      10_000,
+      'every bone named with "All names"',
+    );
+    await h.screenshot('mesh-real-head-all-names');
+    await frame.click('button[data-toggle="labels"]');
+    await h.waitFor(async () => ((await shownLabels(frame)).length === 2 ? true : undefined), 10_000, 'back to the two names');
   } catch (e) {
     await h.screenshot('failure').catch(() => undefined);
     throw e;

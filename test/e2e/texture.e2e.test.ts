@@ -1,9 +1,12 @@
 // The texture editor in a real VS Code (code-server + Chromium): open the sample install's
 // texture from the arch06: workspace, check the canvas shows a picture (pixel statistics, not a
-// blank canvas), that its .tex0 tier heads the level chain, and that switching the mip level and
-// the channel changes the picture; a texture array's slices are named by their sources and switch
-// the picture; hovering a texture path in a script shows its thumbnail. Prints the time from
-// choosing the file to the first pixels. Screenshots per step.
+// blank canvas), that its .tex0 tier heads the level chain (the tier table: .tex0 present in
+// Patch_01, .texuhd missing; no shortfall banner), and that switching the mip level and the channel
+// changes the picture; a texture array's slices are named by their sources and switch the picture;
+// hovering a texture path in a script shows its thumbnail; Base's own copy (its numbered @sources
+// folder, where the .tex0 is not) says at the top that the header's 512×512 .tex0 tier is missing
+// and shows the .tex's 256×256. Prints the time from choosing the file to the first pixels.
+// Screenshots per step.
 import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
@@ -12,6 +15,7 @@ import type { Frame } from 'playwright-core';
 import { tempDir } from '../support/fixtures';
 import { repoRoot } from '../support/shared';
 import { e2eSkipReason, Harness } from './harness';
+import { Mount, sourceFolderNames } from '../../core/archive';
 
 const vsix = path.join(repoRoot(), 'dist', 'arch06.vsix');
 const cli = path.join(repoRoot(), 'dist', 'cli.js');
@@ -28,16 +32,23 @@ interface CanvasStats {
   grey: boolean;
 }
 
-/** The texture editor webview showing `file` (its info table's first cell); open tabs keep their frames. */
-async function textureFrame(h: Harness, file: string): Promise<Frame> {
+/**
+ * The texture editor webview showing `file` (its info table's first cell); open tabs keep their
+ * frames. `short`: the one whose shortfall banner is shown (another copy of the same name may be open).
+ */
+async function textureFrame(h: Harness, file: string, short = false): Promise<Frame> {
   return h.waitFor(
     async () => {
       for (const f of h.page.frames()) {
         const ok = await f
-          .evaluate((name) => {
-            const doc = (globalThis as unknown as { document: any }).document;
-            return !!doc.getElementById('view') && doc.querySelector('#info td')?.textContent === name;
-          }, file)
+          .evaluate(
+            ([name, short]) => {
+              const doc = (globalThis as unknown as { document: any }).document;
+              const banner = doc.getElementById('tierBanner');
+              return !!doc.getElementById('view') && doc.querySelector('#info td')?.textContent === name && (!short || (banner && !banner.hidden));
+            },
+            [file, short] as const,
+          )
           .catch(() => false);
         if (ok) return f;
       }
@@ -45,6 +56,16 @@ async function textureFrame(h: Harness, file: string): Promise<Frame> {
     },
     30_000,
     `the texture editor webview for ${file}`,
+  );
+}
+
+/** The tier table's entries (one tbody a tier): the tier's extension, whether present, and its text. */
+async function tierRows(frame: Frame): Promise<{ tier: string; present: string; text: string }[]> {
+  return frame.$$eval('#info table.tiers tbody', (rows) =>
+    rows.map((r) => {
+      const row = r as unknown as { dataset: { tier: string; present: string }; textContent: string };
+      return { tier: row.dataset.tier, present: row.dataset.present, text: row.textContent };
+    }),
   );
 }
 
@@ -97,6 +118,19 @@ test('the texture editor shows the sample texture, its mips and channels', { ski
     const first = await frame.$eval('#mip option', (o) => (o as unknown as { textContent: string }).textContent);
     assert.match(first, /512×512 · sample_banner_d\.tex0/);
     assert.equal(top.width, 512);
+    // The tier table: every tier of the stem, present (with its source) or missing; nothing short of the header.
+    const mergedTiers = await tierRows(frame);
+    assert.deepEqual(
+      mergedTiers.map((t) => [t.tier, t.present]),
+      [
+        ['tex', 'true'],
+        ['tex0', 'true'],
+        ['texuhd', 'false'],
+      ],
+    );
+    assert.match(mergedTiers[1]!.text, /named by header[\s\S]*present in Patch_01\.arch06 \(archive\)/);
+    assert.match(mergedTiers[2]!.text, /missing · looked up textures\\sample\\sample_banner_d\.texuhd/);
+    assert.equal(await frame.$eval('#tierBanner', (b) => (b as unknown as { hidden: boolean }).hidden), true, 'no shortfall banner');
     await h.screenshot('texture-top-mip');
 
     // Mip 1: half the size.
@@ -180,6 +214,46 @@ test('the texture editor shows the sample texture, its mips and channels', { ski
     // Markdown hovers may render spaces as non-breaking ones.
     assert.match(hover.replace(/\s+/g, ' '), /256×256 BC1_UNORM · from Base\.arch06/);
     await h.screenshot('texture-path-hover');
+    await h.page.keyboard.press('Escape');
+
+    // Base's own copy, through its numbered @sources folder: the .tex0 its header names is not in
+    // Base, so the editor says so at the top and shows the .tex's 256×256, labelled with its file.
+    const mount = Mount.open({ root: game });
+    const baseFolder = sourceFolderNames(mount.sources).find((f) => f.endsWith(' Base.arch06'))!;
+    mount.close();
+    await h.openExplorerFile([ROOT, '@sources', baseFolder, 'textures', 'sample', 'sample_banner_d.tex']);
+    const own = await textureFrame(h, 'sample_banner_d.tex', true);
+    const banner = await h.waitFor(
+      async () => (await own.$eval('#tierBanner', (b) => (b as unknown as { textContent: string }).textContent).catch(() => '')) || undefined,
+      20_000,
+      'the shortfall banner',
+    );
+    assert.equal(
+      banner,
+      '⚠ 512×512 per header; the .tex0 tier (textures\\sample\\sample_banner_d.tex0) is not in Base.arch06: showing 256×256 from sample_banner_d.tex',
+    );
+    const shown = await h.waitFor(
+      async () => {
+        const s = await canvasStats(own);
+        return s.level === '0:0' && s.colours >= 4 ? s : undefined;
+      },
+      20_000,
+      'the .tex’s top level on the canvas',
+    );
+    assert.equal(shown.width, 256);
+    assert.match(await own.$eval('#mip option', (o) => (o as unknown as { textContent: string }).textContent), /^0: 256×256 · sample_banner_d\.tex$/);
+    const baseTiers = await tierRows(own);
+    assert.deepEqual(
+      baseTiers.map((t) => [t.tier, t.present]),
+      [
+        ['tex', 'true'],
+        ['tex0', 'false'],
+        ['texuhd', 'false'],
+      ],
+    );
+    assert.match(baseTiers[0]!.text, /this file[\s\S]*present in Base\.arch06 \(archive\)/);
+    assert.match(baseTiers[1]!.text, /named by header[\s\S]*missing · looked up textures\\sample\\sample_banner_d\.tex0/);
+    await h.screenshot('texture-missing-tier');
   } catch (e) {
     await h.screenshot('failure').catch(() => undefined);
     throw e;

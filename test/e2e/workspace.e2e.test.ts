@@ -2,8 +2,9 @@
 // the sample install from the offer, browse the merged tree, read a file, check which copy of a
 // shadowed path wins and diff it with the next copy, Go to File, extract a folder and compare the
 // bytes on disk; the disk folder stays a working workspace folder beside it (no error on any root,
-// a file of it opens). A screenshot is saved at each step; the game folder must come out
-// byte-identical.
+// a file of it opens); the Search Order view opens with its summary line and @sources lists the
+// sources in search order, numbered alike, a file of a numbered folder opening that source's copy.
+// A screenshot is saved at each step; the game folder must come out byte-identical.
 import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
@@ -13,6 +14,7 @@ import { tempDir, treeDigest } from '../support/fixtures';
 import { repoRoot } from '../support/shared';
 import { e2eSkipReason, Harness } from './harness';
 import { parseEmbb } from '../../core/formats/bundle';
+import { Mount, sourceFolderNames } from '../../core/archive';
 
 const vsix = path.join(repoRoot(), 'dist', 'arch06.vsix');
 const cli = path.join(repoRoot(), 'dist', 'cli.js');
@@ -91,7 +93,9 @@ test('browse, compare, find and extract in the arch06: workspace', { skip: e2eSk
       20_000,
       'the Search Order view to list the sources and skipped lines',
     );
-    assert.match(order[0], /1\. HotChunk\.arch06/);
+    // A summary line opens the view; then the sources, numbered as @sources numbers its folders.
+    assert.match(order[0], /^\d+ sources · 0 broken · \d+ skipped · \d+ not in the cfg/);
+    assert.match(order[1], /1\. HotChunk\.arch06/);
     assert.ok(
       order.some((r) => /Great_Hall\.arch06/.test(r)),
       `skipped cfg lines listed: ${order.join(' | ')}`,
@@ -123,19 +127,42 @@ test('browse, compare, find and extract in the arch06: workspace', { skip: e2eSk
     await h.screenshot('go-to-file');
 
     // 6. Find in Files: text across the merged view, results with their lines.
-    await h.runCommand('arch06: Find in Files…');
-    await h.quickPick('Urfael');
-    await h.quickPick('*.txt');
-    const results = await h.waitFor(
-      async () => {
-        const rows = await h.viewRows('Search Results');
-        return rows.some((r) => /string\.txt/.test(r)) ? rows : undefined;
-      },
-      20_000,
-      'search results listing string.txt',
-    );
+    /** Run Find in Files for `text` in `include`; the Search Results rows once one names `file`. */
+    const findInFiles = async (text: string, include: string, file: RegExp): Promise<string[]> => {
+      await h.runCommand('arch06: Find in Files…');
+      await h.quickPick(text);
+      await h.quickPick(include);
+      return h.waitFor(
+        async () => {
+          const rows = await h.viewRows('Search Results');
+          return rows.some((r) => file.test(r)) ? rows : undefined;
+        },
+        20_000,
+        `search results listing ${file}`,
+      );
+    };
+    const results = await findInFiles('Urfael', '*.txt', /string\.txt/);
     assert.match(results[0], /1 results for "Urfael" in 1 files/);
     await h.screenshot('find-in-files');
+
+    // 5b. Go to File lists bundle members too, each saying which bundle serves it from where: weapon.txt
+    // ships only inside Base's orc_sample.embb.
+    await h.runCommand('arch06: Go to File…');
+    const memberRow = await h.quickPickRow('weapon.txt', /orc_sample\.bndl, served from the container \(Base\.arch06\)/);
+    assert.match(memberRow, /weapon\.txt/);
+    await h.screenshot('go-to-file-member');
+    await h.acceptQuickPick();
+    await h.waitFor(async () => (await h.activeEditorTitle()) === 'weapon.txt', 15_000, 'the member weapon.txt to open');
+    assert.match(await h.editorText(), /orc_sample weapon: a cleaver/);
+
+    // 6b. Find in Files reads members only a container holds; the result opens the member.
+    const inMember = await findInFiles('a cleaver', '', /weapon\.txt/);
+    assert.match(inMember[0], /1 results for "a cleaver" in 1 files/);
+    assert.ok(
+      inMember.some((r) => /in orc_sample\.bndl/.test(r)),
+      inMember.join(' | '),
+    );
+    await h.screenshot('find-in-files-member');
 
     // 7. A bundle as a folder: a member served from the container (Base's .embb) and one served
     // loose (Patch_02), each showing exactly its bytes as the CLI reads them (the container member
@@ -170,6 +197,27 @@ test('browse, compare, find and extract in the arch06: workspace', { skip: e2eSk
     assert.match(cfgText, /\.\.\\Patch_02\.arch06/);
     assert.deepEqual(await h.workspaceFolderErrors(), [], 'no workspace folder shows an error');
     await h.screenshot('disk-folder-file');
+
+    // 10. @sources lists the sources in search order, numbered as the Search Order view numbers them
+    // (last: the open source folders would stand between later steps and the merged tree's rows).
+    await h.expandExplorerPath([ROOT, '@sources']);
+    const rows = await h.explorerRows();
+    const at = rows.findIndex((r) => r.name === '@sources');
+    const folders: string[] = [];
+    for (let i = at + 1; i < rows.length && rows[i]!.level > rows[at]!.level; i++) if (rows[i]!.level === rows[at]!.level + 1) folders.push(rows[i]!.name);
+    const mount = Mount.open({ root: game });
+    try {
+      assert.deepEqual(folders, sourceFolderNames(mount.sources), `@sources in search order: ${folders.join(', ')}`);
+    } finally {
+      mount.close();
+    }
+    assert.match(folders[0] ?? '', /^01 HotChunk\.arch06$/);
+    await h.screenshot('sources-in-search-order');
+    // A file of a numbered source folder opens its own copy.
+    const base = folders.find((f) => f.endsWith(' Base.arch06'))!;
+    await h.openExplorerFile([ROOT, '@sources', base, 'config', 'game.cfg']);
+    await h.waitFor(async () => (/Base copy/i.test(await h.editorText()) ? true : undefined), 15_000, 'Base’s own copy of game.cfg');
+    await h.screenshot('numbered-source-file');
   } catch (e) {
     await h.screenshot('failure').catch(() => undefined);
     throw e;

@@ -5,6 +5,7 @@ import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { LtarWriter } from '../../core/formats/archive';
+import { SAMPLE_TEXTURE, sampleTexture, sampleTextureTier0 } from '../../core/sample';
 import { repoRoot, sharedPath } from '../support/shared';
 import { tempDir, writeTree } from '../support/fixtures';
 
@@ -46,6 +47,34 @@ test('texture: a level of a mounted .tex as PNG (top and --mip 3)', { skip: TEX.
   assert.deepEqual(ihdr(m3), [256, 128]);
 });
 
+test(
+  'texture on the real .tex whose named .tex0 is not mounted: 4096x2048 per header, the shortfall says so, --png exports the 2048x1024 it has',
+  { skip: TEX.skip },
+  () => {
+    const root = install();
+    const j = run('texture', root, ENTRY, '--json');
+    assert.equal(j.code, 0, j.stderr);
+    const chain = JSON.parse(j.stdout).tierChain;
+    assert.deepEqual(chain.header, { width: 4096, height: 2048, nameField: `${ENTRY}0`, names: 'tex0' });
+    assert.deepEqual(
+      chain.tiers.map((t: any) => [t.ext, t.named, t.present, t.source?.name ?? null]),
+      [
+        ['tex', false, true, 'Base.arch06'],
+        ['tex0', true, false, null],
+        ['texuhd', false, false, null],
+      ],
+    );
+    assert.deepEqual(chain.top, { width: 2048, height: 1024, from: 'fellbeast_body_d.tex', mip: 0 });
+    assert.equal(chain.shortfall.message, `4096×2048 per header; the .tex0 tier (${ENTRY}0) is not in the mount: showing 2048×1024 from fellbeast_body_d.tex`);
+    const text = run('texture', root, ENTRY);
+    assert.match(
+      text.stdout,
+      /tier fellbeast_body_d\.tex0 \(named by the header\): missing \(looked up characters\\modelcharacters\\fellbeast\\body\\fellbeast_body_d\.tex0\)/,
+    );
+    assert.match(text.stdout, /missing: 4096×2048 per header; the \.tex0 tier/);
+  },
+);
+
 test('texture --json and texture-file; bad input and missing paths', { skip: TEX.skip }, () => {
   const root = install();
   const j = run('texture', root, ENTRY, '--json');
@@ -77,7 +106,9 @@ test('texture on the sample install: a TEXA array lists its slices; --slice pick
   assert.match(r.stdout, /3 surface\(s\)/);
   const out = path.join(tempDir(), 'rock.png');
   assert.equal(run('texture', root, 'textures/sample/sample_ground_array.texa', '--slice', '2', '--png', out).code, 0);
-  assert.deepEqual(ihdr(out), [64, 64]);
+  assert.deepEqual(ihdr(out), [128, 128], 'the largest present level of slice 2: the .texa0 tier’s (Patch_01)');
+  assert.equal(run('texture', root, 'textures/sample/sample_ground_array.texa', '--slice', '2', '--mip', '0', '--png', out).code, 0);
+  assert.deepEqual(ihdr(out), [64, 64], 'mip 0 of the .texa itself');
   const bad = run('texture', root, 'textures/sample/sample_ground_array.texa', '--slice', '3', '--png', out);
   assert.equal(bad.code, 2, 'a slice past the array is bad input');
   const json = JSON.parse(run('texture', root, 'textures\\sample\\sample_banner_d.tex', '--json').stdout);
@@ -107,9 +138,87 @@ test('texture --json on the sample install: the tier chain (each tier file prese
     '256×256 · sample_banner_d.tex',
   ]);
   assert.equal(levels.length, 10);
+  assert.deepEqual(tiers[1].source, { name: 'Patch_01.arch06', kind: 'archive' });
+  // --png without --mip: the .tex0's 512x512 (the largest level the chain offers), not the .tex's 256x256.
+  const png = path.join(tempDir(), 'banner.png');
+  assert.equal(run('texture', root, 'textures\\sample\\sample_banner_d.tex', '--png', png).code, 0);
+  assert.deepEqual(ihdr(png), [512, 512]);
   // texture-file reads one file on disk: no tier chain.
   const cat = spawnSync(process.execPath, [cli, 'cat', root, 'textures\\sample\\sample_banner_d.tex'], { maxBuffer: 16 << 20 }).stdout;
   const file = path.join(tempDir(), 'banner.tex');
   fs.writeFileSync(file, cat);
   assert.equal(JSON.parse(run('texture-file', file, '--json').stdout).tierChain, undefined);
+});
+
+/** An install of the sample texture alone in Base.arch06, with `game` (a loose folder, searched after Base) holding `loose`. */
+function bannerInstall(loose: Record<string, Uint8Array> = {}): string {
+  const root = tempDir('arch06-banner-');
+  const w = new LtarWriter();
+  w.addBytes(SAMPLE_TEXTURE, sampleTexture());
+  const tree: Record<string, string | Uint8Array> = {
+    'x64/default.archcfg': '..\\Game\r\n..\\Base.arch06\r\n',
+    'Base.arch06': w.toBytes(),
+    'Game/readme.txt': 'loose',
+  };
+  for (const [p, bytes] of Object.entries(loose)) tree[`Game/${p.replace(/\\/g, '/')}`] = bytes;
+  writeTree(root, tree);
+  return root;
+}
+
+test('texture: the .tex0 tier missing from the mount: --json lists it missing with the path looked up and the shortfall; --png is the .tex’s 256x256', () => {
+  const root = bannerInstall();
+  const j = run('texture', root, SAMPLE_TEXTURE, '--json');
+  assert.equal(j.code, 0, j.stderr);
+  const chain = JSON.parse(j.stdout).tierChain;
+  assert.deepEqual(chain.header, { width: 512, height: 512, nameField: `${SAMPLE_TEXTURE}0`, names: 'tex0' });
+  const tex0 = chain.tiers[1];
+  assert.deepEqual(
+    { file: tex0.file, path: tex0.path, named: tex0.named, present: tex0.present, source: tex0.source, size: tex0.size },
+    { file: 'sample_banner_d.tex0', path: `${SAMPLE_TEXTURE}0`, named: true, present: false, source: null, size: null },
+  );
+  assert.deepEqual(chain.tiers[0].source, { name: 'Base.arch06', kind: 'archive' });
+  assert.deepEqual(chain.top, { width: 256, height: 256, from: 'sample_banner_d.tex', mip: 0 });
+  assert.deepEqual(chain.shortfall, {
+    width: 512,
+    height: 512,
+    tier: 'sample_banner_d.tex0',
+    message: `512×512 per header; the .tex0 tier (${SAMPLE_TEXTURE}0) is not in the mount: showing 256×256 from sample_banner_d.tex`,
+  });
+  const out = path.join(tempDir(), 'top.png');
+  const r = run('texture', root, SAMPLE_TEXTURE, '--png', out, '--json');
+  assert.equal(r.code, 0, r.stderr);
+  assert.deepEqual(ihdr(out), [256, 256]);
+  assert.deepEqual(JSON.parse(r.stdout).png, { file: out, width: 256, height: 256, from: 'sample_banner_d.tex', mip: 0, slice: 0 });
+});
+
+test('texture: the .tex0 tier present and larger (a loose folder): it is the top level, named with its source; --png exports its 512x512 unless --mip', () => {
+  const root = bannerInstall({ [`${SAMPLE_TEXTURE}0`]: sampleTextureTier0() });
+  const j = run('texture', root, SAMPLE_TEXTURE, '--json');
+  assert.equal(j.code, 0, j.stderr);
+  const chain = JSON.parse(j.stdout).tierChain;
+  assert.deepEqual(
+    chain.tiers.map((t: any) => [t.file, t.named, t.present, t.joined, t.source]),
+    [
+      ['sample_banner_d.tex', false, true, true, { name: 'Base.arch06', kind: 'archive' }],
+      ['sample_banner_d.tex0', true, true, true, { name: 'Game', kind: 'folder' }],
+      ['sample_banner_d.texuhd', false, false, false, null],
+    ],
+  );
+  assert.deepEqual(chain.top, { width: 512, height: 512, from: 'sample_banner_d.tex0', mip: 0 });
+  assert.equal(chain.shortfall, null);
+  const dir = tempDir();
+  const top = run('texture', root, SAMPLE_TEXTURE, '--png', path.join(dir, 'top.png'));
+  assert.equal(top.code, 0, top.stderr);
+  assert.deepEqual(ihdr(path.join(dir, 'top.png')), [512, 512], 'the largest present level, from the .tex0');
+  assert.match(top.stdout, /wrote .*top\.png \(512x512, slice 0, mip 0 of sample_banner_d\.tex0\)/);
+  assert.match(top.stdout, /tier sample_banner_d\.tex0 \(named by the header\): \d+ bytes from Game \(folder\)/);
+  // --mip names a mip of the file itself.
+  assert.equal(run('texture', root, SAMPLE_TEXTURE, '--mip', '0', '--png', path.join(dir, 'mip0.png')).code, 0);
+  assert.deepEqual(ihdr(path.join(dir, 'mip0.png')), [256, 256]);
+  assert.equal(run('texture', root, SAMPLE_TEXTURE, '--mip', '2', '--png', path.join(dir, 'mip2.png')).code, 0);
+  assert.deepEqual(ihdr(path.join(dir, 'mip2.png')), [64, 64]);
+  // --source Base: the siblings are looked for in Base alone, where the .tex0 is not.
+  const base = JSON.parse(run('texture', root, SAMPLE_TEXTURE, '--source', 'Base.arch06', '--json').stdout).tierChain;
+  assert.equal(base.tiers[1].present, false);
+  assert.match(base.shortfall.message, /the \.tex0 tier \(.*\) is not in Base\.arch06: showing 256×256 from sample_banner_d\.tex$/);
 });

@@ -112,6 +112,7 @@ function coreFaces(root: string): string[] {
     'core/text',
     'core/havokScript',
     'core/scriptIndex',
+    'core/nameSources',
   ];
 }
 

@@ -8,6 +8,7 @@ import { writePathIndex } from '../../formats/archive/pathIndex';
 import { stringHash } from '../../hash/stringHash';
 import { parseArchcfg } from '../archcfg';
 import { Mount } from '../mount';
+import { parseUriPath, sourceFolderNames, sourceUriPath } from '../viewPaths';
 import { tempDir, writeTree } from '../../../test/support/fixtures';
 
 const archive = (files: Record<string, string>, index?: string[]): Uint8Array => {
@@ -73,6 +74,26 @@ test('search order is the cfg reversed; missing lines are skipped and reported',
   // On disk but not in the cfg: not mounted, listed for the user.
   assert.deepEqual(m.unlisted, ['Blade.arch06']);
   assert.equal(m.which('dlc\\blade.txt'), undefined);
+  m.close();
+});
+
+test('@sources lists the sources in search order: numbered folders that sort as the search order and resolve to their sources', () => {
+  const m = Mount.open({ root: install() });
+  const folders = sourceFolderNames(m.sources);
+  assert.deepEqual(folders, ['01 Patch_02.arch06', '02 Patch_01.arch06', '03 Base.arch06', '04 Game']);
+  // The Explorer sorts by name: with the numbers that is the search order (the bare names would not be).
+  assert.deepEqual([...folders].sort(), folders);
+  assert.notDeepEqual(
+    m.sources.map((s) => s.name).sort(),
+    m.sources.map((s) => s.name),
+  );
+  for (const [i, folder] of folders.entries()) {
+    const u = parseUriPath(sourceUriPath(folder, 'config\\game.cfg'));
+    assert.equal(u.view, 'source');
+    assert.equal(m.source(u.view === 'source' ? u.source : '')?.name, m.sources[i]!.name, folder);
+  }
+  const base = parseUriPath(sourceUriPath(folders[2]!, 'config\\game.cfg'));
+  assert.equal(read(m, base.view === 'source' ? base.path : '', base.view === 'source' ? base.source : undefined), 'base');
   m.close();
 });
 

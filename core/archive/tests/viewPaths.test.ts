@@ -3,7 +3,17 @@
 import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { Arch06Error } from '../../errors';
-import { BUNDLE_SUFFIX, SOURCES_FOLDER, gamePathOf, mergedUriPath, parseUriPath, sourceUriPath } from '../viewPaths';
+import {
+  BUNDLE_SUFFIX,
+  SOURCES_FOLDER,
+  gamePathOf,
+  mergedUriPath,
+  parseUriPath,
+  sourceFolderName,
+  sourceFolderNames,
+  sourceOfFolder,
+  sourceUriPath,
+} from '../viewPaths';
 
 test('the merged view: /<game path>, either case, separators normalised to backslashes', () => {
   assert.deepEqual(parseUriPath('/'), { view: 'merged', path: '' });
@@ -20,6 +30,29 @@ test('one source: /@sources/<name>/<game path>; /@sources alone lists the source
   assert.deepEqual(parseUriPath('/@sources/Game'), { view: 'source', source: 'Game', path: '' });
   assert.equal(sourceUriPath('Base.arch06', 'config\\game.cfg'), '/@sources/Base.arch06/config/game.cfg');
   assert.equal(sourceUriPath('Game'), '/@sources/Game');
+});
+
+test('@sources folders are numbered in search order (zero-padded to the count, at least two digits); the number is dropped when parsed', () => {
+  assert.equal(sourceFolderName(1, 7, 'Patch_02.arch06'), '01 Patch_02.arch06');
+  assert.equal(sourceFolderName(7, 7, 'Game'), '07 Game');
+  assert.equal(sourceFolderName(3, 120, 'Base.arch06'), '003 Base.arch06');
+  assert.deepEqual(sourceFolderNames([{ name: 'Patch_02.arch06' }, { name: 'Base.arch06' }, { name: 'Game' }]), [
+    '01 Patch_02.arch06',
+    '02 Base.arch06',
+    '03 Game',
+  ]);
+  // Ten or more sources: a plain name sort still gives the search order.
+  const many = sourceFolderNames([...Array(11)].map((_, i) => ({ name: `z${10 - i}` })));
+  assert.deepEqual([...many].sort(), many);
+  assert.deepEqual(parseUriPath('/@sources/02 Base.arch06/config/game.cfg'), { view: 'source', source: 'Base.arch06', path: 'config\\game.cfg' });
+  assert.deepEqual(parseUriPath(sourceUriPath('03 Game')), { view: 'source', source: 'Game', path: '' });
+  // The number is display, the name identity: any number, or none, names the same source.
+  assert.equal(sourceOfFolder('17 Base.arch06'), 'Base.arch06');
+  assert.equal(sourceOfFolder('Base.arch06'), 'Base.arch06');
+  // A name that itself starts with digits and a space keeps them under its number.
+  assert.equal(sourceOfFolder(sourceFolderName(4, 9, '2024 mods')), '2024 mods');
+  assert.equal(sourceOfFolder('12'), '12', 'digits alone are a name');
+  assert.equal(sourceOfFolder('01  two spaces'), ' two spaces');
 });
 
 test('a bundle folder: /<manifest path> [bundle]/<member path>', () => {

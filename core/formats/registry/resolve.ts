@@ -150,3 +150,23 @@ export function resolveRegistry(reg: ObjectRegistry, options: ResolveOptions = {
   const bindingsResolved = bindings.every((b) => b.problems.length === 0) && (s?.problems.length ?? 0) === 0 && !!reg.objectList;
   return { bindings, groups, bindingsResolved, problems };
 }
+
+/** The names a registry spells out, for a hash dictionary. */
+export interface SpelledNames {
+  /** Every string of the OBJL's three tables: object names, classes, groups (also those no valid record uses). */
+  objects: string[];
+  /** The SCRB's event and function names. */
+  bindings: string[];
+}
+
+/** The names of `reg` (its bindings resolved now unless `resolved` is given). */
+export function spelledNames(reg: ObjectRegistry, resolved?: ResolvedRegistry): SpelledNames {
+  const l = reg.objectList;
+  const objects = l ? [...l.names.byOffset.values(), ...l.classes.byOffset.values(), ...l.groups.byOffset.values()] : [];
+  const bindings: string[] = [];
+  for (const row of (resolved ?? resolveRegistry(reg)).bindings) {
+    if (row.event !== null) bindings.push(row.event);
+    if (row.function !== null) bindings.push(row.function);
+  }
+  return { objects, bindings };
+}

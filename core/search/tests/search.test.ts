@@ -2,6 +2,7 @@ import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { FuzzyIndex } from '../fuzzy';
 import { globToRegExp } from '../glob';
+import { prng } from '../../../test/support/fixtures';
 
 const paths = [
   'worlds\\retail\\lithlad\\lithlad.objres',
@@ -31,6 +32,43 @@ test('fuzzy: in-order characters, file-name matches first, highlights', () => {
   assert.deepEqual(m.positions.map((p) => paths[m.index][p]).join(''), 'hud');
   // Separators typed either way.
   assert.equal(names('orcs/orc_base.skel')[0], 'characters\\orcs\\orc_base.skel');
+});
+
+test('fuzzy: typing a query key by key gives what a fresh index gives, and exactly the paths holding it in order', () => {
+  const rnd = prng(42);
+  const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rnd() * xs.length)];
+  const words = ['orc', 'layer', 'base', 'quest', 'tex', 'lith', 'a', 'b', '01', '0012', 'x', 'set'];
+  const many: string[] = [];
+  for (let i = 0; i < 3000; i++) {
+    const depth = 1 + Math.floor(rnd() * 4);
+    many.push([...Array(depth)].map(() => `${pick(words)}_${pick(words)}`).join(rnd() < 0.5 ? '\\' : '/') + pick(['.tex', '.scripts', '.mat', '']));
+  }
+  const inOrder = (path: string, q: string): boolean => {
+    let at = 0;
+    for (const c of q) {
+      at = path.toLowerCase().replace(/\//g, '\\').indexOf(c, at) + 1;
+      if (at === 0) return false;
+    }
+    return true;
+  };
+  const typed = new FuzzyIndex(many);
+  for (let round = 0; round < 40; round++) {
+    const query = [...Array(1 + Math.floor(rnd() * 3))].map(() => pick(words)).join(rnd() < 0.3 ? '_' : '');
+    typed.match('');
+    for (let i = 1; i <= query.length; i++) {
+      const prefix = query.slice(0, i);
+      const got = typed.match(prefix, 50);
+      const fresh = new FuzzyIndex(many).match(prefix, 50);
+      assert.deepEqual(
+        got.map((m) => [m.index, m.score]),
+        fresh.map((m) => [m.index, m.score]),
+        prefix,
+      );
+      const holding = many.filter((p) => inOrder(p, prefix)).length;
+      assert.equal(got.length, Math.min(50, holding), prefix);
+      for (const m of got) assert.ok(inOrder(many[m.index], prefix), `${many[m.index]} does not hold ${prefix}`);
+    }
+  }
 });
 
 test('glob: *, **, ?, {a,b}, either separator, name-only patterns', () => {

@@ -129,3 +129,95 @@ test('tierChain: a name outside the tier families (.dds) is its own chain; async
   assert.deepEqual(asked, ['X/Y_D.tex0', 'X/Y_D.texuhd'], 'the stem as spelled, the tier extensions in lower case');
   assert.equal(upper.tiers[0]!.file, 'Y_D.TEX');
 });
+
+/** The sample's 256x256 .tex with another name field and dimension pair. */
+function texNaming(name: string, width: number, height: number): Uint8Array {
+  const dds = writeDds({ width: 256, height: 256, format: 'BC1', mips: bc1QuadrantChain(256, SAMPLE_TEXTURE_PICTURE) });
+  return writeTexr({ path: name, width, height, dds });
+}
+
+test('tierChain: the header names the .tex0 and its 512x512; with the .tex0 missing, the shortfall says so and what is shown instead', async () => {
+  const own = parseTextureFile(sampleTexture(), SAMPLE_TEXTURE);
+  const chain = await tierChain(SAMPLE_TEXTURE, own, () => undefined, { source: { name: 'Base.arch06', kind: 'archive' } });
+  assert.deepEqual(chain.header, { width: 512, height: 512, nameField: TEX0, names: 'tex0' });
+  assert.deepEqual(
+    chain.tiers.map((t) => [t.ext, t.own, t.named, t.present, t.source?.name ?? null]),
+    [
+      ['tex', true, false, true, 'Base.arch06'],
+      ['tex0', false, true, false, null],
+      ['texuhd', false, false, false, null],
+    ],
+  );
+  assert.deepEqual([chain.levels[0]!.width, chain.levels[0]!.from], [256, 'sample_banner_d.tex'], 'the largest present level is the .tex’s own');
+  assert.equal(chain.shortfall?.tier, chain.tiers[1]);
+  assert.equal(
+    chain.shortfall?.message,
+    '512×512 per header; the .tex0 tier (textures\\sample\\sample_banner_d.tex0) is not in the mount: showing 256×256 from sample_banner_d.tex',
+  );
+  // One source's own view: the sentence names it.
+  const scoped = await tierChain(SAMPLE_TEXTURE, own, () => undefined, { scope: 'Base.arch06' });
+  assert.match(scoped.shortfall!.message, /is not in Base\.arch06: showing 256×256/);
+});
+
+test('tierChain: with the .tex0 present and larger, it is the top level, with the source that served it, and nothing is short', async () => {
+  const own = parseTextureFile(sampleTexture(), SAMPLE_TEXTURE);
+  const chain = await tierChain(SAMPLE_TEXTURE, own, (p) =>
+    p === TEX0 ? { bytes: sampleTextureTier0(), source: { name: 'Patch_01.arch06', kind: 'archive' } } : undefined,
+  );
+  assert.deepEqual(chain.tiers[1]!.source, { name: 'Patch_01.arch06', kind: 'archive' });
+  assert.deepEqual([chain.tiers[1]!.named, chain.tiers[1]!.present, chain.tiers[1]!.joined], [true, true, true]);
+  assert.deepEqual([chain.levels[0]!.width, chain.levels[0]!.height, chain.levels[0]!.from, chain.levels[0]!.mip], [512, 512, 'sample_banner_d.tex0', 0]);
+  assert.equal(chain.shortfall, undefined);
+  // Opened from the .tex0 (whose name field names the .tex): the .tex is the named tier; no shortfall.
+  const up = await tierChain(TEX0, parseTextureFile(sampleTextureTier0(), TEX0), (p) => (p === SAMPLE_TEXTURE ? sampleTexture() : undefined));
+  assert.deepEqual(
+    up.tiers.map((t) => [t.ext, t.named]),
+    [
+      ['tex', true],
+      ['tex0', false],
+      ['texuhd', false],
+    ],
+  );
+  assert.equal(up.shortfall, undefined);
+});
+
+test('tierChain: the fellbeast case (4096x2048 per header, the named .tex0 missing); a named tier that does not join; tiers short of the header', async () => {
+  const path = 'characters\\modelcharacters\\fellbeast\\body\\fellbeast_body_d.tex';
+  const own = parseTextureFile(texNaming(`${path}0`, 4096, 2048), path);
+  const missing = await tierChain(path, own, () => undefined);
+  assert.equal(
+    missing.shortfall?.message,
+    '4096×2048 per header; the .tex0 tier (characters\\modelcharacters\\fellbeast\\body\\fellbeast_body_d.tex0) is not in the mount: showing 256×256 from fellbeast_body_d.tex',
+  );
+  assert.deepEqual([missing.shortfall?.width, missing.shortfall?.height], [4096, 2048]);
+  // The .tex0 there but not a texture: named, present, not joined, and the sentence says why.
+  const broken = await tierChain(path, own, (p) => (p.endsWith('.tex0') ? new Uint8Array(16) : undefined));
+  assert.equal(broken.shortfall?.tier?.ext, 'tex0');
+  assert.match(
+    broken.shortfall!.message,
+    /^4096×2048 per header; the \.tex0 tier \(.*\.tex0\) is in the mount but does not join the chain \(.+\): showing 256×256/,
+  );
+  // The .tex0 joins but is itself short of the header (seed 004: tiers do not always agree); the .texuhd is missing.
+  const short = await tierChain(path, own, (p) => (p.endsWith('.tex0') ? sampleTextureTier0() : undefined));
+  assert.equal(short.levels[0]!.from, 'fellbeast_body_d.tex0');
+  assert.equal(short.shortfall?.tier?.ext, 'texuhd');
+  assert.match(
+    short.shortfall!.message,
+    /no tier in the mount holds it \(\.texuhd \(.*fellbeast_body_d\.texuhd\) not in the mount\): showing 512×512 from fellbeast_body_d\.tex0$/,
+  );
+});
+
+test('tierChain: a name field of another stem, an empty one, or a header with no size names no tier; a view prefix on the path still matches', async () => {
+  const other = await tierChain(SAMPLE_TEXTURE, parseTextureFile(texNaming('textures\\other\\x_d.tex0', 256, 256), SAMPLE_TEXTURE), () => undefined);
+  assert.equal(other.header?.names, undefined);
+  assert.ok(other.tiers.every((t) => !t.named));
+  assert.equal(other.shortfall, undefined, 'the header size is what the .tex has');
+  const empty = await tierChain(SAMPLE_TEXTURE, parseTextureFile(texNaming('', 0, 0), SAMPLE_TEXTURE), () => undefined);
+  assert.equal(empty.header, undefined);
+  assert.equal(empty.shortfall, undefined);
+  // A disk path (or a URI path) ending in the stored stem matches it, case-insensitively.
+  const disk = '/home/me/extract/Textures/Sample/SAMPLE_BANNER_D.tex';
+  const onDisk = await tierChain(disk, parseTextureFile(sampleTexture(), disk), () => undefined);
+  assert.equal(onDisk.header?.names, 'tex0');
+  assert.match(onDisk.shortfall!.message, /the \.tex0 tier \(\/home\/me\/extract\/Textures\/Sample\/SAMPLE_BANNER_D\.tex0\) is not in the mount/);
+});

@@ -10,7 +10,7 @@ import { LtarWriter } from '../../../core/formats/archive';
 import { writeBndl, writeEmbb } from '../../../core/formats/bundle';
 import { SAMPLE_BUNDLE, sampleGame } from '../../../core/sample';
 import { tempDir, writeTree } from '../../../test/support/fixtures';
-import { parseUriPath } from '../../../core/archive';
+import { parseUriPath, sourceFolderNames, sourceUriPath } from '../../../core/archive';
 import { decorationFor } from '../decorationModel';
 
 const root = tempDir('arch06-decorations-');
@@ -52,6 +52,22 @@ test("one source's view: W on the winning copy, S on a shadowed one, any case of
   });
   assert.equal(at('/@sources/Base.arch06/config/input.cfg'), undefined);
   assert.equal(at('/@sources'), undefined);
+});
+
+test('the numbered @sources folders as the Explorer lists them (search order): the same badges as the bare names', () => {
+  const folders = sourceFolderNames(mount.sources);
+  const folderOf = (name: string) => folders[mount.sources.findIndex((s) => s.name === name)]!;
+  assert.match(folderOf('Patch_02.arch06'), /^0\d Patch_02\.arch06$/);
+  assert.deepEqual(at(sourceUriPath(folderOf('Patch_02.arch06'), 'config\\game.cfg')), { badge: 'W', tooltip: 'Wins over 2 other copies' });
+  assert.deepEqual(at(sourceUriPath(folderOf('Base.arch06'), 'config\\game.cfg')), {
+    badge: 'S',
+    tooltip: 'Shadowed: the game loads the copy in Patch_02.arch06',
+    colour: 'disabled',
+  });
+  assert.deepEqual(at(sourceUriPath(folderOf('Game'), 'scripts\\common\\startup.scripts'))?.badge, 'S');
+  // A stale number (a remount renumbered the sources) still names the source by its name.
+  assert.deepEqual(at('/@sources/99 Base.arch06/config/game.cfg')?.badge, 'S');
+  assert.equal(at(sourceUriPath(folderOf('Base.arch06'))), undefined, 'the source folder itself');
 });
 
 test('bundle folders: C from the container, L loose, ! missing; a folder or an unknown bundle gets nothing', () => {

@@ -6,7 +6,7 @@ import * as path from 'node:path';
 import { Mount } from '../../../core/archive';
 import { sampleGame } from '../../../core/sample';
 import { prng, randomBytes, tempDir, writeTree } from '../../../test/support/fixtures';
-import { baseName, ordinal, SearchOrderMount, SearchOrderNode, searchOrderNodes } from '../searchOrderModel';
+import { baseName, ordinal, SearchOrderMount, SearchOrderNode, searchOrderNodes, summaryText } from '../searchOrderModel';
 import { brokenNotice, describeBroken, mountStatus } from '../../mountSummary';
 
 const source = (name: string, kind: 'archive' | 'directory' = 'archive', fileCount = 3) => ({ name, kind, diskPath: `/games/sow/${name}`, fileCount });
@@ -34,8 +34,15 @@ test('the modules used by the tree and the status bar load in plain node; one im
   assert.throws(() => require('../searchOrderView'), /Cannot find module 'vscode'/);
 });
 
-test('sources in search order, numbered, with kind, count, icon and a reveal action', () => {
-  const nodes = searchOrderNodes(mount());
+/** The nodes below the summary line. */
+const below = (m: SearchOrderMount): SearchOrderNode[] => {
+  const [summary, ...rest] = searchOrderNodes(m);
+  assert.equal(summary!.kind, 'summary');
+  return rest;
+};
+
+test('sources in search order, numbered, with kind, count, icon and a reveal action of their numbered @sources folder', () => {
+  const nodes = below(mount());
   assert.deepEqual(
     nodes.map((n) => [n.kind, n.label, n.description, n.icon?.id]),
     [
@@ -44,16 +51,50 @@ test('sources in search order, numbered, with kind, count, icon and a reveal act
       ['source', '3. Game', 'directory · 2 files', 'folder-library'],
     ],
   );
-  assert.deepEqual(nodes[1].action, { kind: 'revealSource', source: 'Base.arch06' });
+  assert.deepEqual(nodes[1].action, { kind: 'revealSource', source: 'Base.arch06', folder: '02 Base.arch06' });
   assert.equal(nodes[1].source, 'Base.arch06');
+  assert.deepEqual(
+    nodes.map((n) => n.folder),
+    ['01 Patch_01.arch06', '02 Base.arch06', '03 Game'],
+    'the same numbers as the labels: what @sources lists',
+  );
   assert.ok(nodes[1].tooltipIsMarkdown);
   assert.match(nodes[1].tooltip!, /Consulted 2nd of 3/);
-  assert.equal(new Set(nodes.map((n) => n.id)).size, nodes.length, 'ids are unique');
+  assert.equal(new Set(searchOrderNodes(mount()).map((n) => n.id)).size, nodes.length + 1, 'ids are unique');
+});
+
+test('the summary line opens the view: sources, broken, skipped, not in the cfg; its icon says the worst of them', () => {
+  const plain = searchOrderNodes(mount())[0]!;
+  assert.deepEqual([plain.kind, plain.label, plain.icon], ['summary', '3 sources · 0 broken · 0 skipped · 0 not in the cfg', { id: 'pass' }]);
+  assert.deepEqual(plain.action, { kind: 'openCfg', line: 1 });
+  assert.match(plain.tooltip!, /3 sources mounted, in search order below/);
+  assert.match(plain.tooltip!, /open \/games\/sow\/x64\/default\.archcfg/);
+  const m = mount({
+    sources: [...Array(7)].map((_, i) => source(`P${i}.arch06`)),
+    broken: [broken(12, 'Mod.arch06')],
+    unlisted: ['Blade.arch06', 'Extra.arch06'],
+  });
+  const nodes = searchOrderNodes(m);
+  assert.equal(nodes[0]!.label, '7 sources · 1 broken · 0 skipped · 2 not in the cfg');
+  assert.equal(summaryText(m), nodes[0]!.label);
+  assert.deepEqual(nodes[0]!.icon, { id: 'error', color: 'errorForeground' });
+  assert.match(nodes[0]!.tooltip!, /1 broken source: .*\(the mount is incomplete\)/);
+  assert.equal(nodes[1]!.label, 'Broken sources (1)', 'the broken group right below it');
+  const skippedOnly = searchOrderNodes(mount({ sources: [source('Base.arch06')], skipped: [{ line: 5, text: 'x', reason: 'y' }] }))[0]!;
+  assert.deepEqual([skippedOnly.label, skippedOnly.icon], ['1 source · 0 broken · 1 skipped · 0 not in the cfg', { id: 'warning' }]);
+});
+
+test('with ten or more sources the folder numbers keep their width, so a name sort is the search order', () => {
+  const m = mount({ sources: [...Array(12)].map((_, i) => source(`S${String.fromCharCode(97 + ((i * 7) % 12))}.arch06`)) });
+  const folders = below(m).map((n) => n.folder!);
+  assert.equal(folders[0], '01 Sa.arch06');
+  assert.equal(folders[11], '12 Sf.arch06');
+  assert.deepEqual([...folders].sort(), folders);
 });
 
 test('broken sources: a group at the top, each with an error icon, the reason and the cfg line', () => {
   const m = mount({ broken: [broken(12, 'Mod.arch06'), { ...broken(0, 'Extra.arch06', 'truncated header'), text: 'D:\\mods\\Extra.arch06' }] });
-  const nodes = searchOrderNodes(m);
+  const nodes = below(m);
   const group = nodes[0];
   assert.equal(group.kind, 'group');
   assert.equal(group.label, 'Broken sources (2)');
@@ -76,7 +117,7 @@ test('broken sources: a group at the top, each with an error icon, the reason an
 });
 
 test('skipped lines and unlisted archives come last, in groups', () => {
-  const nodes = searchOrderNodes(mount({ skipped: [{ line: 5, text: '..\\Great_Hall.arch06', reason: 'names nothing on disk' }], unlisted: ['Blade.arch06'] }));
+  const nodes = below(mount({ skipped: [{ line: 5, text: '..\\Great_Hall.arch06', reason: 'names nothing on disk' }], unlisted: ['Blade.arch06'] }));
   const [skipped, unlisted] = nodes.slice(-2) as SearchOrderNode[];
   assert.equal(skipped.label, 'Skipped cfg lines (1)');
   assert.deepEqual(
@@ -142,7 +183,8 @@ test('a real mount with a broken archive in its cfg: the model lists it, the res
   writeTree(root, { 'Broken_Mod.arch06': randomBytes(4096, prng(11)), 'x64/default.archcfg': cfgText });
   const m = Mount.open({ root });
   try {
-    const nodes = searchOrderNodes(m);
+    const nodes = below(m);
+    assert.equal(searchOrderNodes(m)[0]!.label, `${m.sources.length} sources · 1 broken · ${m.skipped.length} skipped · ${m.unlisted.length} not in the cfg`);
     assert.equal(nodes[0].kind, 'group');
     const b = nodes[0].children!;
     assert.equal(b.length, 1);

@@ -4,7 +4,9 @@
 // served scripts with an open document's edits counted instead of its served text.
 import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
-import { SAMPLE_LAYER, SAMPLE_LAYER_SCRIPT, SAMPLE_LAYER_SOURCE } from '../../../core/sample';
+import { SAMPLE_LAYER, SAMPLE_LAYER_SCRIPT, SAMPLE_LAYER_SOURCE, SAMPLE_SWORD_BONES } from '../../../core/sample';
+import { stringHash } from '../../../core/hash';
+import { hashNames } from '../hashes';
 import { mountSample } from '../../../test/support/sampleMount';
 import { completion } from '../completion';
 import { foldingSpans } from '../folding';
@@ -106,6 +108,27 @@ test('selection ranges: from the name under the cursor out through its call, sta
     );
     assert.equal(texts[texts.length - 1], SAMPLE_LAYER_SOURCE);
     for (let i = 1; i < texts.length; i++) assert.ok(texts[i].length > texts[i - 1].length && texts[i].includes(texts[i - 1]));
+  } finally {
+    ws.dispose();
+  }
+});
+
+test('hash names: the server gathers the same sources as the extension (skeletons, bundle members, bindings) and hovers say where a name came from', async () => {
+  const ws = workspace();
+  try {
+    const pending = hashNames(ws, stringHash('Grip'), '0x0hi');
+    assert.match(pending, /still gathering names/); // asked before the walk has run: says so
+    const report = await ws.gatherNames(async () => undefined);
+    assert.ok(ws.namesComplete);
+    assert.equal(report?.scripts, 0, 'scripts come from the index, not a second read');
+    assert.equal(report?.skeletons, 1);
+    for (const b of SAMPLE_SWORD_BONES) assert.equal(ws.dictionary().entry(stringHash(b.name))?.origin, 'skeleton name', b.name);
+    assert.equal(ws.dictionary().entry(stringHash(SAMPLE_LAYER_SCRIPT))?.origin, 'path', 'a bundle member');
+    assert.equal(ws.dictionary().entry(stringHash('Script1'))?.origin, 'binding name');
+    assert.equal(ws.dictionary().entry(stringHash('GateRelay'))?.origin, 'script literal');
+    const hover = hashNames(ws, stringHash('Blade_Tip'), '0xabcdef01hi');
+    assert.match(hover, /Name:\n- `Blade_Tip` \(skeleton name\)/);
+    assert.match(hashNames(ws, 0x12345678, '0x12345678'), /No known name has this hash: the dictionary holds [\d,]+ names/);
   } finally {
     ws.dispose();
   }

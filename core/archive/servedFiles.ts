@@ -1,0 +1,96 @@
+/**
+ * The copy the engine serves of every path of some kinds, wherever it lives: a loose entry (the
+ * search order's winner) or a bundle member that only a container holds. A loose entry of a path
+ * wins over the copy a container embeds (the patch rule: a standalone `.objres` replaces the
+ * embedded one), exactly as `resolveBundle` serves members. The script index and the hash
+ * dictionary's name sources walk the install through this one function.
+ */
+import { resolveBundle, readBundleMember } from './bundles';
+import { toGamePath } from './gamePath';
+import type { Mount } from './mount';
+
+/** The key two spellings of one path share (either separator, any case); a name no game path can be keys as itself. */
+function servedKey(p: string): string {
+  try {
+    return toGamePath(p).toLowerCase();
+  } catch {
+    return p.toLowerCase();
+  }
+}
+
+export interface ServedFile {
+  /** The game path, as the winning source or manifest spells it. */
+  path: string;
+  /** `loose`: an archive entry or loose file; `container`: a member of a bundle's `.embb`. */
+  from: 'loose' | 'container';
+  /** The source (archive or folder) it is read from. */
+  source: string;
+  /** For container copies: the bundle's manifest path. */
+  bundle?: string;
+  /** Bytes the read returns (as the entry or the container's size word says). */
+  size: number;
+  read: () => Uint8Array;
+}
+
+/**
+ * One walk over the served files of the kinds `accept` takes, in two steps a caller may pace:
+ * `loose()` (the search order's winners), then `members(manifest)` for each of `manifests`
+ * (bundle members no loose entry shadows). Each path is served once.
+ */
+export class ServedFileWalk {
+  /** Every mounted `.bndl` path (filled by `loose()`). */
+  readonly manifests: string[] = [];
+  private readonly seen = new Set<string>();
+
+  constructor(
+    private readonly mount: Mount,
+    private readonly accept: (path: string) => boolean,
+  ) {}
+
+  loose(): ServedFile[] {
+    const out: ServedFile[] = [];
+    for (const p of this.mount.distinctPaths()) {
+      if (/\.bndl$/i.test(p)) this.manifests.push(p);
+      if (!this.accept(p)) continue;
+      const entry = this.mount.winner(p);
+      if (!entry) continue;
+      this.seen.add(servedKey(p));
+      out.push({ path: entry.path, from: 'loose', source: entry.source.name, size: entry.size, read: () => entry.readSync() });
+    }
+    return out;
+  }
+
+  /** The members of one bundle that only its container serves; `onMember` is told every member's path. A manifest that does not resolve serves nothing (the bundle editor says why). */
+  members(manifest: string, onMember?: (path: string) => void): ServedFile[] {
+    let bundle;
+    try {
+      bundle = resolveBundle(this.mount, manifest);
+    } catch {
+      return [];
+    }
+    const out: ServedFile[] = [];
+    for (const m of bundle.members) {
+      onMember?.(m.path);
+      if (m.servedFrom !== 'container' || !this.accept(m.path) || this.seen.has(servedKey(m.path))) continue;
+      this.seen.add(servedKey(m.path));
+      const resolved = bundle;
+      out.push({
+        path: m.path,
+        from: 'container',
+        source: m.source ?? bundle.container?.source ?? '',
+        bundle: bundle.manifest.path,
+        size: m.size ?? m.embedded?.size ?? 0,
+        read: () => readBundleMember(this.mount, resolved, m),
+      });
+    }
+    return out;
+  }
+}
+
+/** The served copy of every path `accept` takes, in one synchronous walk: loose entries first, then bundle members no loose entry shadows. */
+export function servedFiles(mount: Mount, accept: (path: string) => boolean): ServedFile[] {
+  const walk = new ServedFileWalk(mount, accept);
+  const out = walk.loose();
+  for (const m of walk.manifests) for (const f of walk.members(m)) out.push(f);
+  return out;
+}
