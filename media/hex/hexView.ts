@@ -12,7 +12,7 @@
  *
  * Protocol: ./protocol.ts. The body's dataset mirrors the state for tests (see there).
  */
-import { esc, failurePage, fmt } from '../shared/html';
+import { esc, failurePage, fmt, inNextFrame } from '../shared/html';
 import { hostChannel } from '../shared/webviewApi';
 import {
   BYTES_PER_ROW,
@@ -211,15 +211,7 @@ function render(): void {
   }
 }
 
-let framePending = false;
-function renderSoon(): void {
-  if (framePending) return;
-  framePending = true;
-  requestAnimationFrame(() => {
-    framePending = false;
-    render();
-  });
-}
+const renderSoon = inNextFrame(() => render());
 
 /** Lay out the spacer for the viewport's height (on load and on resize). */
 function layout(): void {

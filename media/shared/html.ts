@@ -28,3 +28,16 @@ export function failurePage(what: string, m: FailedMessage): string {
     `<p>First bytes${m.size !== undefined ? ` (${esc(fmt(m.size))} in all)` : ''}:</p><pre>${esc(m.hex)}</pre>`
   );
 }
+
+/** `f` run once in the next animation frame, however often the returned function is called before it (scroll events, bursts of messages). */
+export function inNextFrame(f: () => void): () => void {
+  let pending = false;
+  return () => {
+    if (pending) return;
+    pending = true;
+    requestAnimationFrame(() => {
+      pending = false;
+      f();
+    });
+  };
+}

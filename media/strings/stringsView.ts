@@ -13,7 +13,7 @@
  *
  * Protocol: ./protocol.ts. The body's dataset mirrors the state for tests (see there).
  */
-import { esc, failurePage, fmt } from '../shared/html';
+import { esc, failurePage, fmt, inNextFrame } from '../shared/html';
 import { wireSearchBox } from '../shared/searchBox';
 import { hostChannel } from '../shared/webviewApi';
 import type { HostToView, StringRowView, StringTableView, ViewToHost } from './protocol';
@@ -237,15 +237,7 @@ function alignHead(): void {
   $('head').style.paddingRight = 12 + viewport.offsetWidth - viewport.clientWidth + 'px';
 }
 
-let framePending = false;
-function renderSoon(): void {
-  if (framePending) return;
-  framePending = true;
-  requestAnimationFrame(() => {
-    framePending = false;
-    render();
-  });
-}
+const renderSoon = inNextFrame(() => render());
 
 function select(pos: number): void {
   if (!shown) return;
