@@ -32,7 +32,7 @@ export class MountService implements vscode.Disposable {
   /** Work that will (or may) mount an install: the file system waits for it instead of failing. */
   private readonly inFlight = new Set<Promise<unknown>>();
   private fuzzy: FuzzyIndex | undefined;
-  private withMembers: { mount: Mount; index: Promise<PathsAndMembers> } | undefined;
+  private withMembers: { mount: Mount; index: Promise<PathsAndMembers>; ready?: PathsAndMembers } | undefined;
   private readonly changed = new vscode.EventEmitter<Mount | undefined>();
   readonly onDidChange = this.changed.event;
   readonly output = vscode.window.createOutputChannel('arch06');
@@ -104,7 +104,10 @@ export class MountService implements vscode.Disposable {
     this.changed.fire(m);
   }
 
-  /** Every distinct path of the merged view, for Go to File (built on first use). */
+  /**
+   * Every distinct path of the merged view, for Go to File until the bundle members are listed
+   * (built on first use; dropped once `pathsWithMembers` is ready, whose index holds these paths too).
+   */
   fuzzyIndex(): FuzzyIndex | undefined {
     const m = this.current;
     if (!m) return undefined;
@@ -138,11 +141,21 @@ export class MountService implements vscode.Disposable {
               ? `; ${catalog.failures.length} manifests did not resolve (first: ${catalog.failures[0].bundle}: ${catalog.failures[0].reason})`
               : ''),
         );
-        return { fuzzy, looseCount: paths.length, members: catalog.rows, failures: catalog.failures.length };
+        const ready = { fuzzy, looseCount: paths.length, members: catalog.rows, failures: catalog.failures.length };
+        if (this.withMembers?.mount === m) {
+          this.withMembers.ready = ready;
+          this.fuzzy = undefined; // the paths-only index: no longer needed, and as large
+        }
+        return ready;
       });
       this.withMembers = { mount: m, index: Promise.resolve(index) };
     }
     return this.withMembers.index;
+  }
+
+  /** `pathsWithMembers()` once it has resolved for the current mount, else undefined. */
+  readyPathsWithMembers(): PathsAndMembers | undefined {
+    return this.withMembers?.mount === this.current ? this.withMembers?.ready : undefined;
   }
 
   log(line: string): void {

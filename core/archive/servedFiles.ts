@@ -42,14 +42,16 @@ export class ServedFileWalk {
   readonly manifests: string[] = [];
   private readonly seen = new Set<string>();
 
+  /** `paths`: the mount's `distinctPaths()`, when the caller has them already. */
   constructor(
     private readonly mount: Mount,
     private readonly accept: (path: string) => boolean,
+    private readonly paths?: readonly string[],
   ) {}
 
   loose(): ServedFile[] {
     const out: ServedFile[] = [];
-    for (const p of this.mount.distinctPaths()) {
+    for (const p of this.paths ?? this.mount.distinctPaths()) {
       if (/\.bndl$/i.test(p)) this.manifests.push(p);
       if (!this.accept(p)) continue;
       const entry = this.mount.winner(p);

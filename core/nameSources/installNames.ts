@@ -93,7 +93,7 @@ export async function collectInstallNames(mount: Mount, dict: HashDictionary, op
   }
 
   const readScripts = !options.known;
-  const walk = new ServedFileWalk(mount, (p) => SKELETON.test(p) || (readScripts && (SCRIPT.test(p) || REGISTRY.test(p))));
+  const walk = new ServedFileWalk(mount, (p) => SKELETON.test(p) || (readScripts && (SCRIPT.test(p) || REGISTRY.test(p))), paths);
   const stopped = (): boolean => {
     if (options.isCancelled?.()) report.truncated ??= 'cancelled';
     return report.truncated !== undefined;

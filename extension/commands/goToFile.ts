@@ -16,20 +16,23 @@ interface PathItem extends vscode.QuickPickItem {
 }
 
 export function goToFileCommand(service: MountService): void {
-  const loose = service.fuzzyIndex();
-  if (!loose) {
+  // Once the members are listed, their index holds every path too; before, the paths alone.
+  const ready = service.readyPathsWithMembers();
+  const loose = ready ? undefined : service.fuzzyIndex();
+  const first: { fuzzy: FuzzyIndex; all?: PathsAndMembers } | undefined = ready ? { fuzzy: ready.fuzzy, all: ready } : loose && { fuzzy: loose };
+  if (!first) {
     void vscode.window.showInformationMessage('No install is mounted. Run "arch06: Open Game Folder as Workspace" first.');
     return;
   }
-  let current: { fuzzy: FuzzyIndex; all?: PathsAndMembers } = { fuzzy: loose };
+  let current = first;
   const qp = vscode.window.createQuickPick<PathItem>();
   const placeholder = (): string =>
     current.all
       ? `Search ${current.all.looseCount.toLocaleString('en')} game paths and ${current.all.members.length.toLocaleString('en')} bundle members by name (fuzzy)`
-      : `Search ${loose.size.toLocaleString('en')} game paths by name (fuzzy); bundle members are being listed…`;
+      : `Search ${current.fuzzy.size.toLocaleString('en')} game paths by name (fuzzy); bundle members are being listed…`;
   qp.placeholder = placeholder();
   qp.matchOnDescription = false;
-  qp.busy = true;
+  qp.busy = !ready;
   const update = (): void => {
     const { fuzzy, all } = current;
     qp.items = fuzzy.match(qp.value, 200).map((m) => {

@@ -30,6 +30,7 @@ import * as vscode from 'vscode';
 import { Arch06Error } from '../../core/errors';
 import { DecodePool, encodePng } from '../../core/image/node';
 import { FuzzyIndex } from '../../core/search';
+import type { Mount } from '../../core/archive';
 import {
   chooseMaterialTexture,
   gameFolderOf,
@@ -144,7 +145,7 @@ export class MeshEditorProvider extends WebviewEditor<MeshDocument, ViewToHost, 
 
   private readonly documents = new Map<string, MeshDocument>();
   /** The mount's texture paths (sorted) and a fuzzy index over them, built on the first pick. */
-  private textureIndex: { from: FuzzyIndex; paths: string[]; index: FuzzyIndex } | undefined;
+  private textureIndex: { from: Mount; paths: string[]; index: FuzzyIndex } | undefined;
 
   private constructor(
     context: vscode.ExtensionContext,
@@ -302,12 +303,15 @@ export class MeshEditorProvider extends WebviewEditor<MeshDocument, ViewToHost, 
 
   /** The mount's texture paths, sorted, and a fuzzy index over them (rebuilt when the mount changes). */
   private textures(): { paths: string[]; index: FuzzyIndex } | undefined {
-    const all = this.service.fuzzyIndex();
-    if (!all) return undefined;
-    if (this.textureIndex?.from !== all) {
-      const keyed = all.paths.filter(isMaterialTexturePath).map((p) => [p.toLowerCase(), p] as const);
+    const mount = this.service.mount;
+    if (!mount) return undefined;
+    if (this.textureIndex?.from !== mount) {
+      const keyed = mount
+        .distinctPaths()
+        .filter(isMaterialTexturePath)
+        .map((p) => [p.toLowerCase(), p] as const);
       const paths = keyed.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0)).map((k) => k[1]);
-      this.textureIndex = { from: all, paths, index: new FuzzyIndex(paths) };
+      this.textureIndex = { from: mount, paths, index: new FuzzyIndex(paths) };
     }
     return this.textureIndex;
   }

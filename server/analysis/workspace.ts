@@ -256,10 +256,12 @@ export class ScriptWorkspace {
     return result;
   }
 
-  /** Names from the user's dictionary files (one name a line): the dictionary is gathered again. */
+  /** Names from the user's dictionary files (one name a line): the dictionary is gathered again when they changed. */
   setUserNames(names: string[]): void {
+    // The settings notification comes for any hash setting (inlay hints too): the same names keep the dictionary.
+    const same = names.length === this.userNames.length && names.every((n, i) => n === this.userNames[i]);
     this.userNames = names;
-    void this.gatherNames();
+    if (!same || !this.names) void this.gatherNames();
   }
 
   /**

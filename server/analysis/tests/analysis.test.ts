@@ -129,6 +129,14 @@ test('hash names: the server gathers the same sources as the extension (skeleton
     const hover = hashNames(ws, stringHash('Blade_Tip'), '0xabcdef01hi');
     assert.match(hover, /Name:\n- `Blade_Tip` \(skeleton name\)/);
     assert.match(hashNames(ws, 0x12345678, '0x12345678'), /No known name has this hash: the dictionary holds [\d,]+ names/);
+    // The same user names (a settings notification about inlay hints) keep the dictionary; new ones gather again.
+    const gathered = ws.dictionary();
+    ws.setUserNames([]);
+    assert.equal(ws.dictionary(), gathered);
+    ws.setUserNames(['Sword_Of_The_User']);
+    await ws.namesGathered(10_000);
+    assert.notEqual(ws.dictionary(), gathered);
+    assert.equal(ws.dictionary().entry(stringHash('Sword_Of_The_User'))?.origin, 'user file');
   } finally {
     ws.dispose();
   }
