@@ -5,7 +5,9 @@
  * embedded one), exactly as `resolveBundle` serves members. The script index and the hash
  * dictionary's name sources walk the install through this one function.
  */
-import { resolveBundle, readBundleMember } from './bundles';
+import { isArch06Error } from '../errors';
+import { resolveBundle, readBundleMemberChecked } from './bundles';
+import { readEntryChecked } from './entryRead';
 import { toGamePath } from './gamePath';
 import type { Mount } from './mount';
 
@@ -29,6 +31,7 @@ export interface ServedFile {
   bundle?: string;
   /** Bytes the read returns (as the entry or the container's size word says). */
   size: number;
+  /** The bytes, header first and within the mount's cap (core/archive/entryRead.ts): typed errors otherwise. */
   read: () => Uint8Array;
 }
 
@@ -40,6 +43,8 @@ export interface ServedFile {
 export class ServedFileWalk {
   /** Every mounted `.bndl` path (filled by `loose()`). */
   readonly manifests: string[] = [];
+  /** Paths the walk could not look up, with why (one bad name costs that file only). */
+  readonly skipped: { path: string; reason: string }[] = [];
   private readonly seen = new Set<string>();
 
   /** `paths`: the mount's `distinctPaths()`, when the caller has them already. */
@@ -54,10 +59,19 @@ export class ServedFileWalk {
     for (const p of this.paths ?? this.mount.distinctPaths()) {
       if (/\.bndl$/i.test(p)) this.manifests.push(p);
       if (!this.accept(p)) continue;
-      const entry = this.mount.winner(p);
+      let entry;
+      try {
+        entry = this.mount.winner(p);
+      } catch (e) {
+        if (!isArch06Error(e)) throw e;
+        this.skipped.push({ path: p, reason: e.message });
+        continue;
+      }
       if (!entry) continue;
       this.seen.add(servedKey(p));
-      out.push({ path: entry.path, from: 'loose', source: entry.source.name, size: entry.size, read: () => entry.readSync() });
+      const found = entry;
+      const options = { maxBytes: this.mount.maxEntryBytes, raiseHint: this.mount.maxEntryHint };
+      out.push({ path: entry.path, from: 'loose', source: entry.source.name, size: entry.size, read: () => readEntryChecked(found, options) });
     }
     return out;
   }
@@ -82,7 +96,7 @@ export class ServedFileWalk {
         source: m.source ?? bundle.container?.source ?? '',
         bundle: bundle.manifest.path,
         size: m.size ?? m.embedded?.size ?? 0,
-        read: () => readBundleMember(this.mount, resolved, m),
+        read: () => readBundleMemberChecked(this.mount, resolved, m),
       });
     }
     return out;
