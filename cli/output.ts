@@ -37,8 +37,16 @@ export function writeOut(bytes: Uint8Array | string): void {
   }
 }
 
+/**
+ * JSON text safe for a terminal: JSON.stringify escapes C0 controls; DEL and the C1 range
+ * (0x80-0x9F, which some terminals obey as escape sequences) are escaped here too (`\u009b`).
+ */
+function jsonText(value: unknown, replacer?: (key: string, v: unknown) => unknown): string {
+  return JSON.stringify(value, replacer, 2).replace(/[\x7f-\x9f]/g, (c) => `\\u00${c.charCodeAt(0).toString(16)}`) + '\n';
+}
+
 export function printJson(value: unknown): void {
-  writeOut(JSON.stringify(value, null, 2) + '\n');
+  writeOut(jsonText(value));
 }
 
 /** Strings longer than this are written in full once per output, then cut (see `OutputBudget`). */
@@ -124,7 +132,7 @@ export class OutputBudget {
 
   /** Print `value` as JSON, each long string in full once and cut where it repeats. */
   writeJson(value: unknown): void {
-    writeOut(JSON.stringify(value, (_k, v: unknown) => (typeof v === 'string' ? this.cut(v) : v), 2) + '\n');
+    writeOut(jsonText(value, (_k, v: unknown) => (typeof v === 'string' ? this.cut(v) : v)));
   }
 }
 

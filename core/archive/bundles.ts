@@ -156,7 +156,11 @@ export class EntryByteSource implements ByteSource {
 function pathKeys(): (path: string) => string {
   const byPath = new Map<string, string>();
   const canonical = new Map<string, string>();
+  // The last path asked: a run of members sharing one string is answered without a map read (V8
+  // hashes strings over 16 Ki characters by length, so equal long strings meet in one bucket).
+  let last: { path: string; key: string } | undefined;
   return (path) => {
+    if (last && last.path === path) return last.key;
     let k = byPath.get(path);
     if (k === undefined) {
       const folded = path.toLowerCase();
@@ -164,6 +168,7 @@ function pathKeys(): (path: string) => string {
       canonical.set(k, k);
       byPath.set(path, k);
     }
+    last = { path, key: k };
     return k;
   };
 }
@@ -230,18 +235,27 @@ export function resolveBundle(mount: Mount, input: string): ResolvedBundle {
   const containerRank = container ? rank(container.source) : -1;
   const declared = new Set<string>();
   const counts: Record<MemberOrigin, number> = { loose: 0, container: 0, missing: 0 };
+  // Each path string is looked up once: members sharing one (a crafted manifest repeats one path 50,000 times) share the answer.
+  const looseLookups = new Map<string, { loose?: SourceEntry; note?: string }>();
+  const looseOf = (path: string): { loose?: SourceEntry; note?: string } => {
+    let found = looseLookups.get(path);
+    if (found === undefined) {
+      try {
+        found = { loose: mount.which(path)?.winner };
+      } catch (err) {
+        if (!isArch06Error(err)) throw err;
+        found = { note: `not a valid game path for a loose lookup: ${err.description}` };
+      }
+      looseLookups.set(path, found);
+    }
+    return found;
+  };
   const members: BundleMember[] = parsed.members.map((m) => {
     const key = keyOf(m.path);
     declared.add(key);
     const e = embedded.get(key);
-    let loose: SourceEntry | undefined;
-    let note: string | undefined;
-    try {
-      loose = mount.which(m.path)?.winner;
-    } catch (err) {
-      if (!isArch06Error(err)) throw err;
-      note = `not a valid game path for a loose lookup: ${err.description}`;
-    }
+    const { loose } = looseOf(m.path);
+    let { note } = looseOf(m.path);
     const inContainer = e ? { offset: e.offset, size: e.size, block: e.block } : undefined;
     let out: BundleMember;
     if (loose) {

@@ -6,6 +6,7 @@
  * dictionary's name sources walk the install through this one function.
  */
 import { isArch06Error } from '../errors';
+import { MAX_GAME_PATH_BYTES } from '../io/safeName';
 import { resolveBundle, readBundleMemberChecked } from './bundles';
 import { readEntryChecked } from './entryRead';
 import { toGamePath } from './gamePath';
@@ -76,7 +77,7 @@ export class ServedFileWalk {
     return out;
   }
 
-  /** The members of one bundle that only its container serves; `onMember` is told every member's path. A manifest that does not resolve serves nothing (the bundle editor says why). */
+  /** The members of one bundle that only its container serves; `onMember` is told every member's path (once per path string). A manifest that does not resolve serves nothing (the bundle editor says why). */
   members(manifest: string, onMember?: (path: string) => void): ServedFile[] {
     let bundle;
     try {
@@ -85,8 +86,14 @@ export class ServedFileWalk {
       return [];
     }
     const out: ServedFile[] = [];
+    // Members sharing one path string are one path (a crafted manifest may repeat a 200 KB path
+    // 50,000 times), and a path longer than any game path is served by no lookup.
+    const taken = new Set<string>();
     for (const m of bundle.members) {
+      if (taken.has(m.path)) continue;
+      taken.add(m.path);
       onMember?.(m.path);
+      if (m.path.length > MAX_GAME_PATH_BYTES) continue;
       if (m.servedFrom !== 'container' || !this.accept(m.path) || this.seen.has(servedKey(m.path))) continue;
       this.seen.add(servedKey(m.path));
       const resolved = bundle;

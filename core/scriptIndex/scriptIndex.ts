@@ -419,9 +419,11 @@ export class ScriptIndex {
     let byName = this.boundByScript.get(k);
     if (!byName) this.boundByScript.set(k, (byName = new Map()));
     this.registryBindings.push(bindings);
+    const lowered = new Map<string, string>(); // records sharing a name string fold it once
     bindings.records.forEach((r, i) => {
       if (r.function === null || bindings.coverage[i] === 0) return;
-      const name = r.function.toLowerCase();
+      let name = lowered.get(r.function);
+      if (name === undefined) lowered.set(r.function, (name = r.function.toLowerCase()));
       let bound = byName.get(name);
       if (!bound) byName.set(name, (bound = { function: r.function, refs: [], count: 0 }));
       bound.refs.push({ bindings, record: i });

@@ -269,6 +269,7 @@ export class ObjectTable {
    */
   filter(text: string, className: string): Uint32Array {
     const q = text.trim().toLowerCase();
+    if (this.kind === 'none') return new Uint32Array(0);
     if (this.last && this.last.text === q && this.last.className === className) return this.last.hits;
     const classId = className === '' ? -1 : (this.classIds.get(className) ?? -2);
     const hexMode = this.kind === 'objects' && HEX_QUERY.test(q);
