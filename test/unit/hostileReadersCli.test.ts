@@ -75,13 +75,17 @@ test('dump, scripts and ls on the amplification inputs: exit 0 with output bound
 
 // ---- item 3: manifests and registries are read header first, within the cap ----------------------
 
+/** A format's tag followed by u32 words: the valid header a crafted entry starts with. */
+function header(tag: string, words: number[]): Uint8Array {
+  const b = Buffer.alloc(4 + 4 * words.length);
+  b.write(tag, 0, 'latin1');
+  words.forEach((w, i) => b.writeUInt32LE(w, 4 + 4 * i));
+  return b;
+}
+
 test('a .bndl that decodes to 2 GiB of zeros: "not a BNDL file" after 64 KiB; 8 GiB behind a BNDL header: the cap, never exit 70', () => {
   const arena = new Arena();
-  const head = Buffer.alloc(20);
-  head.write('BNDL', 0, 'latin1');
-  head.writeUInt32LE(6, 4);
-  head.writeUInt32LE(1, 16);
-  const args = mod(arena, { 'bundles\\zeros.bndl': memsetEntry(32768), 'bundles\\huge.bndl': memsetEntry(131072, head) });
+  const args = mod(arena, { 'bundles\\zeros.bndl': memsetEntry(32768), 'bundles\\huge.bndl': memsetEntry(131072, header('BNDL', [6, 0, 0, 1])) });
   assert.ok(fs.statSync(arena.at('mods', 'Mod.arch06')).size < 4 << 20);
   arena.seal();
   for (const cmd of [
@@ -101,10 +105,7 @@ test('a .bndl that decodes to 2 GiB of zeros: "not a BNDL file" after 64 KiB; 8 
 
 test('a 2 GiB .objres (zeros, or behind an OBJR header) does not stop scripts: the rest is indexed', () => {
   const arena = new Arena();
-  const head = Buffer.alloc(16);
-  head.write('OBJR', 0, 'latin1');
-  head.writeUInt32LE(13, 4);
-  const args = mod(arena, { 'worlds\\bomb\\zeros.objres': memsetEntry(32768), 'worlds\\bomb\\huge.objres': memsetEntry(32768, head) });
+  const args = mod(arena, { 'worlds\\bomb\\zeros.objres': memsetEntry(32768), 'worlds\\bomb\\huge.objres': memsetEntry(32768, header('OBJR', [13, 0, 0])) });
   arena.seal();
   const r = runBounded(['scripts', arena.game, SAMPLE_LAYER_SCRIPT, ...args], { heapMb: HEAP_MB });
   assertContract(r, { code: 0, lines: 0, withinMs: 20_000 });
