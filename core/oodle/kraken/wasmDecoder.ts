@@ -67,7 +67,7 @@ export class KrakenWasm {
       const at = x.prepare(src.length, rawSize);
       if (at === 0) return 'unavailable';
       // A grown memory detaches the old buffer, whose views then have length 0.
-      if (this.heap.length === 0 || this.heap.buffer !== x.memory.buffer) this.heap = new Uint8Array(x.memory.buffer);
+      if (this.heap.length === 0) this.heap = new Uint8Array(x.memory.buffer);
       const heap = this.heap;
       heap.set(src, at);
       const out = x.decode();
@@ -76,7 +76,7 @@ export class KrakenWasm {
     } catch {
       outcome = x.hasFailed() ? 'rejected' : 'trapped';
     }
-    if (x.memory.buffer.byteLength > KEEP_MEMORY) this.drop();
+    if (this.heap.length > KEEP_MEMORY || (this.heap.length === 0 && x.memory.buffer.byteLength > KEEP_MEMORY)) this.drop();
     return outcome;
   }
 

@@ -6,7 +6,7 @@
  * in turn. The fast path reads each stream 64 bits at a time.
  */
 import { BitReader, TABLE } from './bits';
-import { fail, fillBytes, ld16, ld32, ld64, ld8, st16, st32, st64, st8 } from './memory';
+import { copy16, fail, fillBytes, ld16, ld64, ld8, st16, st8 } from './memory';
 import { RANGE_COUNT, RANGE_START, readRangeFieldCount, readRiceValues, readSymbolRanges, rice, unzigzag } from './tables';
 
 const MAX_CODE_LEN = 11;
@@ -114,6 +114,21 @@ function readNew(br: BitReader, end: i32): i32 {
   return count;
 }
 
+/** Copy the first `size` entries of both tables behind themselves (16 at a time: calls to memory.copy cost more here). */
+function doubleTables(size: i32): void {
+  if (size >= 16) {
+    for (let i = 0; i < size; i += 16) {
+      copy16(LUT_SYM + size + i, LUT_SYM + i);
+      copy16(LUT_LEN + size + i, LUT_LEN + i);
+    }
+  } else {
+    for (let i = 0; i < size; i++) {
+      st8(LUT_SYM + size + i, ld8(LUT_SYM + i));
+      st8(LUT_LEN + size + i, ld8(LUT_LEN + i));
+    }
+  }
+}
+
 /** Fill LUT (built for length 1 and doubled per length); the lengths must fill the code space. */
 function buildLut(count: i32): void {
   if (!revReady) fillRev();
@@ -142,8 +157,7 @@ function buildLut(count: i32): void {
   let k = 0;
   let size = 1;
   for (let len = 1; len <= maxLen; len++) {
-    memory.copy(<usize>(LUT_SYM + size), <usize>LUT_SYM, <usize>size);
-    memory.copy(<usize>(LUT_LEN + size), <usize>LUT_LEN, <usize>size);
+    doubleTables(size);
     size <<= 1;
     const step = 1 << (MAX_CODE_LEN - len);
     for (let j = load<i32>(<usize>(LEN_COUNT + (len << 2))); j > 0; j--) {
@@ -154,10 +168,7 @@ function buildLut(count: i32): void {
     }
   }
   // Replicate up to the full 11 bits, so the stream loops index with a constant mask.
-  for (; size < 1 << MAX_CODE_LEN; size <<= 1) {
-    memory.copy(<usize>(LUT_SYM + size), <usize>LUT_SYM, <usize>size);
-    memory.copy(<usize>(LUT_LEN + size), <usize>LUT_LEN, <usize>size);
-  }
+  for (; size < 1 << MAX_CODE_LEN; size <<= 1) doubleTables(size);
 }
 
 /** Decode a Huffman array (`type` 2 or 4) from [s, e) into [o, o + n); the payload must be used up. */
@@ -182,8 +193,7 @@ export function decodeHuffman(s: i32, e: i32, o: i32, n: i32, type: i32): void {
     if (e - p < 3) fail();
     const mid = p + 2 + ld16(p);
     if (mid > e) fail();
-    startPart(PART0, p + 2, mid, e, o);
-    decodeStreams(PART0, p + 2, mid, e, o + n);
+    decodeStreams(p + 2, mid, e, o, o + n);
     return;
   }
   if (e - p < 6) fail();
@@ -197,11 +207,8 @@ export function decodeHuffman(s: i32, e: i32, o: i32, n: i32, type: i32): void {
   if (second - p < leftSplit + 2 || e - second < 3) fail();
   const rightSplit = ld16(second);
   if (e - (second + 2) < rightSplit + 2) fail();
-  const m1 = second + 2 + rightSplit;
-  startPart(PART0, p, p + leftSplit, second, o);
-  startPart(PART1, second + 2, m1, e, o + half);
-  decodeStreams(PART0, p, p + leftSplit, second, o + half);
-  decodeStreams(PART1, second + 2, m1, e, o + n);
+  decodeStreams(p, p + leftSplit, second, o, o + half);
+  decodeStreams(second + 2, second + 2 + rightSplit, e, o + half, o + n);
 }
 
 /** The symbol of table slot `i`. */
@@ -216,59 +223,43 @@ export function decodeHuffman(s: i32, e: i32, o: i32, n: i32, type: i32): void {
   return <u64>load<u8>(<usize>(LUT_LEN + <i32>i));
 }
 
-/**
- * Stream state of one three-stream part: [0] A position, [4] B position (one past its next
- * byte), [8] C position, [12] output position, [16..32] the bit counts, [40..56] the 64-bit
- * buffers (bits above the count are zero).
- */
-const PART0 = <i32>memory.data(64, 16);
-const PART1 = <i32>memory.data(64, 16);
+/** Where the stream loops may load eight bytes at once: the input buffer with its slack (set per stream). */
+let LOAD_LO = 0;
+let LOAD_HI = 0;
 
-function startPart(st: i32, a0: i32, m0: i32, e0: i32, o: i32): void {
-  st32(st, a0);
-  st32(st + 4, e0);
-  st32(st + 8, m0);
-  st32(st + 12, o);
-  memory.fill(<usize>(st + 16), 0, 48);
-}
-
-/** Rounds of 5 symbols per stream (15 bytes) certainly inside the part's payload and output. */
-// @ts-ignore: decorator
-@inline function safeRounds(pA: i32, pB: i32, pC: i32, a0: i32, e0: i32, o: i32, oEnd: i32): i32 {
-  if (pA + 8 > e0 || pC + 8 > e0 || pB - 8 < a0 || oEnd - o < 15) return 0;
-  // A round moves each stream by at most 7 bytes.
-  let rounds = (oEnd - o) / 15;
-  let r = (e0 - 8 - pA) / 7 + 1;
-  if (r < rounds) rounds = r;
-  r = (e0 - 8 - pC) / 7 + 1;
-  if (r < rounds) rounds = r;
-  r = (pB - 8 - a0) / 7 + 1;
-  if (r < rounds) rounds = r;
-  return rounds;
+export function setLoadRange(lo: i32, hi: i32): void {
+  LOAD_LO = lo;
+  LOAD_HI = hi;
 }
 
 /**
- * The three-stream loop of the part whose state is at `st`, over [a0, e0) with stream C
- * starting at m0, up to output end oEnd. Fast path: five symbols per stream per round from
- * 64-bit buffers refilled with one 8-byte load (5 × 11 bits ≤ the 56 a refill guarantees),
- * while every load stays inside the payload; which bytes a stream loads beyond its own part
- * does not matter: a code only depends on the bits it uses, and the end checks reject a
- * stream that used foreign bits. Careful path: one symbol per step, loads guarded per part.
+ * The three-stream loop over [a0, e0) with stream C starting at m0, output [o, oEnd). Fast
+ * path: five symbols per stream per round from 64-bit buffers refilled with one 8-byte load
+ * (5 × 11 bits ≤ the 56 a refill guarantees), then one partial round for the last < 15 bytes.
+ * Loads only have to stay inside the input buffer, not inside the stream's part: a code depends
+ * only on the bits it uses, and a stream that used bits beyond its part ends past its boundary,
+ * which the end checks reject whatever those bits were. Only near the buffer's ends does the
+ * careful path (one symbol per step, loads guarded per part) take over.
  */
-function decodeStreams(st: i32, a0: i32, m0: i32, e0: i32, oEnd: i32): void {
-  let pA = ld32(st);
-  let pB = ld32(st + 4);
-  let pC = ld32(st + 8);
-  let o = ld32(st + 12);
-  let cA = ld64(st + 16);
-  let cB = ld64(st + 24);
-  let cC = ld64(st + 32);
-  let bA = ld64(st + 40);
-  let bB = ld64(st + 48);
-  let bC = ld64(st + 56);
+function decodeStreams(a0: i32, m0: i32, e0: i32, o: i32, oEnd: i32): void {
+  let pA = a0;
+  let pB = e0;
+  let pC = m0;
+  let cA: u64 = 0;
+  let cB: u64 = 0;
+  let cC: u64 = 0;
+  let bA: u64 = 0;
+  let bB: u64 = 0;
+  let bC: u64 = 0;
   let x: u64 = 0;
+  const lo = LOAD_LO + 8;
+  const hi = LOAD_HI - 8;
   for (;;) {
-    let rounds = safeRounds(pA, pB, pC, a0, e0, o, oEnd);
+    // Rounds whose loads stay inside the buffer (a round moves a stream by at most 7 bytes).
+    if (pA > hi || pC > hi || pB < lo) break;
+    let rounds = (oEnd - o) / 15;
+    rounds = min(rounds, min((hi - pA) / 7, (hi - pC) / 7) + 1);
+    rounds = min(rounds, (pB - lo) / 7 + 1);
     if (rounds <= 0) break;
     for (; rounds > 0; rounds--) {
       bA |= ld64(pA) << cA;
@@ -298,17 +289,38 @@ function decodeStreams(st: i32, a0: i32, m0: i32, e0: i32, oEnd: i32): void {
       x = bC & 0x7ff; st8(o + 14, symAt(x)); x = lenAt(x); bC >>= x; cC -= x;
       o += 15;
     }
-    // Give back whole bytes loaded but not used; keep only the partial byte's bits.
-    pA -= <i32>(cA >> 3);
-    cA &= 7;
-    bA &= (<u64>1 << cA) - 1;
-    pB += <i32>(cB >> 3);
-    cB &= 7;
-    bB &= (<u64>1 << cB) - 1;
-    pC -= <i32>(cC >> 3);
-    cC &= 7;
-    bC &= (<u64>1 << cC) - 1;
+    if (o >= oEnd - 14) break;
   }
+  if (o < oEnd && pA <= hi && pC <= hi && pB >= lo && oEnd - o < 15) {
+    // The last < 15 symbols: one refill each, then A, B, C in turn up to the end.
+    bA |= ld64(pA) << cA;
+    pA += <i32>((63 - cA) >> 3);
+    cA |= 56;
+    bB |= bswap<u64>(ld64(pB - 8)) << cB;
+    pB -= <i32>((63 - cB) >> 3);
+    cB |= 56;
+    bC |= ld64(pC) << cC;
+    pC += <i32>((63 - cC) >> 3);
+    cC |= 56;
+    for (;;) {
+      x = bA & 0x7ff; st8(o++, symAt(x)); x = lenAt(x); bA >>= x; cA -= x;
+      if (o >= oEnd) break;
+      x = bB & 0x7ff; st8(o++, symAt(x)); x = lenAt(x); bB >>= x; cB -= x;
+      if (o >= oEnd) break;
+      x = bC & 0x7ff; st8(o++, symAt(x)); x = lenAt(x); bC >>= x; cC -= x;
+      if (o >= oEnd) break;
+    }
+  }
+  // Give back whole bytes loaded but not used; keep only the partial byte's bits.
+  pA -= <i32>(cA >> 3);
+  cA &= 7;
+  bA &= (<u64>1 << cA) - 1;
+  pB += <i32>(cB >> 3);
+  cB &= 7;
+  bB &= (<u64>1 << cB) - 1;
+  pC -= <i32>(cC >> 3);
+  cC &= 7;
+  bC &= (<u64>1 << cC) - 1;
   if (pA > m0 || pC > pB) fail();
   finishStreams(pA, pB, pC, <i32>cA, <i32>cB, <i32>cC, <u32>bA, <u32>bB, <u32>bC, o, m0, e0, oEnd);
 }

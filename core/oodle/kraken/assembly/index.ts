@@ -7,6 +7,7 @@
  * and stores) and the work areas of one 128 KiB piece, so it grows with the input's real size.
  */
 import { decodeArray, next, setScratch } from './entropy';
+import { setLoadRange } from './huffman';
 import { decodePiece, setLzAreas } from './lz';
 import { copyBytes, failed, fail, fillBytes, ld8 } from './memory';
 
@@ -57,6 +58,7 @@ export function prepare(srcLen: i32, rawSize: i32): i32 {
   const have = memory.size();
   if (pages > have && memory.grow(pages - have) < 0) return 0;
   setLzAreas(lits, cmds, offPacked, offLow, lenPacked, offs, lens);
+  setLoadRange(SRC, SRC + srcLen + SLACK);
   setScratch(tmp, tmpEnd);
   return SRC;
 }
