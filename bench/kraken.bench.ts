@@ -170,7 +170,9 @@ async function main(): Promise<void> {
       `| ${g} | ${members.length} | ${pct(members.length, samples.length)} | ${pct(rawBytes, allRaw)} | ${mbps(t.bytes, t.ns.arch06)} | ${mbps(t.bytes, t.ns.ooz)} | **${ratio(t.ns.arch06, t.ns.ooz)}** | ${mbps(t.bytes, t.ns.reference)} |`,
     );
   }
-  console.log(`| **all** | ${samples.length} | 100% | 100% | ${mbps(all.bytes, all.ns.arch06)} | ${mbps(all.bytes, all.ns.ooz)} | **${ratio(all.ns.arch06, all.ns.ooz)}** | ${mbps(all.bytes, all.ns.reference)} |`);
+  console.log(
+    `| **all** | ${samples.length} | 100% | 100% | ${mbps(all.bytes, all.ns.arch06)} | ${mbps(all.bytes, all.ns.ooz)} | **${ratio(all.ns.arch06, all.ns.ooz)}** | ${mbps(all.bytes, all.ns.reference)} |`,
+  );
 
   console.log('\n| sample group (detail) | arch06 MB/s | ooz-wasm MB/s | arch06/ooz |');
   console.log('|---|---:|---:|---:|');
