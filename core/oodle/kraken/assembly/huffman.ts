@@ -33,31 +33,89 @@ function fillRev(): void {
   revReady = true;
 }
 
-/** Old table format, gamma-coded runs; returns the symbol count. */
-function readOldRuns(br: BitReader): i32 {
+/**
+ * Old table format, gamma-coded runs; returns the symbol count. Reads through a local 64-bit
+ * MSB-first window (refilled to ≥ 32 bits before each code, every code being ≤ 21 bits; zeros
+ * past the region) and hands the reader back at the first unused bit.
+ */
+function readOldRuns(br: BitReader, end: i32): i32 {
   const forced = br.bits(2);
-  const minWindow: u32 = <u32>1 << (31 - (20 >> forced));
+  // A length code may not have more leading zeros than this (keeps reads within 24 bits).
+  const maxZeros = 20 >> forced;
+  let skipGap = br.bit() == 1;
+  let pos = br.pos;
+  let acc: u64 = <u64>br.acc << 32;
+  let n = br.n;
   let avg4 = 32;
   let sym = 0;
   let count = 0;
-  let skipGap = br.bit() == 1;
   for (;;) {
     if (!skipGap) {
-      const lz = br.leadingZeros();
+      if (n < 32) {
+        if (pos + 8 <= end) {
+          acc |= bswap<u64>(ld64(pos)) >>> <u64>n;
+          const got = (63 - n) >> 3;
+          pos += got;
+          n += got << 3;
+        } else {
+          while (n <= 55) {
+            acc |= (pos < end ? <u64>ld8(pos) : 0) << <u64>(56 - n);
+            pos++;
+            n += 8;
+          }
+        }
+      }
+      const lz = <i32>clz<u64>(acc);
       if (lz >= 8) fail();
-      sym += br.bits(2 * lz + 2) - 1;
+      const k = 2 * lz + 2;
+      sym += <i32>(acc >>> <u64>(64 - k)) - 1;
+      acc <<= <u64>k;
+      n -= k;
       if (sym >= 256) break;
     }
     skipGap = false;
-    const lz = br.leadingZeros();
+    if (n < 32) {
+      if (pos + 8 <= end) {
+        acc |= bswap<u64>(ld64(pos)) >>> <u64>n;
+        const got = (63 - n) >> 3;
+        pos += got;
+        n += got << 3;
+      } else {
+        while (n <= 55) {
+          acc |= (pos < end ? <u64>ld8(pos) : 0) << <u64>(56 - n);
+          pos++;
+          n += 8;
+        }
+      }
+    }
+    const lz = <i32>clz<u64>(acc);
     if (lz >= 8) fail();
-    let run = br.bits(2 * lz + 2) - 1;
+    const k = 2 * lz + 2;
+    let run = <i32>(acc >>> <u64>(64 - k)) - 1;
+    acc <<= <u64>k;
+    n -= k;
     if (sym + run > 256) fail();
     for (; run > 0; run--) {
-      br.ensure(25);
-      if (br.acc < minWindow) fail();
-      const z = <i32>clz<u32>(br.acc);
-      const v = br.bits(z + forced + 1) + (z - 1) * (1 << forced);
+      if (n < 32) {
+        if (pos + 8 <= end) {
+          acc |= bswap<u64>(ld64(pos)) >>> <u64>n;
+          const got = (63 - n) >> 3;
+          pos += got;
+          n += got << 3;
+        } else {
+          while (n <= 55) {
+            acc |= (pos < end ? <u64>ld8(pos) : 0) << <u64>(56 - n);
+            pos++;
+            n += 8;
+          }
+        }
+      }
+      const z = <i32>clz<u64>(acc);
+      if (z > maxZeros) fail();
+      const w = z + forced + 1;
+      const v = <i32>(acc >>> <u64>(64 - w)) + (z - 1) * (1 << forced);
+      acc <<= <u64>w;
+      n -= w;
       const len = unzigzag(v) + ((avg4 + 2) >> 2);
       if (len < 1 || len > MAX_CODE_LEN) fail();
       avg4 = len + ((3 * avg4 + 2) >> 2);
@@ -68,6 +126,12 @@ function readOldRuns(br: BitReader): i32 {
     if (sym == 256) break;
   }
   if (sym != 256 || count < 2) fail();
+  // Back to the shared reader: whole bytes not used are given back.
+  pos -= n >> 3;
+  n &= 7;
+  br.pos = pos;
+  br.n = n;
+  br.acc = n == 0 ? 0 : <u32>(acc >>> 32) & (<u32>0xffffffff << (32 - n));
   return count;
 }
 
@@ -175,7 +239,7 @@ function buildLut(count: i32): void {
 export function decodeHuffman(s: i32, e: i32, o: i32, n: i32, type: i32): void {
   const br = TABLE.forward(s, e);
   let count: i32;
-  if (br.bit() == 0) count = br.bit() == 1 ? readOldRuns(br) : readOldSparse(br);
+  if (br.bit() == 0) count = br.bit() == 1 ? readOldRuns(br, e) : readOldSparse(br);
   else if (br.bit() == 0) count = readNew(br, e);
   else {
     fail();

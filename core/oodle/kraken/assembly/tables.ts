@@ -4,7 +4,7 @@
  * symbol ranges). Values land in static tables.
  */
 import { BitReader } from './bits';
-import { fail, ld8 } from './memory';
+import { fail, ld64, ld8 } from './memory';
 
 /** Golomb-Rice values (up to 256 lengths + 255 range fields), i32 each. */
 export const RICE = <i32>memory.data(512 * 4, 16);
@@ -40,30 +40,42 @@ export function readRangeFieldCount(br: BitReader, numSymbols: i32): i32 {
 
 /**
  * `count` unary values (zeros ended by a one, MSB-first) into RICE, then `extraBits` plain
- * bits appended to the first `withExtra`; the reader continues after the last bit used.
+ * bits appended to the first `withExtra`; the reader continues after the last bit used. A
+ * local 64-bit window holds only real bits (nothing is loaded past `end`): running out fails.
  */
 export function readRiceValues(br: BitReader, end: i32, count: i32, withExtra: i32, extraBits: i32): void {
   let p = br.bytePos();
-  let acc: u32 = 0;
+  let acc: u64 = 0;
   let n = 0;
   const skip = br.bitOffset();
   if (skip != 0) {
     if (p >= end) fail();
-    acc = <u32>ld8(p++) << (24 + skip);
+    acc = <u64>ld8(p++) << <u64>(56 + skip);
     n = 8 - skip;
   }
   for (let i = 0; i < count; i++) {
     let zeros = 0;
     for (;;) {
-      while (n <= 24 && p < end) {
-        acc |= <u32>ld8(p++) << (24 - n);
-        n += 8;
+      if (n < 32) {
+        if (p + 8 <= end) {
+          acc |= bswap<u64>(ld64(p)) >>> <u64>n;
+          const got = (63 - n) >> 3;
+          p += got;
+          n += got << 3;
+          // The bits below the count hold the next byte's first bits: clear them (zeros must be real).
+          acc &= ~(<u64>-1 >>> <u64>n);
+        } else {
+          while (n <= 56 && p < end) {
+            acc |= <u64>ld8(p++) << <u64>(56 - n);
+            n += 8;
+          }
+        }
       }
       if (n == 0) fail();
-      const z = <i32>clz<u32>(acc);
+      const z = <i32>clz<u64>(acc);
       if (z < n) {
         zeros += z;
-        acc = z == 31 ? 0 : acc << (z + 1);
+        acc = z == 63 ? 0 : acc << <u64>(z + 1);
         n -= z + 1;
         break;
       }
@@ -75,14 +87,16 @@ export function readRiceValues(br: BitReader, end: i32, count: i32, withExtra: i
   }
   if (extraBits > 0) {
     for (let i = 0; i < withExtra; i++) {
-      while (n <= 24 && p < end) {
-        acc |= <u32>ld8(p++) << (24 - n);
-        n += 8;
+      if (n < 32) {
+        while (n <= 56 && p < end) {
+          acc |= <u64>ld8(p++) << <u64>(56 - n);
+          n += 8;
+        }
       }
       if (n < extraBits) fail();
       const a = RICE + (i << 2);
-      store<i32>(<usize>a, load<i32>(<usize>a) * (1 << extraBits) + <i32>(acc >>> (32 - extraBits)));
-      acc <<= extraBits;
+      store<i32>(<usize>a, load<i32>(<usize>a) * (1 << extraBits) + <i32>(acc >>> <u64>(64 - extraBits)));
+      acc <<= <u64>extraBits;
       n -= extraBits;
     }
   }
