@@ -49,8 +49,9 @@ export function prepare(srcLen: i32, rawSize: i32): i32 {
   p = align16(p + (piece >> 2) + SLACK);
   const offs = p;
   p = align16(p + 4 * piece + SLACK);
+  // Room for the command loop's look-ahead: up to two length entries per command.
   const lens = p;
-  p = align16(p + 4 * (piece >> 2) + SLACK);
+  p = align16(p + 8 * piece + SLACK);
   const tmp = p;
   const tmpEnd = tmp + 3 * piece + 0x1000;
   p = align16(tmpEnd + SLACK);

@@ -164,7 +164,10 @@ function unpack(p: i32, e: i32, scale: i32, maxDist: i32): void {
         const y = <i32>(acc >>> 52);
         acc <<= 12;
         n -= nb + 12;
-        dist = 8322816 + ((1 << nb) | x) * 4096 + y;
+        // Up to 2^32 in JavaScript numbers: computed in 64 bits and checked against maxDist here.
+        const wide = <i64>8322816 + (<i64>((1 << nb) | x) << 12) + <i64>y;
+        if (wide > <i64>maxDist) fail();
+        dist = <i32>wide;
       }
     } else {
       // Scaled codes: (8 + c & 7) << k plus k extra bits, in units of `scale`.
@@ -224,11 +227,12 @@ function readOffsetsBack(br: BitReader, scale: i32, maxDist: i32): void {
 /**
  * Execute the commands, raw (mode 1) or delta (mode 0, each literal adds to the byte one
  * last-distance back) literals; inlined once per mode so the loop has no mode test.
- * Checks that only guard the final result are made once at the end: a short literal run
- * may read past the literals (garbage inside memory; `finish` then fails), and a new offset
- * is loaded before knowing whether the command uses it (past the array it reads the work
- * area's slack or the next area, and the count check at the end fails). Every distance is
- * checked (1 ≤ dist ≤ output so far) before a copy and every length against the output end.
+ * Checks that only guard the final result are made once at the end (`finish`): a short
+ * literal run may read past the literals, and the next new offset and the next length entry
+ * are loaded before knowing whether the command uses them (past their arrays they read stale
+ * values inside the work areas, which are sized for it, and the counts then fail). Every
+ * distance is checked (1 ≤ dist ≤ output so far) before a copy and every length (unsigned)
+ * against the output end, so no stale value can move a copy outside the output.
  */
 // @ts-ignore: decorator
 @inline function execute(pos: i32, end: i32, start: i32, delta: bool): void {
@@ -238,7 +242,6 @@ function readOffsetsBack(br: BitReader, scale: i32, maxDist: i32): void {
   const cmdEnd = CMDS + cmdCount;
   let op = OFFS;
   let lnp = LENS;
-  const lenEnd = LENS + (lenCount << 2);
   let r0 = 8;
   let r1 = 8;
   let r2 = 8;
@@ -251,7 +254,7 @@ function readOffsetsBack(br: BitReader, scale: i32, maxDist: i32): void {
     const longLit = ld32(lnp);
     const litLen = lf == 3 ? longLit : lf;
     lnp += (lf + 1) & 4;
-    if ((<u32>litLen > <u32>(end - pos)) | (lnp > lenEnd)) fail();
+    if (<u32>litLen > <u32>(end - pos)) fail();
     if (delta) {
       if (last >= 8) {
         st64(pos, addBytes(ld64(lp), ld64(pos - last)));
@@ -264,7 +267,8 @@ function readOffsetsBack(br: BitReader, scale: i32, maxDist: i32): void {
       copy16(pos, lp);
       if (litLen > 16) {
         if (litLen > litEnd - lp) fail();
-        copyBytes(pos + 16, lp + 16, litLen - 16);
+        if (litLen > 256) copyBytes(pos + 16, lp + 16, litLen - 16);
+        else for (let i = 16; i < litLen; i += 16) copy16(pos + i, lp + i);
       }
     }
     pos += litLen;
@@ -283,16 +287,15 @@ function readOffsetsBack(br: BitReader, scale: i32, maxDist: i32): void {
     const from = pos - dist;
     if (mlen != 15) {
       mlen += 2;
-      if (mlen > end - pos) fail();
+      if (<u32>mlen > <u32>(end - pos)) fail();
       if (dist >= 8) {
         st64(pos, ld64(from));
         st64(pos + 8, ld64(from + 8));
       } else for (let i = 0; i < mlen; i++) st8(pos + i, ld8(from + i));
     } else {
-      if (lnp >= lenEnd) fail();
       mlen = 14 + ld32(lnp);
       lnp += 4;
-      if (mlen > end - pos) fail();
+      if (<u32>mlen > <u32>(end - pos)) fail();
       if (dist >= 16 && mlen < 256) for (let i = 0; i < mlen; i += 16) copy16(pos + i, from + i);
       else copyMatch(pos, from, mlen, dist);
     }
