@@ -46,8 +46,8 @@ export class KrakenWasm {
   private exports: KrakenExports | undefined;
   private heap = new Uint8Array(0);
 
-  /** `api`: the WebAssembly global (a test passes another, or none). */
-  constructor(private readonly api: WasmApi | undefined = (globalThis as { WebAssembly?: WasmApi }).WebAssembly) {}
+  /** `api`: the WebAssembly global (a test passes another, or null for none). */
+  constructor(private readonly api: WasmApi | null = (globalThis as { WebAssembly?: WasmApi }).WebAssembly ?? null) {}
 
   /** Whether the module compiled here (compiles it on first use). */
   get available(): boolean {
