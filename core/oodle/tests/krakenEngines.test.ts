@@ -58,7 +58,12 @@ function checkEngines(src: Uint8Array, expected: Uint8Array, expectedSha?: strin
 for (const folder of ['kraken-vectors', 'kraken-real-oodle']) {
   const shared = sharedPath(folder);
   test(`${folder}: the WebAssembly engine and the reference decode every vector exactly`, { skip: shared.skip }, () => {
-    const manifest = JSON.parse(fs.readFileSync(path.join(shared.path, 'manifest.json'), 'utf8')) as { name: string; rawFile: string; compressedFile: string; rawSha256: string }[];
+    const manifest = JSON.parse(fs.readFileSync(path.join(shared.path, 'manifest.json'), 'utf8')) as {
+      name: string;
+      rawFile: string;
+      compressedFile: string;
+      rawSha256: string;
+    }[];
     assert.ok(manifest.length > 0);
     for (const v of manifest) {
       const src = new Uint8Array(fs.readFileSync(path.join(shared.path, v.compressedFile)));
