@@ -194,7 +194,7 @@ function doubleTables(size: i32): void {
 }
 
 /** Fill LUT (built for length 1 and doubled per length); the lengths must fill the code space. */
-function buildLut(count: i32): void {
+function buildLut(count: i32, full: bool): i32 {
   if (!revReady) fillRev();
   memory.fill(<usize>LEN_COUNT, 0, 16 * 4);
   let space = 0;
@@ -231,8 +231,10 @@ function buildLut(count: i32): void {
       code += step;
     }
   }
-  // Replicate up to the full 11 bits, so the stream loops index with a constant mask.
+  if (!full) return size - 1;
+  // Replicate up to the full 11 bits, so the stream loop indexes with a constant mask.
   for (; size < 1 << MAX_CODE_LEN; size <<= 1) doubleTables(size);
+  return size - 1;
 }
 
 /** Decode a Huffman array (`type` 2 or 4) from [s, e) into [o, o + n); the payload must be used up. */
@@ -252,12 +254,15 @@ export function decodeHuffman(s: i32, e: i32, o: i32, n: i32, type: i32): void {
     fillBytes(o, ld8(SYMS), n);
     return;
   }
-  buildLut(count);
+  // Arrays of at least 1,024 bytes get the full table (see decodeStreamsFull).
+  const full = n >= 1024;
+  const mask = <u64>buildLut(count, full);
   if (type == 2) {
     if (e - p < 3) fail();
     const mid = p + 2 + ld16(p);
     if (mid > e) fail();
-    decodeStreams(p + 2, mid, e, o, o + n);
+    if (full) decodeStreamsFull(p + 2, mid, e, o, o + n);
+    else decodeStreamsMasked(p + 2, mid, e, o, o + n, mask);
     return;
   }
   if (e - p < 6) fail();
@@ -271,8 +276,13 @@ export function decodeHuffman(s: i32, e: i32, o: i32, n: i32, type: i32): void {
   if (second - p < leftSplit + 2 || e - second < 3) fail();
   const rightSplit = ld16(second);
   if (e - (second + 2) < rightSplit + 2) fail();
-  decodeStreams(p, p + leftSplit, second, o, o + half);
-  decodeStreams(second + 2, second + 2 + rightSplit, e, o + half, o + n);
+  if (full) {
+    decodeStreamsFull(p, p + leftSplit, second, o, o + half);
+    decodeStreamsFull(second + 2, second + 2 + rightSplit, e, o + half, o + n);
+  } else {
+    decodeStreamsMasked(p, p + leftSplit, second, o, o + half, mask);
+    decodeStreamsMasked(second + 2, second + 2 + rightSplit, e, o + half, o + n, mask);
+  }
 }
 
 /** The symbol of table slot `i`. */
@@ -305,7 +315,8 @@ export function setLoadRange(lo: i32, hi: i32): void {
  * which the end checks reject whatever those bits were. Only near the buffer's ends does the
  * careful path (one symbol per step, loads guarded per part) take over.
  */
-function decodeStreams(a0: i32, m0: i32, e0: i32, o: i32, oEnd: i32): void {
+// @ts-ignore: decorator
+@inline function streams(a0: i32, m0: i32, e0: i32, o: i32, oEnd: i32, mask: u64): void {
   let pA = a0;
   let pB = e0;
   let pC = m0;
@@ -336,21 +347,21 @@ function decodeStreams(a0: i32, m0: i32, e0: i32, o: i32, oEnd: i32): void {
       pC += <i32>((63 - cC) >> 3);
       cC |= 56;
       // Five symbols per stream, written out: each step takes a code and drops its bits.
-      x = bA & 0x7ff; st8(o, symAt(x)); x = lenAt(x); bA >>= x; cA -= x;
-      x = bB & 0x7ff; st8(o + 1, symAt(x)); x = lenAt(x); bB >>= x; cB -= x;
-      x = bC & 0x7ff; st8(o + 2, symAt(x)); x = lenAt(x); bC >>= x; cC -= x;
-      x = bA & 0x7ff; st8(o + 3, symAt(x)); x = lenAt(x); bA >>= x; cA -= x;
-      x = bB & 0x7ff; st8(o + 4, symAt(x)); x = lenAt(x); bB >>= x; cB -= x;
-      x = bC & 0x7ff; st8(o + 5, symAt(x)); x = lenAt(x); bC >>= x; cC -= x;
-      x = bA & 0x7ff; st8(o + 6, symAt(x)); x = lenAt(x); bA >>= x; cA -= x;
-      x = bB & 0x7ff; st8(o + 7, symAt(x)); x = lenAt(x); bB >>= x; cB -= x;
-      x = bC & 0x7ff; st8(o + 8, symAt(x)); x = lenAt(x); bC >>= x; cC -= x;
-      x = bA & 0x7ff; st8(o + 9, symAt(x)); x = lenAt(x); bA >>= x; cA -= x;
-      x = bB & 0x7ff; st8(o + 10, symAt(x)); x = lenAt(x); bB >>= x; cB -= x;
-      x = bC & 0x7ff; st8(o + 11, symAt(x)); x = lenAt(x); bC >>= x; cC -= x;
-      x = bA & 0x7ff; st8(o + 12, symAt(x)); x = lenAt(x); bA >>= x; cA -= x;
-      x = bB & 0x7ff; st8(o + 13, symAt(x)); x = lenAt(x); bB >>= x; cB -= x;
-      x = bC & 0x7ff; st8(o + 14, symAt(x)); x = lenAt(x); bC >>= x; cC -= x;
+      x = bA & mask; st8(o, symAt(x)); x = lenAt(x); bA >>= x; cA -= x;
+      x = bB & mask; st8(o + 1, symAt(x)); x = lenAt(x); bB >>= x; cB -= x;
+      x = bC & mask; st8(o + 2, symAt(x)); x = lenAt(x); bC >>= x; cC -= x;
+      x = bA & mask; st8(o + 3, symAt(x)); x = lenAt(x); bA >>= x; cA -= x;
+      x = bB & mask; st8(o + 4, symAt(x)); x = lenAt(x); bB >>= x; cB -= x;
+      x = bC & mask; st8(o + 5, symAt(x)); x = lenAt(x); bC >>= x; cC -= x;
+      x = bA & mask; st8(o + 6, symAt(x)); x = lenAt(x); bA >>= x; cA -= x;
+      x = bB & mask; st8(o + 7, symAt(x)); x = lenAt(x); bB >>= x; cB -= x;
+      x = bC & mask; st8(o + 8, symAt(x)); x = lenAt(x); bC >>= x; cC -= x;
+      x = bA & mask; st8(o + 9, symAt(x)); x = lenAt(x); bA >>= x; cA -= x;
+      x = bB & mask; st8(o + 10, symAt(x)); x = lenAt(x); bB >>= x; cB -= x;
+      x = bC & mask; st8(o + 11, symAt(x)); x = lenAt(x); bC >>= x; cC -= x;
+      x = bA & mask; st8(o + 12, symAt(x)); x = lenAt(x); bA >>= x; cA -= x;
+      x = bB & mask; st8(o + 13, symAt(x)); x = lenAt(x); bB >>= x; cB -= x;
+      x = bC & mask; st8(o + 14, symAt(x)); x = lenAt(x); bC >>= x; cC -= x;
       o += 15;
     }
     if (o >= oEnd - 14) break;
@@ -367,11 +378,11 @@ function decodeStreams(a0: i32, m0: i32, e0: i32, o: i32, oEnd: i32): void {
     pC += <i32>((63 - cC) >> 3);
     cC |= 56;
     for (;;) {
-      x = bA & 0x7ff; st8(o++, symAt(x)); x = lenAt(x); bA >>= x; cA -= x;
+      x = bA & mask; st8(o++, symAt(x)); x = lenAt(x); bA >>= x; cA -= x;
       if (o >= oEnd) break;
-      x = bB & 0x7ff; st8(o++, symAt(x)); x = lenAt(x); bB >>= x; cB -= x;
+      x = bB & mask; st8(o++, symAt(x)); x = lenAt(x); bB >>= x; cB -= x;
       if (o >= oEnd) break;
-      x = bC & 0x7ff; st8(o++, symAt(x)); x = lenAt(x); bC >>= x; cC -= x;
+      x = bC & mask; st8(o++, symAt(x)); x = lenAt(x); bC >>= x; cC -= x;
       if (o >= oEnd) break;
     }
   }
@@ -386,16 +397,26 @@ function decodeStreams(a0: i32, m0: i32, e0: i32, o: i32, oEnd: i32): void {
   cC &= 7;
   bC &= (<u64>1 << cC) - 1;
   if (pA > m0 || pC > pB) fail();
-  finishStreams(pA, pB, pC, <i32>cA, <i32>cB, <i32>cC, <u32>bA, <u32>bB, <u32>bC, o, m0, e0, oEnd);
+  finishStreams(pA, pB, pC, <i32>cA, <i32>cB, <i32>cC, <u32>bA, <u32>bB, <u32>bC, o, m0, e0, oEnd, mask);
+}
+
+/** Large arrays: the table filled to all 11 bits, so the loop masks with a constant. */
+function decodeStreamsFull(a0: i32, m0: i32, e0: i32, o: i32, oEnd: i32): void {
+  streams(a0, m0, e0, o, oEnd, 0x7ff);
+}
+
+/** Small arrays: the table only as large as the longest code needs (filling 2048 entries would cost more than the symbols). */
+function decodeStreamsMasked(a0: i32, m0: i32, e0: i32, o: i32, oEnd: i32, mask: u64): void {
+  streams(a0, m0, e0, o, oEnd, mask);
 }
 
 /** The careful path: one symbol per stream step, each load guarded by the stream's own part. */
-function finishStreams(pA: i32, pB: i32, pC: i32, cA: i32, cB: i32, cC: i32, a: u32, b: u32, c: u32, o: i32, m0: i32, e0: i32, oEnd: i32): void {
+function finishStreams(pA: i32, pB: i32, pC: i32, cA: i32, cB: i32, cC: i32, a: u32, b: u32, c: u32, o: i32, m0: i32, e0: i32, oEnd: i32, mask: u64): void {
   let x: i32 = 0;
   let len: i32 = 0;
   while (o < oEnd) {
     a |= <u32>((pA < m0 ? ld8(pA) : 0) | ((pA + 1 < m0 ? ld8(pA + 1) : 0) << 8)) << cA;
-    x = <i32>a & 0x7ff;
+    x = <i32>a & <i32>mask;
     len = <i32>load<u8>(<usize>(LUT_LEN + x));
     cA -= len;
     a >>>= len;
@@ -405,7 +426,7 @@ function finishStreams(pA: i32, pB: i32, pC: i32, cA: i32, cB: i32, cC: i32, a: 
     a &= (1 << cA) - 1;
     if (o < oEnd) {
       b |= <u32>((pB - 1 >= m0 ? ld8(pB - 1) : 0) | ((pB - 2 >= m0 ? ld8(pB - 2) : 0) << 8)) << cB;
-      x = <i32>b & 0x7ff;
+      x = <i32>b & <i32>mask;
       len = <i32>load<u8>(<usize>(LUT_LEN + x));
       cB -= len;
       b >>>= len;
@@ -415,7 +436,7 @@ function finishStreams(pA: i32, pB: i32, pC: i32, cA: i32, cB: i32, cC: i32, a: 
       b &= (1 << cB) - 1;
       if (o < oEnd) {
         c |= <u32>((pC < e0 ? ld8(pC) : 0) | ((pC + 1 < e0 ? ld8(pC + 1) : 0) << 8)) << cC;
-        x = <i32>c & 0x7ff;
+        x = <i32>c & <i32>mask;
         len = <i32>load<u8>(<usize>(LUT_LEN + x));
         cC -= len;
         c >>>= len;

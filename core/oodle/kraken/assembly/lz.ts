@@ -183,7 +183,7 @@ function unpack(p: i32, e: i32, scale: i32, maxDist: i32): void {
         dist = <i32>wide;
       }
     }
-    if (dist > maxDist || dist < 1) fail();
+    if (<u32>(dist - 1) >= <u32>maxDist) fail();
     st32(OFFS + (i << 2), dist);
   }
   // Back to the reader's 32-bit window: whole bytes not used are given back.
