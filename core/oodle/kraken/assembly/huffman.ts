@@ -6,7 +6,7 @@
  * in turn. The fast path reads each stream 64 bits at a time.
  */
 import { BitReader, TABLE } from './bits';
-import { copy16, fail, fillBytes, ld16, ld64, ld8, st16, st8 } from './memory';
+import { copy16, fail, fillBytes, ld16, ld32, ld64, ld8, st16, st32, st8 } from './memory';
 import { RANGE_COUNT, RANGE_START, readRangeFieldCount, readRiceValues, readSymbolRanges, rice, unzigzag } from './tables';
 
 const MAX_CODE_LEN = 11;
@@ -33,89 +33,58 @@ function fillRev(): void {
   revReady = true;
 }
 
+/** The 64 bits from bit `q` (MSB-first) of the region starting at byte `p0` and ending at `end`, zeros past it. */
+// @ts-ignore: decorator
+@inline function peek(p0: i32, q: i32, end: i32): u64 {
+  const p = p0 + (q >> 3);
+  let w: u64;
+  if (p + 8 <= end) w = bswap<u64>(ld64(p));
+  else {
+    w = 0;
+    for (let k = 0; k < 8; k++) w = (w << 8) | (p + k < end ? <u64>ld8(p + k) : 0);
+  }
+  return w << <u64>(q & 7);
+}
+
 /**
- * Old table format, gamma-coded runs; returns the symbol count. Reads through a local 64-bit
- * MSB-first window (refilled to ≥ 32 bits before each code, every code being ≤ 21 bits; zeros
- * past the region) and hands the reader back at the first unused bit.
+ * Old table format, gamma-coded runs; returns the symbol count. Each code (≤ 21 bits) is read
+ * from a fresh 64-bit window at the bit count `q` reached (zeros past the region); the shared
+ * reader then continues at the first unused bit.
  */
 function readOldRuns(br: BitReader, end: i32): i32 {
   const forced = br.bits(2);
   // A length code may not have more leading zeros than this (keeps reads within 24 bits).
   const maxZeros = 20 >> forced;
   let skipGap = br.bit() == 1;
-  let pos = br.pos;
-  let acc: u64 = <u64>br.acc << 32;
-  let n = br.n;
+  const p0 = br.bytePos();
+  let q = br.bitOffset();
   let avg4 = 32;
   let sym = 0;
   let count = 0;
   for (;;) {
     if (!skipGap) {
-      if (n < 32) {
-        if (pos + 8 <= end) {
-          acc |= bswap<u64>(ld64(pos)) >>> <u64>n;
-          const got = (63 - n) >> 3;
-          pos += got;
-          n += got << 3;
-        } else {
-          while (n <= 55) {
-            acc |= (pos < end ? <u64>ld8(pos) : 0) << <u64>(56 - n);
-            pos++;
-            n += 8;
-          }
-        }
-      }
-      const lz = <i32>clz<u64>(acc);
+      // A gamma code: lz zeros then lz + 2 more bits (its value counts the 1 that ends the zeros).
+      const w = peek(p0, q, end);
+      const lz = <i32>clz<u64>(w);
       if (lz >= 8) fail();
-      const k = 2 * lz + 2;
-      sym += <i32>(acc >>> <u64>(64 - k)) - 1;
-      acc <<= <u64>k;
-      n -= k;
+      sym += <i32>(w >>> <u64>(62 - 2 * lz)) - 1;
+      q += 2 * lz + 2;
       if (sym >= 256) break;
     }
     skipGap = false;
-    if (n < 32) {
-      if (pos + 8 <= end) {
-        acc |= bswap<u64>(ld64(pos)) >>> <u64>n;
-        const got = (63 - n) >> 3;
-        pos += got;
-        n += got << 3;
-      } else {
-        while (n <= 55) {
-          acc |= (pos < end ? <u64>ld8(pos) : 0) << <u64>(56 - n);
-          pos++;
-          n += 8;
-        }
-      }
-    }
-    const lz = <i32>clz<u64>(acc);
+    const g = peek(p0, q, end);
+    const lz = <i32>clz<u64>(g);
     if (lz >= 8) fail();
-    const k = 2 * lz + 2;
-    let run = <i32>(acc >>> <u64>(64 - k)) - 1;
-    acc <<= <u64>k;
-    n -= k;
+    let run = <i32>(g >>> <u64>(62 - 2 * lz)) - 1;
+    q += 2 * lz + 2;
     if (sym + run > 256) fail();
     for (; run > 0; run--) {
-      if (n < 32) {
-        if (pos + 8 <= end) {
-          acc |= bswap<u64>(ld64(pos)) >>> <u64>n;
-          const got = (63 - n) >> 3;
-          pos += got;
-          n += got << 3;
-        } else {
-          while (n <= 55) {
-            acc |= (pos < end ? <u64>ld8(pos) : 0) << <u64>(56 - n);
-            pos++;
-            n += 8;
-          }
-        }
-      }
-      const z = <i32>clz<u64>(acc);
+      const w = peek(p0, q, end);
+      const z = <i32>clz<u64>(w);
       if (z > maxZeros) fail();
-      const w = z + forced + 1;
-      const v = <i32>(acc >>> <u64>(64 - w)) + (z - 1) * (1 << forced);
-      acc <<= <u64>w;
-      n -= w;
+      const k = z + forced + 1;
+      const v = <i32>(w >>> <u64>(64 - k)) + (z - 1) * (1 << forced);
+      q += k;
       const len = unzigzag(v) + ((avg4 + 2) >> 2);
       if (len < 1 || len > MAX_CODE_LEN) fail();
       avg4 = len + ((3 * avg4 + 2) >> 2);
@@ -126,12 +95,7 @@ function readOldRuns(br: BitReader, end: i32): i32 {
     if (sym == 256) break;
   }
   if (sym != 256 || count < 2) fail();
-  // Back to the shared reader: whole bytes not used are given back.
-  pos -= n >> 3;
-  n &= 7;
-  br.pos = pos;
-  br.n = n;
-  br.acc = n == 0 ? 0 : <u32>(acc >>> 32) & (<u32>0xffffffff << (32 - n));
+  br.seek(p0 + (q >> 3), q & 7);
   return count;
 }
 
@@ -330,9 +294,10 @@ export function setLoadRange(lo: i32, hi: i32): void {
   const lo = LOAD_LO + 8;
   const hi = LOAD_HI - 8;
   for (;;) {
-    // Rounds whose loads stay inside the buffer (a round moves a stream by at most 7 bytes).
-    if (pA > hi || pC > hi || pB < lo) break;
-    let rounds = (oEnd - o) / 15;
+    // Rounds of up to 15 symbols (the last one possibly partial) whose loads stay inside the
+    // buffer: a round moves a stream by at most 7 bytes.
+    if (pA > hi || pC > hi || pB < lo || o >= oEnd) break;
+    let rounds = (oEnd - o + 14) / 15;
     rounds = min(rounds, min((hi - pA) / 7, (hi - pC) / 7) + 1);
     rounds = min(rounds, (pB - lo) / 7 + 1);
     if (rounds <= 0) break;
@@ -346,44 +311,35 @@ export function setLoadRange(lo: i32, hi: i32): void {
       bC |= ld64(pC) << cC;
       pC += <i32>((63 - cC) >> 3);
       cC |= 56;
-      // Five symbols per stream, written out: each step takes a code and drops its bits.
-      x = bA & mask; st8(o, symAt(x)); x = lenAt(x); bA >>= x; cA -= x;
-      x = bB & mask; st8(o + 1, symAt(x)); x = lenAt(x); bB >>= x; cB -= x;
-      x = bC & mask; st8(o + 2, symAt(x)); x = lenAt(x); bC >>= x; cC -= x;
-      x = bA & mask; st8(o + 3, symAt(x)); x = lenAt(x); bA >>= x; cA -= x;
-      x = bB & mask; st8(o + 4, symAt(x)); x = lenAt(x); bB >>= x; cB -= x;
-      x = bC & mask; st8(o + 5, symAt(x)); x = lenAt(x); bC >>= x; cC -= x;
-      x = bA & mask; st8(o + 6, symAt(x)); x = lenAt(x); bA >>= x; cA -= x;
-      x = bB & mask; st8(o + 7, symAt(x)); x = lenAt(x); bB >>= x; cB -= x;
-      x = bC & mask; st8(o + 8, symAt(x)); x = lenAt(x); bC >>= x; cC -= x;
-      x = bA & mask; st8(o + 9, symAt(x)); x = lenAt(x); bA >>= x; cA -= x;
-      x = bB & mask; st8(o + 10, symAt(x)); x = lenAt(x); bB >>= x; cB -= x;
-      x = bC & mask; st8(o + 11, symAt(x)); x = lenAt(x); bC >>= x; cC -= x;
-      x = bA & mask; st8(o + 12, symAt(x)); x = lenAt(x); bA >>= x; cA -= x;
-      x = bB & mask; st8(o + 13, symAt(x)); x = lenAt(x); bB >>= x; cB -= x;
-      x = bC & mask; st8(o + 14, symAt(x)); x = lenAt(x); bC >>= x; cC -= x;
-      o += 15;
-    }
-    if (o >= oEnd - 14) break;
-  }
-  if (o < oEnd && pA <= hi && pC <= hi && pB >= lo && oEnd - o < 15) {
-    // The last < 15 symbols: one refill each, then A, B, C in turn up to the end.
-    bA |= ld64(pA) << cA;
-    pA += <i32>((63 - cA) >> 3);
-    cA |= 56;
-    bB |= bswap<u64>(ld64(pB - 8)) << cB;
-    pB -= <i32>((63 - cB) >> 3);
-    cB |= 56;
-    bC |= ld64(pC) << cC;
-    pC += <i32>((63 - cC) >> 3);
-    cC |= 56;
-    for (;;) {
-      x = bA & mask; st8(o++, symAt(x)); x = lenAt(x); bA >>= x; cA -= x;
-      if (o >= oEnd) break;
-      x = bB & mask; st8(o++, symAt(x)); x = lenAt(x); bB >>= x; cB -= x;
-      if (o >= oEnd) break;
-      x = bC & mask; st8(o++, symAt(x)); x = lenAt(x); bC >>= x; cC -= x;
-      if (o >= oEnd) break;
+      if (oEnd - o >= 15) {
+        // Five symbols per stream, written out: each step takes a code and drops its bits.
+        x = bA & mask; st8(o, symAt(x)); x = lenAt(x); bA >>= x; cA -= x;
+        x = bB & mask; st8(o + 1, symAt(x)); x = lenAt(x); bB >>= x; cB -= x;
+        x = bC & mask; st8(o + 2, symAt(x)); x = lenAt(x); bC >>= x; cC -= x;
+        x = bA & mask; st8(o + 3, symAt(x)); x = lenAt(x); bA >>= x; cA -= x;
+        x = bB & mask; st8(o + 4, symAt(x)); x = lenAt(x); bB >>= x; cB -= x;
+        x = bC & mask; st8(o + 5, symAt(x)); x = lenAt(x); bC >>= x; cC -= x;
+        x = bA & mask; st8(o + 6, symAt(x)); x = lenAt(x); bA >>= x; cA -= x;
+        x = bB & mask; st8(o + 7, symAt(x)); x = lenAt(x); bB >>= x; cB -= x;
+        x = bC & mask; st8(o + 8, symAt(x)); x = lenAt(x); bC >>= x; cC -= x;
+        x = bA & mask; st8(o + 9, symAt(x)); x = lenAt(x); bA >>= x; cA -= x;
+        x = bB & mask; st8(o + 10, symAt(x)); x = lenAt(x); bB >>= x; cB -= x;
+        x = bC & mask; st8(o + 11, symAt(x)); x = lenAt(x); bC >>= x; cC -= x;
+        x = bA & mask; st8(o + 12, symAt(x)); x = lenAt(x); bA >>= x; cA -= x;
+        x = bB & mask; st8(o + 13, symAt(x)); x = lenAt(x); bB >>= x; cB -= x;
+        x = bC & mask; st8(o + 14, symAt(x)); x = lenAt(x); bC >>= x; cC -= x;
+        o += 15;
+      } else {
+        // The last < 15 symbols: A, B, C in turn up to the end.
+        for (;;) {
+          x = bA & mask; st8(o++, symAt(x)); x = lenAt(x); bA >>= x; cA -= x;
+          if (o >= oEnd) break;
+          x = bB & mask; st8(o++, symAt(x)); x = lenAt(x); bB >>= x; cB -= x;
+          if (o >= oEnd) break;
+          x = bC & mask; st8(o++, symAt(x)); x = lenAt(x); bC >>= x; cC -= x;
+          if (o >= oEnd) break;
+        }
+      }
     }
   }
   // Give back whole bytes loaded but not used; keep only the partial byte's bits.
@@ -410,43 +366,56 @@ function decodeStreamsMasked(a0: i32, m0: i32, e0: i32, o: i32, oEnd: i32, mask:
   streams(a0, m0, e0, o, oEnd, mask);
 }
 
+/** Careful-path stream states: position, bit count, bits (i32 each) for A, B and C. */
+const CAREFUL = <i32>memory.data(3 * 12, 16);
+
+/**
+ * One symbol of the careful path for the stream whose state is at `st`: loads are guarded by
+ * the stream's own part [lo, hi) (zeros outside), `down` for stream B.
+ */
+// @ts-ignore: decorator
+@inline function carefulStep(st: i32, lo: i32, hi: i32, down: bool, o: i32, mask: i32): void {
+  let p = ld32(st);
+  let c = ld32(st + 4);
+  let b = <u32>ld32(st + 8);
+  const q0 = down ? p - 1 : p;
+  const q1 = down ? p - 2 : p + 1;
+  b |= <u32>((q0 >= lo && q0 < hi ? ld8(q0) : 0) | ((q1 >= lo && q1 < hi ? ld8(q1) : 0) << 8)) << c;
+  const x = <i32>b & mask;
+  const len = ld8(LUT_LEN + x);
+  c -= len;
+  b >>>= len;
+  st8(o, ld8(LUT_SYM + x));
+  p += down ? -((7 - c) >> 3) : (7 - c) >> 3;
+  c &= 7;
+  b &= (1 << c) - 1;
+  st32(st, p);
+  st32(st + 4, c);
+  st32(st + 8, <i32>b);
+}
+
 /** The careful path: one symbol per stream step, each load guarded by the stream's own part. */
 function finishStreams(pA: i32, pB: i32, pC: i32, cA: i32, cB: i32, cC: i32, a: u32, b: u32, c: u32, o: i32, m0: i32, e0: i32, oEnd: i32, mask: u64): void {
-  let x: i32 = 0;
-  let len: i32 = 0;
+  const A = CAREFUL;
+  const B = CAREFUL + 12;
+  const C = CAREFUL + 24;
+  st32(A, pA);
+  st32(A + 4, cA);
+  st32(A + 8, <i32>a);
+  st32(B, pB);
+  st32(B + 4, cB);
+  st32(B + 8, <i32>b);
+  st32(C, pC);
+  st32(C + 4, cC);
+  st32(C + 8, <i32>c);
+  const m = <i32>mask;
   while (o < oEnd) {
-    a |= <u32>((pA < m0 ? ld8(pA) : 0) | ((pA + 1 < m0 ? ld8(pA + 1) : 0) << 8)) << cA;
-    x = <i32>a & <i32>mask;
-    len = <i32>load<u8>(<usize>(LUT_LEN + x));
-    cA -= len;
-    a >>>= len;
-    st8(o++, <i32>load<u8>(<usize>(LUT_SYM + x)));
-    pA += (7 - cA) >> 3;
-    cA &= 7;
-    a &= (1 << cA) - 1;
+    carefulStep(A, 0, m0, false, o++, m);
     if (o < oEnd) {
-      b |= <u32>((pB - 1 >= m0 ? ld8(pB - 1) : 0) | ((pB - 2 >= m0 ? ld8(pB - 2) : 0) << 8)) << cB;
-      x = <i32>b & <i32>mask;
-      len = <i32>load<u8>(<usize>(LUT_LEN + x));
-      cB -= len;
-      b >>>= len;
-      st8(o++, <i32>load<u8>(<usize>(LUT_SYM + x)));
-      pB -= (7 - cB) >> 3;
-      cB &= 7;
-      b &= (1 << cB) - 1;
-      if (o < oEnd) {
-        c |= <u32>((pC < e0 ? ld8(pC) : 0) | ((pC + 1 < e0 ? ld8(pC + 1) : 0) << 8)) << cC;
-        x = <i32>c & <i32>mask;
-        len = <i32>load<u8>(<usize>(LUT_LEN + x));
-        cC -= len;
-        c >>>= len;
-        st8(o++, <i32>load<u8>(<usize>(LUT_SYM + x)));
-        pC += (7 - cC) >> 3;
-        cC &= 7;
-        c &= (1 << cC) - 1;
-      }
+      carefulStep(B, m0, 0x7fffffff, true, o++, m);
+      if (o < oEnd) carefulStep(C, 0, e0, false, o++, m);
     }
-    if (pA > m0 || pC > pB) fail();
+    if (ld32(A) > m0 || ld32(C) > ld32(B)) fail();
   }
-  if (pA != m0 || pC != pB) fail();
+  if (ld32(A) != m0 || ld32(C) != ld32(B)) fail();
 }

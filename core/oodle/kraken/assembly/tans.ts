@@ -4,7 +4,7 @@
  * weight-1 symbols last, five states, one LSB-first stream read from both ends.
  */
 import { BitReader, TABLE } from './bits';
-import { fail, ld16, ld8, st16, st8 } from './memory';
+import { fail, ld16, ld32, ld8, st16, st32, st8 } from './memory';
 import { RANGE_COUNT, RANGE_START, readRangeFieldCount, readRiceValues, readSymbolRanges, rice, unzigzag } from './tables';
 
 const SLOT_SYM = <i32>memory.data(2048, 16);
@@ -15,6 +15,8 @@ const MULTI_SYM = <i32>memory.data(256, 16);
 const MULTI_WEIGHT = <i32>memory.data(256 * 4, 16);
 const SEEN = <i32>memory.data(256, 16);
 const LANES = <i32>memory.data(4 * 4, 16);
+/** The five decoder states (i32). */
+const STATES = <i32>memory.data(5 * 4, 16);
 let singleCount = 0;
 let multiCount = 0;
 
@@ -179,14 +181,14 @@ export function decodeTans(s: i32, e: i32, o: i32, n: i32): void {
   let bB = loadDown(e, p0, e);
   let pB = e - 4;
   let cB = 32;
-  let s0 = <i32>(bF & mask);
-  let s1 = <i32>(bB & mask);
+  st32(STATES, <i32>(bF & mask));
+  st32(STATES + 4, <i32>(bB & mask));
   bF >>>= lBits;
   cF -= lBits;
   bB >>>= lBits;
   cB -= lBits;
-  let s2 = <i32>(bF & mask);
-  let s3 = <i32>(bB & mask);
+  st32(STATES + 8, <i32>(bF & mask));
+  st32(STATES + 12, <i32>(bB & mask));
   bF >>>= lBits;
   cF -= lBits;
   bB >>>= lBits;
@@ -194,7 +196,7 @@ export function decodeTans(s: i32, e: i32, o: i32, n: i32): void {
   bF |= loadUp(pF, p0, e) << cF;
   pF += (31 - cF) >> 3;
   cF |= 24;
-  let s4 = <i32>(bF & mask);
+  st32(STATES + 16, <i32>(bF & mask));
   bF >>>= lBits;
   cF -= lBits;
   pF -= cF >> 3;
@@ -206,105 +208,47 @@ export function decodeTans(s: i32, e: i32, o: i32, n: i32): void {
 
   let d = o;
   const dEnd = o + n - 5;
-  let st = 0;
   let nb = 0;
   // States 0..4 from the forward stream, then 0..4 from the backward one; each stream is
   // refilled before states 0, 2 and 4 (two steps use at most 22 bits).
   while (d < dEnd) {
-    bF |= loadUp(pF, p0, e) << cF;
-    pF += (31 - cF) >> 3;
-    cF |= 24;
-    st = s0;
-    st8(d++, ld8(SLOT_SYM + st));
-    nb = ld8(SLOT_BITS + st);
-    s0 = ld16(SLOT_BASE + (st << 1)) + <i32>(bF & ((<u32>1 << nb) - 1));
-    bF >>>= nb;
-    cF -= nb;
-    if (d >= dEnd) break;
-    st = s1;
-    st8(d++, ld8(SLOT_SYM + st));
-    nb = ld8(SLOT_BITS + st);
-    s1 = ld16(SLOT_BASE + (st << 1)) + <i32>(bF & ((<u32>1 << nb) - 1));
-    bF >>>= nb;
-    cF -= nb;
-    if (d >= dEnd) break;
-    bF |= loadUp(pF, p0, e) << cF;
-    pF += (31 - cF) >> 3;
-    cF |= 24;
-    st = s2;
-    st8(d++, ld8(SLOT_SYM + st));
-    nb = ld8(SLOT_BITS + st);
-    s2 = ld16(SLOT_BASE + (st << 1)) + <i32>(bF & ((<u32>1 << nb) - 1));
-    bF >>>= nb;
-    cF -= nb;
-    if (d >= dEnd) break;
-    st = s3;
-    st8(d++, ld8(SLOT_SYM + st));
-    nb = ld8(SLOT_BITS + st);
-    s3 = ld16(SLOT_BASE + (st << 1)) + <i32>(bF & ((<u32>1 << nb) - 1));
-    bF >>>= nb;
-    cF -= nb;
-    if (d >= dEnd) break;
-    bF |= loadUp(pF, p0, e) << cF;
-    pF += (31 - cF) >> 3;
-    cF |= 24;
-    st = s4;
-    st8(d++, ld8(SLOT_SYM + st));
-    nb = ld8(SLOT_BITS + st);
-    s4 = ld16(SLOT_BASE + (st << 1)) + <i32>(bF & ((<u32>1 << nb) - 1));
-    bF >>>= nb;
-    cF -= nb;
-    if (d >= dEnd) break;
-
-    bB |= loadDown(pB, p0, e) << cB;
-    pB -= (31 - cB) >> 3;
-    cB |= 24;
-    st = s0;
-    st8(d++, ld8(SLOT_SYM + st));
-    nb = ld8(SLOT_BITS + st);
-    s0 = ld16(SLOT_BASE + (st << 1)) + <i32>(bB & ((<u32>1 << nb) - 1));
-    bB >>>= nb;
-    cB -= nb;
-    if (d >= dEnd) break;
-    st = s1;
-    st8(d++, ld8(SLOT_SYM + st));
-    nb = ld8(SLOT_BITS + st);
-    s1 = ld16(SLOT_BASE + (st << 1)) + <i32>(bB & ((<u32>1 << nb) - 1));
-    bB >>>= nb;
-    cB -= nb;
-    if (d >= dEnd) break;
-    bB |= loadDown(pB, p0, e) << cB;
-    pB -= (31 - cB) >> 3;
-    cB |= 24;
-    st = s2;
-    st8(d++, ld8(SLOT_SYM + st));
-    nb = ld8(SLOT_BITS + st);
-    s2 = ld16(SLOT_BASE + (st << 1)) + <i32>(bB & ((<u32>1 << nb) - 1));
-    bB >>>= nb;
-    cB -= nb;
-    if (d >= dEnd) break;
-    st = s3;
-    st8(d++, ld8(SLOT_SYM + st));
-    nb = ld8(SLOT_BITS + st);
-    s3 = ld16(SLOT_BASE + (st << 1)) + <i32>(bB & ((<u32>1 << nb) - 1));
-    bB >>>= nb;
-    cB -= nb;
-    if (d >= dEnd) break;
-    bB |= loadDown(pB, p0, e) << cB;
-    pB -= (31 - cB) >> 3;
-    cB |= 24;
-    st = s4;
-    st8(d++, ld8(SLOT_SYM + st));
-    nb = ld8(SLOT_BITS + st);
-    s4 = ld16(SLOT_BASE + (st << 1)) + <i32>(bB & ((<u32>1 << nb) - 1));
-    bB >>>= nb;
-    cB -= nb;
+    for (let k = 0; k < 5 && d < dEnd; k++) {
+      if ((k & 1) == 0) {
+        bF |= loadUp(pF, p0, e) << cF;
+        pF += (31 - cF) >> 3;
+        cF |= 24;
+      }
+      nb = step(d++, bF, k);
+      bF >>>= nb;
+      cF -= nb;
+    }
+    for (let k = 0; k < 5 && d < dEnd; k++) {
+      if ((k & 1) == 0) {
+        bB |= loadDown(pB, p0, e) << cB;
+        pB -= (31 - cB) >> 3;
+        cB |= 24;
+      }
+      nb = step(d++, bB, k);
+      bB >>>= nb;
+      cB -= nb;
+    }
   }
   if (pF - (cF >> 3) != pB + (cB >> 3)) fail();
-  if (s0 > 255 || s1 > 255 || s2 > 255 || s3 > 255 || s4 > 255) fail();
-  st8(dEnd, s0);
-  st8(dEnd + 1, s1);
-  st8(dEnd + 2, s2);
-  st8(dEnd + 3, s3);
-  st8(dEnd + 4, s4);
+  // The five final states are the last five bytes.
+  for (let k = 0; k < 5; k++) {
+    const st = ld32(STATES + (k << 2));
+    if (st > 255) fail();
+    st8(dEnd + k, st);
+  }
+}
+
+/** Emit the symbol of state `k` at `d` and move the state on with the low bits of `bits`; returns the bits used. */
+// @ts-ignore: decorator
+@inline function step(d: i32, bits: u32, k: i32): u32 {
+  const at = STATES + (k << 2);
+  const st = ld32(at);
+  st8(d, ld8(SLOT_SYM + st));
+  const nb = <u32>ld8(SLOT_BITS + st);
+  st32(at, ld16(SLOT_BASE + (st << 1)) + <i32>(bits & ((<u32>1 << nb) - 1)));
+  return nb;
 }
