@@ -3,15 +3,12 @@
  * header on a bounded prefix before reading (and decoding) the whole entry.
  */
 import { Arch06Error } from '../core/errors';
-import { SourceEntry } from '../core/archive';
-import { DEFAULT_MAX_ENTRY_BYTES, MAX_ENTRY_BYTES_LIMIT, checkEntrySize, readFileBytes } from '../core/io/node';
+import { HEADER_PREFIX_BYTES, SourceEntry, readEntryChecked as readChecked } from '../core/archive';
+import { DEFAULT_MAX_ENTRY_BYTES, MAX_ENTRY_BYTES_LIMIT, readFileBytes } from '../core/io/node';
 
 /** How a user raises the per-entry memory cap (named in the error when it is hit). */
 const MAX_ENTRY_BYTES_ENV = 'ARCH06_MAX_ENTRY_BYTES';
 export const RAISE_CAP_HINT = `set ${MAX_ENTRY_BYTES_ENV} to raise it`;
-
-/** How much of an entry is read first, for the header check. */
-export const HEADER_PREFIX_BYTES = 64 << 10;
 
 /**
  * What one command may read into memory for one entry or file: ARCH06_MAX_ENTRY_BYTES when set
@@ -33,12 +30,10 @@ export function maxEntryBytes(): number {
 /**
  * An entry's bytes, read only after `checkHeader` accepted its first bytes (at most
  * HEADER_PREFIX_BYTES, decoded alone) and its size passed the cap: a non-texture of 2 GB costs
- * 64 KiB, not 2 GB, before "not a TEXR texture".
+ * 64 KiB, not 2 GB, before "not a TEXR texture". The one core read (core/archive `readEntryChecked`).
  */
 export function readEntryChecked(entry: SourceEntry, name: string, checkHeader: (prefix: Uint8Array) => void): Uint8Array {
-  checkHeader(entry.readSync(0, Math.min(entry.size, HEADER_PREFIX_BYTES)));
-  checkEntrySize(entry.size, name, maxEntryBytes(), RAISE_CAP_HINT);
-  return entry.readSync();
+  return readChecked(entry, { name, maxBytes: maxEntryBytes(), raiseHint: RAISE_CAP_HINT, checkHeader: (prefix) => checkHeader(prefix) });
 }
 
 /** A disk file's bytes: a regular file, its header checked on the first bytes, then all of it within the cap. */

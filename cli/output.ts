@@ -37,8 +37,103 @@ export function writeOut(bytes: Uint8Array | string): void {
   }
 }
 
+/**
+ * JSON text safe for a terminal: JSON.stringify escapes C0 controls; DEL and the C1 range
+ * (0x80-0x9F, which some terminals obey as escape sequences) are escaped here too (`\u009b`).
+ */
+function jsonText(value: unknown, replacer?: (key: string, v: unknown) => unknown): string {
+  return JSON.stringify(value, replacer, 2).replace(/[\x7f-\x9f]/g, (c) => `\\u00${c.charCodeAt(0).toString(16)}`) + '\n';
+}
+
 export function printJson(value: unknown): void {
-  writeOut(JSON.stringify(value, null, 2) + '\n');
+  writeOut(jsonText(value));
+}
+
+/** Strings longer than this are written in full once per output, then cut (see `OutputBudget`). */
+const LONG_STRING_CHARS = 256;
+/** What a cut repeat keeps. */
+const CUT_CHARS = 64;
+/** An output's budget: this many characters per byte of the file it shows, plus `OUTPUT_BASE_CHARS`. */
+const OUTPUT_CHARS_PER_BYTE = 8;
+const OUTPUT_BASE_CHARS = 8 << 20;
+/** Items an output lists of one array at most (the true count is printed beside it). */
+export const MAX_OUTPUT_ITEMS = 20_000;
+
+/**
+ * What `dump` and `scripts` print about one file, bounded by that file (issue 21): a long string
+ * (a name, a path, a text) is printed in full once and cut where it repeats, with its length; a
+ * list is cut at `MAX_OUTPUT_ITEMS` (`items`), the true count printed beside it; and text output
+ * stops at 8 characters per byte of the file plus 8 Mi, with a last line counting what was left
+ * out. A crafted file naming one 500 KB string from 20,000 records prints it once.
+ */
+export class OutputBudget {
+  private readonly seen = new Set<string>();
+  private readonly lines: string[] = [];
+  private chars = 0;
+  private omitted = 0;
+  readonly budget: number;
+
+  constructor(inputSize: number) {
+    this.budget = OUTPUT_CHARS_PER_BYTE * inputSize + OUTPUT_BASE_CHARS;
+  }
+
+  /** A long string seen before, cut to its start and length; anything else as is. */
+  private cut(s: string): string {
+    if (s.length <= LONG_STRING_CHARS) return s;
+    if (!this.seen.has(s)) {
+      this.seen.add(s);
+      return s;
+    }
+    return `${s.slice(0, CUT_CHARS)}…[same ${s.length}-character text as above]`;
+  }
+
+  /** A game name for a text line: cut where it repeats, then escaped (control characters and bytes from 0x7F up as \xNN). */
+  name(s: string): string {
+    return escapeName(this.cut(s));
+  }
+
+  /** A line of text that may embed names: control characters escaped. */
+  text(s: string): string {
+    return escapeControls(this.cut(s));
+  }
+
+  /** The first `MAX_OUTPUT_ITEMS` of a list (the caller prints the true count). */
+  items<T>(list: readonly T[]): readonly T[] {
+    return list.length > MAX_OUTPUT_ITEMS ? list.slice(0, MAX_OUTPUT_ITEMS) : list;
+  }
+
+  /** Whether the text budget is spent. */
+  get full(): boolean {
+    return this.chars >= this.budget;
+  }
+
+  /** Add a line (already escaped) while the budget lasts; after that, count it. */
+  line(s: string): void {
+    if (this.full) this.omitted++;
+    else {
+      this.lines.push(s);
+      this.chars += s.length + 1;
+    }
+  }
+
+  /** Count lines not built because the budget was spent or a list was cut. */
+  omit(n: number): void {
+    this.omitted += n;
+  }
+
+  /** Write the text lines, and a last one counting what was left out. */
+  writeText(): void {
+    if (this.omitted)
+      this.lines.push(
+        `… ${this.omitted} more lines not shown: this output stops at ${this.budget} characters (${OUTPUT_CHARS_PER_BYTE} per byte of the file + ${OUTPUT_BASE_CHARS})`,
+      );
+    writeOut(this.lines.join('\n') + '\n');
+  }
+
+  /** Print `value` as JSON, each long string in full once and cut where it repeats. */
+  writeJson(value: unknown): void {
+    writeOut(jsonText(value, (_k, v: unknown) => (typeof v === 'string' ? this.cut(v) : v)));
+  }
 }
 
 export function formatSize(n: number): string {

@@ -6,9 +6,17 @@ import type { BundleFolderPath } from '../../core/archive';
 import { ParsedArgs, flagList, flagString, need } from '../args';
 import { escapeName, formatSize, printJson, writeOut } from '../output';
 import { ProgressLine } from '../progress';
+import { RAISE_CAP_HINT, maxEntryBytes } from '../limits';
 
+/** The mount a command reads, with the per-entry cap (ARCH06_MAX_ENTRY_BYTES) every whole-entry read keeps. */
 export function openMount(args: ParsedArgs): Mount {
-  return Mount.open({ root: need(args, 0, '<root> (the install folder)'), cfg: flagString(args, 'cfg'), extraArchives: flagList(args, 'arch') });
+  return Mount.open({
+    root: need(args, 0, '<root> (the install folder)'),
+    cfg: flagString(args, 'cfg'),
+    extraArchives: flagList(args, 'arch'),
+    maxEntryBytes: maxEntryBytes(),
+    maxEntryHint: RAISE_CAP_HINT,
+  });
 }
 
 const json = (args: ParsedArgs): boolean => args.flags.has('json');

@@ -12,8 +12,11 @@ import { toGamePath } from '../../core/archive';
 import { flattenOutline, lineNumbers } from '../../core/havokScript';
 import { ScriptIndex, scriptDiagnostics } from '../../core/scriptIndex';
 import { type ParsedArgs, need } from '../args';
-import { escapeControls, printJson, writeOut } from '../output';
+import { MAX_OUTPUT_ITEMS, OutputBudget } from '../output';
 import { openMount } from './mountCommands';
+
+/** Objects listed per bound function at most, and in all (the true counts are printed beside them). */
+const MAX_SITES_LISTED = 1000;
 
 export function scriptsCommand(args: ParsedArgs): number {
   const extra = args.positionals.slice(2);
@@ -25,36 +28,42 @@ export function scriptsCommand(args: ParsedArgs): number {
     const script = index.analysed(toGamePath(input));
     if (!script) throw new Arch06Error('NOT_FOUND', 'no mounted source serves this script (loose or in a bundle container)', { file: input });
     const lineOf = lineNumbers(script.text);
+    let listable = MAX_OUTPUT_ITEMS;
     const functions = flattenOutline(script.symbols)
       .filter((s) => s.bindable)
-      .map((s) => ({
-        name: s.name,
-        line: lineOf(s.selection.start),
-        kind: s.kind === 'hmake' ? ('hmake' as const) : ('function' as const),
-        boundBy: index
-          .boundBy(script.path, s.name)
-          .map((b) => ({ object: b.object, class: b.class, event: b.event, registry: b.registry.path, registrySource: b.registry.source })),
-      }));
+      .map((s) => {
+        const boundBy = index.boundBy(script.path, s.name, Math.min(MAX_SITES_LISTED, listable));
+        listable -= boundBy.length;
+        return {
+          name: s.name,
+          line: lineOf(s.selection.start),
+          kind: s.kind === 'hmake' ? ('hmake' as const) : ('function' as const),
+          boundByCount: index.boundByCount(script.path, s.name),
+          boundBy: boundBy.map((b) => ({ object: b.object, class: b.class, event: b.event, registry: b.registry.path, registrySource: b.registry.source })),
+        };
+      });
     const diagnostics = scriptDiagnostics(index, script).map((d) => ({ line: lineOf(d.start), severity: d.severity, message: d.message }));
+    const out = new OutputBudget(script.text.length);
     if (args.flags.has('json')) {
-      printJson({ path: script.path, servedFrom: script.from, source: script.source, kind: script.kind, functions, diagnostics });
+      out.writeJson({ path: script.path, servedFrom: script.from, source: script.source, kind: script.kind, functions, diagnostics });
       return 0;
     }
-    const lines = [
-      `${escapeControls(script.path)}  (${script.from === 'container' ? `in ${script.bundle}'s container, ${script.source}` : script.source}; ${script.kind})`,
-    ];
+    out.line(
+      `${out.name(script.path)}  (${script.from === 'container' ? `in ${out.name(script.bundle ?? '')}'s container, ${out.name(script.source)}` : out.name(script.source)}; ${script.kind})`,
+    );
     for (const f of functions) {
-      lines.push(
-        `  ${String(f.line).padStart(5)}  ${f.kind === 'hmake' ? 'hmake   ' : 'function'}  ${escapeControls(f.name)}${f.boundBy.length ? `  bound by ${f.boundBy.length}` : ''}`,
-      );
-      for (const b of f.boundBy)
-        lines.push(
-          `                   ${escapeControls(b.object ?? '?')} (${b.class ?? '?'}) · ${b.event ?? '?'} · ${escapeControls(b.registry)} [${b.registrySource}]`,
+      const bound = f.boundByCount ? `  bound by ${f.boundByCount}${f.boundBy.length < f.boundByCount ? ` (the first ${f.boundBy.length} listed)` : ''}` : '';
+      out.line(`  ${String(f.line).padStart(5)}  ${f.kind === 'hmake' ? 'hmake   ' : 'function'}  ${out.name(f.name)}${bound}`);
+      for (const b of f.boundBy) {
+        if (out.full) break;
+        out.line(
+          `                   ${out.name(b.object ?? '?')} (${out.name(b.class ?? '?')}) · ${out.name(b.event ?? '?')} · ${out.name(b.registry)} [${out.name(b.registrySource)}]`,
         );
+      }
     }
-    lines.push(diagnostics.length ? `${diagnostics.length} problem(s):` : 'no problems');
-    for (const d of diagnostics) lines.push(`  line ${d.line}: ${d.severity}: ${escapeControls(d.message)}`);
-    writeOut(lines.join('\n') + '\n');
+    out.line(diagnostics.length ? `${diagnostics.length} problem(s):` : 'no problems');
+    for (const d of diagnostics) out.line(`  line ${d.line}: ${d.severity}: ${out.text(d.message)}`);
+    out.writeText();
     return 0;
   } finally {
     m.close();

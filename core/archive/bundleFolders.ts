@@ -66,18 +66,26 @@ export class BundleFolder {
     readonly bundle: ResolvedBundle,
   ) {
     this.tree.set('', { folders: new Map(), files: [] });
+    // Members sharing one path string share its game path (a crafted manifest may repeat one 200 KB path 50,000 times).
+    const normalised = new Map<string, GamePath | undefined>();
     for (const m of bundle.members) {
       let p: GamePath | undefined;
-      try {
-        p = toGamePath(m.path) || undefined;
-      } catch (e) {
-        // A declared path with `..` or control characters is in no listing (resolveBundle notes it).
-        if (!isArch06Error(e)) throw e;
+      if (normalised.has(m.path)) p = normalised.get(m.path);
+      else {
+        try {
+          p = toGamePath(m.path) || undefined;
+        } catch (e) {
+          // A declared path with `..` or control characters, or over-long, is in no listing (resolveBundle notes it).
+          if (!isArch06Error(e)) throw e;
+        }
+        normalised.set(m.path, p);
       }
       this.paths.push(p);
       if (!p) continue;
       const key = gamePathKey(p);
-      if (!this.byPath.has(key)) this.byPath.set(key, m);
+      // A repeated path is listed and served once, as its first declaration.
+      if (this.byPath.has(key)) continue;
+      this.byPath.set(key, m);
       const segments = p.split('\\');
       let folder = this.tree.get('')!;
       let folderKey = '';
@@ -116,8 +124,11 @@ export class BundleFolder {
   entries(path: GamePath): SourceEntry[] {
     const prefix = gamePathKey(path);
     const out: SourceEntry[] = [];
+    const taken = new Set<string>(); // a repeated path is extracted once, as its first declaration
     this.bundle.members.forEach((m, i) => {
       const p = this.paths[i];
+      if (taken.has(m.path) || (p !== undefined && this.byPath.get(gamePathKey(p)) !== m)) return;
+      taken.add(m.path);
       // The whole bundle takes every member, so a name that cannot be a path fails loudly in the writer.
       if (prefix) {
         const k = p === undefined ? undefined : gamePathKey(p);

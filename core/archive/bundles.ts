@@ -26,6 +26,7 @@ import { Arch06Error, isArch06Error } from '../errors';
 import { ByteSource, checkRange } from '../io/byteSource';
 import { BndlManifest, MirrorCheck, checkMirror, parseBndl } from '../formats/bundle/bndl';
 import { EMBB_HEADER_SIZE, EmbbContainer, EmbbMember, readEmbb } from '../formats/bundle/embb';
+import { headerCheckFor, readEntryChecked, readEntryCheckedAsync } from './entryRead';
 import { GamePath, toGamePath } from './gamePath';
 import { Mount, WhichResult } from './mount';
 import { SourceEntry } from './source';
@@ -147,6 +148,31 @@ export class EntryByteSource implements ByteSource {
   }
 }
 
+/**
+ * Member paths to their case-folded keys, each path string folded once and every equal key one
+ * string: a crafted bundle may name one 200 KB path from 50,000 members of the manifest and the
+ * container, and map reads by a shared key compare pointers, not 200 KB.
+ */
+function pathKeys(): (path: string) => string {
+  const byPath = new Map<string, string>();
+  const canonical = new Map<string, string>();
+  // The last path asked: a run of members sharing one string is answered without a map read (V8
+  // hashes strings over 16 Ki characters by length, so equal long strings meet in one bucket).
+  let last: { path: string; key: string } | undefined;
+  return (path) => {
+    if (last && last.path === path) return last.key;
+    let k = byPath.get(path);
+    if (k === undefined) {
+      const folded = path.toLowerCase();
+      k = canonical.get(folded) ?? folded;
+      canonical.set(k, k);
+      byPath.set(path, k);
+    }
+    last = { path, key: k };
+    return k;
+  };
+}
+
 const fileOf = (w: WhichResult): BundleFile => ({
   path: w.winner.path,
   source: w.winner.source.name,
@@ -169,7 +195,8 @@ export function resolveBundle(mount: Mount, input: string): ResolvedBundle {
   }
   const manifestEntry = manifestWhich.winner;
   const manifestName = `${manifestEntry.source.name}:${manifestEntry.path}`;
-  const parsed = parseBndl(manifestEntry.readSync(), manifestName);
+  // Header first and within the mount's cap: a manifest that decodes to gigabytes of zeros costs 64 KiB.
+  const parsed = parseBndl(readEntryChecked(manifestEntry, { name: manifestName, maxBytes: mount.maxEntryBytes, raiseHint: mount.maxEntryHint }), manifestName);
   if (parsed.variant !== 'manifest') {
     throw new Arch06Error('INVALID', 'a data-carrying BNDL (Shadow of Mordor era) is not a manifest; read it with parseBndl', {
       file: manifestName,
@@ -184,6 +211,7 @@ export function resolveBundle(mount: Mount, input: string): ResolvedBundle {
   let container: ResolvedBundle['container'];
   let embb: EmbbContainer | undefined;
   const embedded = new Map<string, EmbbMember>();
+  const keyOf = pathKeys();
   if (containerWhich) {
     embb = readEmbb(new EntryByteSource(containerWhich.winner));
     container = {
@@ -194,7 +222,7 @@ export function resolveBundle(mount: Mount, input: string): ResolvedBundle {
       notes: embb.notes,
     };
     // Paths are case-insensitive; with a repeated path the first copy counts (noted by the reader).
-    for (const m of embb.members) if (!embedded.has(m.path.toLowerCase())) embedded.set(m.path.toLowerCase(), m);
+    for (const m of embb.members) if (!embedded.has(keyOf(m.path))) embedded.set(keyOf(m.path), m);
     // Seed 004: every retail container has a manifest of the same stem in its own archive.
     if (!manifestWhich.copies.some((c) => c.source === containerWhich.winner.source)) {
       notes.push(`the container's archive (${container.source}) holds no manifest of its own; every retail container has one`);
@@ -207,18 +235,27 @@ export function resolveBundle(mount: Mount, input: string): ResolvedBundle {
   const containerRank = container ? rank(container.source) : -1;
   const declared = new Set<string>();
   const counts: Record<MemberOrigin, number> = { loose: 0, container: 0, missing: 0 };
+  // Each path string is looked up once: members sharing one (a crafted manifest repeats one path 50,000 times) share the answer.
+  const looseLookups = new Map<string, { loose?: SourceEntry; note?: string }>();
+  const looseOf = (path: string): { loose?: SourceEntry; note?: string } => {
+    let found = looseLookups.get(path);
+    if (found === undefined) {
+      try {
+        found = { loose: mount.which(path)?.winner };
+      } catch (err) {
+        if (!isArch06Error(err)) throw err;
+        found = { note: `not a valid game path for a loose lookup: ${err.description}` };
+      }
+      looseLookups.set(path, found);
+    }
+    return found;
+  };
   const members: BundleMember[] = parsed.members.map((m) => {
-    const key = m.path.toLowerCase();
+    const key = keyOf(m.path);
     declared.add(key);
     const e = embedded.get(key);
-    let loose: SourceEntry | undefined;
-    let note: string | undefined;
-    try {
-      loose = mount.which(m.path)?.winner;
-    } catch (err) {
-      if (!isArch06Error(err)) throw err;
-      note = `not a valid game path for a loose lookup: ${err.description}`;
-    }
+    const { loose } = looseOf(m.path);
+    let { note } = looseOf(m.path);
     const inContainer = e ? { offset: e.offset, size: e.size, block: e.block } : undefined;
     let out: BundleMember;
     if (loose) {
@@ -252,7 +289,7 @@ export function resolveBundle(mount: Mount, input: string): ResolvedBundle {
     return out;
   });
 
-  const undeclared = (embb?.members ?? []).filter((m) => !declared.has(m.path.toLowerCase())).map((m) => ({ path: m.path, offset: m.offset, size: m.size }));
+  const undeclared = (embb?.members ?? []).filter((m) => !declared.has(keyOf(m.path))).map((m) => ({ path: m.path, offset: m.offset, size: m.size }));
   const n = parsed.members.length;
   const identity: SizeIdentity = {
     header: EMBB_HEADER_SIZE,
@@ -288,7 +325,7 @@ export function resolveBundle(mount: Mount, input: string): ResolvedBundle {
 function memberOf(bundle: ResolvedBundle, member: BundleMember | string): BundleMember {
   if (typeof member !== 'string') return member;
   const k = member.toLowerCase().replace(/\//g, '\\');
-  const m = bundle.members.find((x) => x.path.toLowerCase() === k);
+  const m = bundle.members.find((x) => x.path.length === k.length && x.path.toLowerCase() === k);
   if (!m)
     throw new Arch06Error('NOT_FOUND', 'the manifest does not declare this member', {
       file: `${bundle.manifest.source}:${bundle.manifest.path}`,
@@ -314,14 +351,31 @@ export function locateBundleMember(mount: Mount, bundle: ResolvedBundle, member:
   });
 }
 
-/** A member's bytes: the loose entry, or one ranged read of the container entry (only the chunks holding the payload are decoded). */
+/** A member's bytes within the mount's cap: the loose entry, or one ranged read of the container entry (only the chunks holding the payload are decoded). */
 export function readBundleMember(mount: Mount, bundle: ResolvedBundle, member: BundleMember | string): Uint8Array {
   const { entry, start, end } = locateBundleMember(mount, bundle, member);
-  return entry.readSync(start, end);
+  return readEntryChecked(
+    entry,
+    { name: memberOf(bundle, member).path, checkHeader: null, maxBytes: mount.maxEntryBytes, raiseHint: mount.maxEntryHint },
+    start,
+    end,
+  );
+}
+
+/**
+ * A member's bytes as core/archive/entryRead.ts reads whole entries: its first bytes checked
+ * against the format its own path names, its size against the mount's cap, then the range.
+ */
+export function readBundleMemberChecked(mount: Mount, bundle: ResolvedBundle, member: BundleMember | string): Uint8Array {
+  const m = memberOf(bundle, member);
+  const { entry, start, end } = locateBundleMember(mount, bundle, m);
+  const options = { name: m.path, checkHeader: headerCheckFor(m.path) ?? null, maxBytes: mount.maxEntryBytes, raiseHint: mount.maxEntryHint };
+  return readEntryChecked(entry, options, start, end);
 }
 
 /** The same, without blocking the thread. */
 export async function readBundleMemberAsync(mount: Mount, bundle: ResolvedBundle, member: BundleMember | string): Promise<Uint8Array> {
   const { entry, start, end } = locateBundleMember(mount, bundle, member);
-  return entry.read(start, end);
+  const options = { name: memberOf(bundle, member).path, checkHeader: null, maxBytes: mount.maxEntryBytes, raiseHint: mount.maxEntryHint };
+  return readEntryCheckedAsync(entry, options, start, end);
 }

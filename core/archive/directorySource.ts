@@ -10,6 +10,7 @@ import { diskKind, fileSize, listDirectory, resolveCaseInsensitive, walkFiles } 
 import { errnoSummary, isErrnoException } from '../io/node/errno';
 import { FNV_OFFSET, KEY_FOLD, Source, SourceEntry, SourceListing, foldKeyStep } from './source';
 import { GamePath } from './gamePath';
+import { badGamePathReason, badSegmentReason } from '../io/safeName';
 
 class LooseEntry implements SourceEntry {
   readonly storage = 'loose' as const;
@@ -84,8 +85,9 @@ export class DirectorySource implements Source {
     if (!p) return undefined;
     const abs = resolveCaseInsensitive(this.diskPath, p, this.dirCache);
     if (!abs || diskKind(abs) !== 'file') return undefined;
-    // Report the path as spelled on disk.
+    // Report the path as spelled on disk; a name that cannot be a path is hidden (see `hidden`).
     const rel = path.relative(this.diskPath, abs).split(path.sep).join('\\');
+    if (badGamePathReason(rel) !== undefined) return undefined;
     return new LooseEntry(this, rel, abs, fileSize(abs));
   }
 
@@ -110,6 +112,7 @@ export class DirectorySource implements Source {
       return { folders, files };
     }
     for (const e of entries) {
+      if (badSegmentReason(e.name) !== undefined) continue; // hidden, as `hidden` says for its files
       if (e.isDirectory) folders.push(e.name);
       else files.push(new LooseEntry(this, rel ? `${rel}\\${e.name}` : e.name, path.join(abs, e.name), e.size));
     }
@@ -145,9 +148,13 @@ export class DirectorySource implements Source {
     return Buffer.from(this.listing()[i].path, 'latin1').map((c) => KEY_FOLD[c]);
   }
 
-  /** Names on disk are paths already; nothing is hidden. */
-  hidden(): string | undefined {
-    return undefined;
+  /**
+   * Why file `i` is left out of the view, as the archive reader hides records: a name on disk that
+   * cannot be a game path (a control character, `:`, a separator inside a name, over-long). One bad
+   * name costs that file only: it is in no listing, lookup or index, and `verify` reports it.
+   */
+  hidden(i: number): string | undefined {
+    return badGamePathReason(this.pathAt(i));
   }
 
   close(): void {}

@@ -4,6 +4,8 @@
  * the normalised form, branded so an OS path cannot be passed where a game path is expected.
  */
 import { Arch06Error } from '../errors';
+import { quoteShort } from '../io/bounded';
+import { MAX_GAME_PATH_BYTES } from '../io/safeName';
 
 export type GamePath = string & { readonly __gamePath: unique symbol };
 
@@ -12,13 +14,17 @@ export const ROOT = '' as GamePath;
 
 /**
  * Normalise `input`: either separator, repeated separators collapsed, no leading or trailing
- * one. `.` and `..` segments are refused, so a game path can never leave a directory source.
+ * one. `.` and `..` segments are refused, so a game path can never leave a directory source, and
+ * so are paths longer than `MAX_GAME_PATH_BYTES` (the archive reader hides such names too), so a
+ * crafted 200 KB "path" costs one length check, not a split.
  */
 export function toGamePath(input: string): GamePath {
+  if (input.length > MAX_GAME_PATH_BYTES)
+    throw new Arch06Error('BAD_ARGUMENT', `game paths are at most ${MAX_GAME_PATH_BYTES} characters long`, { actual: quoteShort(input) });
   const parts = input.split(/[\\/]+/).filter((p) => p.length > 0);
   for (const p of parts) {
-    if (p === '.' || p === '..') throw new Arch06Error('BAD_ARGUMENT', 'game paths cannot contain . or .. segments', { actual: JSON.stringify(input) });
-    if (/[\x00-\x1f]/.test(p)) throw new Arch06Error('BAD_ARGUMENT', 'game paths cannot contain control characters', { actual: JSON.stringify(input) });
+    if (p === '.' || p === '..') throw new Arch06Error('BAD_ARGUMENT', 'game paths cannot contain . or .. segments', { actual: quoteShort(input) });
+    if (/[\x00-\x1f]/.test(p)) throw new Arch06Error('BAD_ARGUMENT', 'game paths cannot contain control characters', { actual: quoteShort(input) });
   }
   return parts.join('\\') as GamePath;
 }

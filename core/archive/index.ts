@@ -15,7 +15,9 @@ export type { BrokenSource, MergedListing, MountOptions, PathTable, SkippedLine,
 export type { MergedIndex } from './mergedIndex';
 export { verifyMount } from './verify';
 export type { VerifyFailure, VerifyOptions, VerifyReport } from './verify';
-export { EntryByteSource, bundleStem, locateBundleMember, readBundleMember, resolveBundle } from './bundles';
+export { EntryByteSource, bundleStem, locateBundleMember, readBundleMember, readBundleMemberChecked, resolveBundle } from './bundles';
+export { HEADER_PREFIX_BYTES, headerCheckFor, readEntryChecked, readEntryCheckedAsync } from './entryRead';
+export type { EntryReadOptions, HeaderCheck } from './entryRead';
 export type { BundleFile, BundleMember, MemberOrigin, ResolvedBundle, SizeIdentity } from './bundles';
 export { ServedFileWalk, servedFiles } from './servedFiles';
 export { MemberCatalog, describeMember } from './memberCatalog';

@@ -10,13 +10,14 @@
  */
 import * as path from 'node:path';
 import { Arch06Error, isArch06Error } from '../errors';
-import { readTextFile } from '../io/node/fileSource';
+import { DEFAULT_MAX_ENTRY_BYTES, readTextFile } from '../io/node/fileSource';
 import { diskKind, listDirectory, resolveCaseInsensitive } from '../io/node/disk';
 import { parsePathIndex, PathIndexProblem, PathIndexRow } from '../formats/archive/pathIndex';
 import { PATH_INDEX_NAME } from '../formats/archive/ltar/layout';
 import { defaultHasher, StringHasher } from '../hash/stringHash';
 import { parseArchcfg } from './archcfg';
 import { DirectorySource } from './directorySource';
+import { readEntryChecked } from './entryRead';
 import { GamePath, ROOT, gamePathKey, joinGamePath, toGamePath } from './gamePath';
 import { LtarSource } from './ltarSource';
 import { MergedIndex } from './mergedIndex';
@@ -29,6 +30,10 @@ export interface MountOptions {
   cfg?: string;
   /** Archives mounted before the cfg list (the engine's -arch); they rank below every line. */
   extraArchives?: string[];
+  /** Bytes one entry may hold in memory when a reader takes it whole (default 1 GiB): `maxEntryBytes`. */
+  maxEntryBytes?: number;
+  /** How a user raises that cap, said when it is hit (the CLI names its environment variable). */
+  maxEntryHint?: string;
 }
 
 export interface SkippedLine {
@@ -80,6 +85,9 @@ export interface PathTable {
 export class Mount {
   private merged: MergedIndex | undefined;
   private pathTableCache: PathTable | undefined;
+  /** The per-entry cap every whole-entry read through this mount keeps (core/archive/entryRead.ts). */
+  maxEntryBytes = DEFAULT_MAX_ENTRY_BYTES;
+  maxEntryHint: string | undefined;
 
   private constructor(
     readonly root: string,
@@ -164,7 +172,10 @@ export class Mount {
       .filter((e) => !e.isDirectory && /\.arch06$/i.test(e.name) && !listed.has(path.join(root, e.name)))
       .map((e) => e.name)
       .sort();
-    return new Mount(root, cfgPath, mounted.reverse(), skipped, unlisted, broken);
+    const mount = new Mount(root, cfgPath, mounted.reverse(), skipped, unlisted, broken);
+    if (options.maxEntryBytes !== undefined) mount.maxEntryBytes = options.maxEntryBytes;
+    mount.maxEntryHint = options.maxEntryHint;
+    return mount;
   }
 
   /**
@@ -316,7 +327,8 @@ export class Mount {
       if (i < 0) continue;
       archives.push(s.name);
       try {
-        const ix = parsePathIndex(s.entry(i).readSync(), `${s.name}:${PATH_INDEX_NAME}`, hasher);
+        const name = `${s.name}:${PATH_INDEX_NAME}`;
+        const ix = parsePathIndex(readEntryChecked(s.entry(i), { name, maxBytes: this.maxEntryBytes, raiseHint: this.maxEntryHint }), name, hasher);
         for (const r of ix.rows) rows.push(r); // not push(...): a spread over ~200k rows overflows the stack
         for (const p of ix.problems) problems.push({ archive: s.name, problem: p });
       } catch (e) {

@@ -5,7 +5,10 @@
  * embedded one), exactly as `resolveBundle` serves members. The script index and the hash
  * dictionary's name sources walk the install through this one function.
  */
-import { resolveBundle, readBundleMember } from './bundles';
+import { isArch06Error } from '../errors';
+import { MAX_GAME_PATH_BYTES } from '../io/safeName';
+import { resolveBundle, readBundleMemberChecked } from './bundles';
+import { readEntryChecked } from './entryRead';
 import { toGamePath } from './gamePath';
 import type { Mount } from './mount';
 
@@ -29,6 +32,7 @@ export interface ServedFile {
   bundle?: string;
   /** Bytes the read returns (as the entry or the container's size word says). */
   size: number;
+  /** The bytes, header first and within the mount's cap (core/archive/entryRead.ts): typed errors otherwise. */
   read: () => Uint8Array;
 }
 
@@ -40,6 +44,8 @@ export interface ServedFile {
 export class ServedFileWalk {
   /** Every mounted `.bndl` path (filled by `loose()`). */
   readonly manifests: string[] = [];
+  /** Paths the walk could not look up, with why (one bad name costs that file only). */
+  readonly skipped: { path: string; reason: string }[] = [];
   private readonly seen = new Set<string>();
 
   /** `paths`: the mount's `distinctPaths()`, when the caller has them already. */
@@ -54,15 +60,24 @@ export class ServedFileWalk {
     for (const p of this.paths ?? this.mount.distinctPaths()) {
       if (/\.bndl$/i.test(p)) this.manifests.push(p);
       if (!this.accept(p)) continue;
-      const entry = this.mount.winner(p);
+      let entry;
+      try {
+        entry = this.mount.winner(p);
+      } catch (e) {
+        if (!isArch06Error(e)) throw e;
+        this.skipped.push({ path: p, reason: e.message });
+        continue;
+      }
       if (!entry) continue;
       this.seen.add(servedKey(p));
-      out.push({ path: entry.path, from: 'loose', source: entry.source.name, size: entry.size, read: () => entry.readSync() });
+      const found = entry;
+      const options = { maxBytes: this.mount.maxEntryBytes, raiseHint: this.mount.maxEntryHint };
+      out.push({ path: entry.path, from: 'loose', source: entry.source.name, size: entry.size, read: () => readEntryChecked(found, options) });
     }
     return out;
   }
 
-  /** The members of one bundle that only its container serves; `onMember` is told every member's path. A manifest that does not resolve serves nothing (the bundle editor says why). */
+  /** The members of one bundle that only its container serves; `onMember` is told every member's path (once per path string). A manifest that does not resolve serves nothing (the bundle editor says why). */
   members(manifest: string, onMember?: (path: string) => void): ServedFile[] {
     let bundle;
     try {
@@ -71,8 +86,14 @@ export class ServedFileWalk {
       return [];
     }
     const out: ServedFile[] = [];
+    // Members sharing one path string are one path (a crafted manifest may repeat a 200 KB path
+    // 50,000 times), and a path longer than any game path is served by no lookup.
+    const taken = new Set<string>();
     for (const m of bundle.members) {
+      if (taken.has(m.path)) continue;
+      taken.add(m.path);
       onMember?.(m.path);
+      if (m.path.length > MAX_GAME_PATH_BYTES) continue;
       if (m.servedFrom !== 'container' || !this.accept(m.path) || this.seen.has(servedKey(m.path))) continue;
       this.seen.add(servedKey(m.path));
       const resolved = bundle;
@@ -82,7 +103,7 @@ export class ServedFileWalk {
         source: m.source ?? bundle.container?.source ?? '',
         bundle: bundle.manifest.path,
         size: m.size ?? m.embedded?.size ?? 0,
-        read: () => readBundleMember(this.mount, resolved, m),
+        read: () => readBundleMemberChecked(this.mount, resolved, m),
       });
     }
     return out;

@@ -6,7 +6,7 @@
  */
 import { type Diagnostic, type ScriptSymbol, type Span, flattenOutline, lineNumbers } from '../havokScript';
 import type { AnalysedScript } from './analysis';
-import type { ScriptIndex } from './scriptIndex';
+import { type ScriptIndex, siteObjectList } from './scriptIndex';
 
 /** The problems of `script` (the index's problems for its path among them). */
 export function scriptDiagnostics(index: ScriptIndex | undefined, script: AnalysedScript): Diagnostic[] {
@@ -21,9 +21,9 @@ export function scriptDiagnostics(index: ScriptIndex | undefined, script: Analys
     if (p.script.toLowerCase() !== script.path.toLowerCase() || p.kind === 'missing-function') continue;
     out.push({ ...anchor, message: `${p.registry.path}: ${p.message}`, severity: 'error' });
   }
-  for (const [name, sites] of index.bindingsOf(script.path)) {
+  for (const [name, sites] of index.bindingsOf(script.path, 12)) {
     if (script.bindable.has(name)) continue;
-    const objects = sites.map((x) => x.object ?? `0x${x.objectHash.toString(16).padStart(8, '0')}`).join(', ');
+    const objects = siteObjectList(sites, index.boundByCount(script.path, name));
     out.push({
       ...anchor,
       message: `${sites[0].registry.path}: ${sites[0].function} is bound (${objects}) but the script does not define it`,
@@ -39,12 +39,12 @@ export function scriptDiagnostics(index: ScriptIndex | undefined, script: Analys
       seen.set(k, s);
       continue;
     }
-    const sites = index.boundBy(script.path, s.name);
-    if (sites.length === 0) continue;
+    const bound = index.boundByCount(script.path, s.name);
+    if (bound === 0) continue;
     const line = lineNumbers(script.text)(first.selection.start);
     out.push({
       ...s.selection,
-      message: `${s.name} is bound (${sites.length} object${sites.length === 1 ? '' : 's'}) and defined twice: line ${line} defines it first, and a table keeps the last value`,
+      message: `${s.name} is bound (${bound} object${bound === 1 ? '' : 's'}) and defined twice: line ${line} defines it first, and a table keeps the last value`,
       severity: 'warning',
     });
   }

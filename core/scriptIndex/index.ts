@@ -4,7 +4,7 @@
  * analysis on demand; the cross-script facts (globals' definitions and uses, the engine API as the
  * scripts use it) from one pass; the engine API as the seeds document it. The language server and `arch06 scripts` stand on it.
  */
-export { ScriptIndex } from './scriptIndex';
+export { MAX_BOUND_SITES, ScriptIndex } from './scriptIndex';
 export { analyseText } from './analysis';
 export type { AnalysedScript } from './analysis';
 export { CrossScriptIndex } from './crossScript';

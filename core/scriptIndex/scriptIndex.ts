@@ -12,26 +12,35 @@
  * Built once per mount, bounded: a script larger than `maxScriptBytes` is listed as skipped, and
  * every read failure is recorded on the index, never thrown.
  */
-import { type Mount, type ServedFile, readBundleMember, resolveBundle, servedFiles, toGamePath } from '../archive';
+import { type Mount, type ServedFile, ServedFileWalk, readBundleMember, resolveBundle, toGamePath } from '../archive';
 import { Arch06Error, isArch06Error } from '../errors';
 import { defaultHasher, formatHash } from '../hash';
-import { parseObjr, resolveRegistry, ownScriptPath, spelledNames } from '../formats/registry';
+import { type ResolvedBinding, type ResolvedObject, parseObjr, resolveRegistry, ownScriptPath, spelledNames } from '../formats/registry';
 import { type ScriptFunction, listFunctions, parseScript } from '../formats/script';
 import { type AnalysedScript, analyseScript } from './analysis';
 
 /** Full parses kept by `analysed` (the scripts a user is looking at, not the whole mount). */
 const ANALYSES_KEPT = 32;
 
-const SNAPSHOT_VERSION = 4;
+const SNAPSHOT_VERSION = 5;
+
+/** Sites `boundBy` returns unless told otherwise (`boundByCount` is the true count). */
+export const MAX_BOUND_SITES = 1000;
 
 /** `ScriptIndex.toSnapshot()`: plain JSON data. */
 export interface IndexSnapshot {
   version: number;
   scripts: (ServedCopy & { kind: 'source' | 'bytecode'; definitions: ScriptFunction[] })[];
-  /** The registries' copies, which `boundBy` rows name by index. */
+  /** The registries' copies, which `bindings` name by index. */
   registryCopies: ServedCopy[];
-  /** Per script key, per bound name: rows `[registry, object, objectHash, class, event, function, binding]` (columns, not objects: a full install has a hundred thousand). */
-  boundBy: [string, [string, SnapshotSite[]][]][];
+  /** The names `bindings` refer to by index (each once, however many records share it). */
+  names: string[];
+  /**
+   * Each registry's bindings as its file holds them (runs shared, not expanded into rows): the
+   * script its bindings name, its objects `[name, hash, class, firstBinding, count]` and its
+   * records `[event, function, scriptHash]` (names as indexes into `names`, -1 for none).
+   */
+  bindings: { registry: number; script: string; objects: [number, number, number, number, number][]; records: [number, number, number][] }[];
   problems: BindingProblem[];
   failures: { path: string; reason: string }[];
   skipped: { path: string; reason: string }[];
@@ -43,8 +52,6 @@ export interface IndexSnapshot {
   bindingNames: string;
   registries: number;
 }
-
-type SnapshotSite = [number, string | null, number, string | null, string | null, string, number];
 
 /** Where the served copy of a script or registry comes from (core/archive's `ServedFile` without its bytes). */
 export type ServedCopy = Pick<ServedFile, 'path' | 'from' | 'source' | 'bundle'>;
@@ -96,6 +103,8 @@ export interface BindingProblem {
 export interface ScriptIndexOptions {
   /** Scripts larger than this are not parsed (listed in `skipped`). Default 16 MiB. */
   maxScriptBytes?: number;
+  /** Registries larger than this are not read (listed in `skipped`). Default 256 MiB (and never above the mount's per-entry cap). */
+  maxRegistryBytes?: number;
   /** Called after each file, with how many of the total are done. */
   onProgress?: (done: number, total: number) => void;
   /** Checked between files; true stops the build (the index holds what was read). */
@@ -104,10 +113,42 @@ export interface ScriptIndexOptions {
 
 const key = (p: string): string => toGamePath(p).toLowerCase();
 
+/**
+ * One registry's bindings as its file holds them (issue 21): objects pointing at runs of binding
+ * records, a run shared by N objects held once with N references. A bound name's sites (objects x
+ * records, up to millions on a crafted file) are expanded only when asked for, as many as asked.
+ */
+interface RegistryBindings {
+  registry: ServedCopy;
+  /** The part's script its bindings name. */
+  script: string;
+  /** The index entries whose runs lie inside the records, in index order. */
+  objects: ResolvedObject[];
+  records: ResolvedBinding[];
+  /** Objects per record. */
+  coverage: Uint32Array;
+}
+
+/** A bound name of a script: the records naming it, in every registry, and how many sites they make. */
+interface BoundName {
+  /** As the first record spells it. */
+  function: string;
+  refs: { bindings: RegistryBindings; record: number }[];
+  /** Sites: the objects covering each record, summed. */
+  count: number;
+}
+
+/** At most `max` object names for a message, then how many more: `a, b, c and 997 more` (each name cut to a few dozen characters). */
+export function siteObjectList(sites: readonly BindingSite[], total: number, max = 12): string {
+  const shown = sites.slice(0, max).map((s) => (s.object === null ? formatHash(s.objectHash) : s.object.length > 80 ? `${s.object.slice(0, 80)}…` : s.object));
+  return total > shown.length ? `${shown.join(', ')} and ${total - shown.length} more` : shown.join(', ');
+}
+
 export class ScriptIndex {
   private readonly scriptsByPath = new Map<string, IndexedScript>();
   private readonly analyses = new Map<string, AnalysedScript>();
-  private readonly boundByScript = new Map<string, Map<string, BindingSite[]>>();
+  private readonly registryBindings: RegistryBindings[] = [];
+  private readonly boundByScript = new Map<string, Map<string, BoundName>>();
   readonly problems: BindingProblem[] = [];
   /** Files that could not be read or parsed, with why. */
   readonly failures: { path: string; reason: string }[] = [];
@@ -126,7 +167,8 @@ export class ScriptIndex {
   static build(mount: Mount, options: ScriptIndexOptions = {}): ScriptIndex {
     const index = new ScriptIndex();
     const maxBytes = options.maxScriptBytes ?? 16 * 1024 * 1024;
-    const copies = servedCopies(mount);
+    const maxRegistry = Math.min(options.maxRegistryBytes ?? 256 * 1024 * 1024, mount.maxEntryBytes);
+    const copies = servedCopies(mount, index.skipped);
     const total = copies.length;
     let done = 0;
     for (const c of copies) {
@@ -136,7 +178,8 @@ export class ScriptIndex {
       }
       const copy: ServedCopy = { path: c.path, from: c.from, source: c.source, ...(c.bundle ? { bundle: c.bundle } : {}) };
       try {
-        if (c.kind === 'script' && c.size > maxBytes) index.skipped.push({ path: c.path, reason: `${c.size} bytes, above the ${maxBytes}-byte limit` });
+        const limit = c.kind === 'script' ? maxBytes : maxRegistry;
+        if (c.size > limit) index.skipped.push({ path: c.path, reason: `${c.size} bytes, above the ${limit}-byte limit` });
         else {
           const bytes = c.read();
           // Scripts come first (servedCopies): a registry's bindings are checked as it is read.
@@ -166,6 +209,17 @@ export class ScriptIndex {
       }
       return i;
     };
+    const names: string[] = [];
+    const nameIds = new Map<string, number>();
+    const nameId = (n: string | null): number => {
+      if (n === null) return -1;
+      let i = nameIds.get(n);
+      if (i === undefined) {
+        nameIds.set(n, (i = names.length));
+        names.push(n);
+      }
+      return i;
+    };
     return {
       version: SNAPSHOT_VERSION,
       scripts: this.scripts().map((s) => ({
@@ -177,13 +231,13 @@ export class ScriptIndex {
         definitions: [...s.definitions.values()],
       })),
       registryCopies,
-      boundBy: [...this.boundByScript].map(([script, byName]) => [
-        script,
-        [...byName].map(([fn, sites]): [string, SnapshotSite[]] => [
-          fn,
-          sites.map((x) => [copyIndex(x.registry), x.object, x.objectHash, x.class, x.event, x.function, x.binding]),
-        ]),
-      ]),
+      bindings: this.registryBindings.map((b) => ({
+        registry: copyIndex(b.registry),
+        script: b.script,
+        objects: b.objects.map((o): [number, number, number, number, number] => [nameId(o.object), o.objectHash, nameId(o.class), o.firstBinding, o.count]),
+        records: b.records.map((r): [number, number, number] => [nameId(r.event), nameId(r.function), r.scriptHash]),
+      })),
+      names,
       problems: this.problems,
       failures: this.failures,
       skipped: this.skipped,
@@ -222,23 +276,7 @@ export class ScriptIndex {
       };
       index.scriptsByPath.set(key(s.path), script);
     }
-    for (const [script, byName] of snap.boundBy) {
-      const map = new Map<string, BindingSite[]>();
-      for (const [fn, rows] of byName)
-        map.set(
-          fn,
-          rows.map(([registry, object, objectHash, cls, event, fnName, binding]) => ({
-            object,
-            objectHash,
-            class: cls,
-            event,
-            function: fnName,
-            registry: snap.registryCopies[registry],
-            binding,
-          })),
-        );
-      index.boundByScript.set(script, map);
-    }
+    for (const b of snap.bindings) index.link(bindingsFromSnapshot(snap, b));
     index.problems.push(...snap.problems);
     index.failures.push(...snap.failures);
     index.skipped.push(...snap.skipped);
@@ -269,14 +307,25 @@ export class ScriptIndex {
     return this.scriptsByPath.get(key(path));
   }
 
-  /** The objects bound to `name` of the script at `scriptPath`. */
-  boundBy(scriptPath: string, name: string): BindingSite[] {
-    return this.boundByScript.get(key(scriptPath))?.get(name.toLowerCase()) ?? [];
+  /**
+   * The objects bound to `name` of the script at `scriptPath`: at most `limit` sites (default
+   * `MAX_BOUND_SITES`; a crafted registry can bind millions), `boundByCount` says how many there are.
+   */
+  boundBy(scriptPath: string, name: string, limit = MAX_BOUND_SITES): BindingSite[] {
+    const bound = this.boundByScript.get(key(scriptPath))?.get(name.toLowerCase());
+    return bound ? sitesOf(bound, limit) : [];
   }
 
-  /** Every bound name of a script with its sites. */
-  bindingsOf(scriptPath: string): Map<string, BindingSite[]> {
-    return this.boundByScript.get(key(scriptPath)) ?? new Map();
+  /** How many object-binding sites `name` of the script at `scriptPath` has (all of them, however many `boundBy` returns). */
+  boundByCount(scriptPath: string, name: string): number {
+    return this.boundByScript.get(key(scriptPath))?.get(name.toLowerCase())?.count ?? 0;
+  }
+
+  /** Every bound name of a script (lower-cased) with its first `limit` sites per name (`boundByCount` for the true count). */
+  bindingsOf(scriptPath: string, limit = MAX_BOUND_SITES): Map<string, BindingSite[]> {
+    const out = new Map<string, BindingSite[]>();
+    for (const [name, bound] of this.boundByScript.get(key(scriptPath)) ?? []) out.set(name, sitesOf(bound, limit));
+    return out;
   }
 
   /** A served script with its full parse (the last few are kept). */
@@ -321,60 +370,144 @@ export class ScriptIndex {
     for (const n of names.objects) this.objectNameSet.add(n);
     for (const n of names.bindings) this.bindingNameSet.add(n);
     if (!reg.bindings) return;
+    const bindings: RegistryBindings = {
+      registry: copy,
+      script: scriptPath,
+      objects: resolved.objects,
+      records: resolved.records,
+      coverage: resolved.coverage,
+    };
+    this.link(bindings);
     const own = defaultHasher.tryHash(scriptPath);
-    let sites = this.boundByScript.get(key(scriptPath));
-    if (!sites) this.boundByScript.set(key(scriptPath), (sites = new Map()));
-    for (const row of resolved.bindings) {
-      if (own.ok && row.scriptHash !== own.hash)
-        this.problems.push({
-          kind: 'foreign-script',
-          script: scriptPath,
-          ...(row.function ? { function: row.function } : {}),
-          registry: copy,
-          message: `binding ${row.binding} names script hash ${formatHash(row.scriptHash)}, not the part's own script ${scriptPath} (${formatHash(own.hash)})`,
-        });
-      if (!row.function) continue;
-      const site: BindingSite = {
-        object: row.object,
-        objectHash: row.objectHash,
-        class: row.class,
-        event: row.event,
-        function: row.function,
+    // Each record once, however many objects share it.
+    bindings.records.forEach((r, i) => {
+      if (!own.ok || r.scriptHash === own.hash || bindings.coverage[i] === 0) return;
+      this.problems.push({
+        kind: 'foreign-script',
+        script: scriptPath,
+        ...(r.function ? { function: r.function } : {}),
         registry: copy,
-        binding: row.binding,
-      };
-      const k = row.function.toLowerCase();
-      const list = sites.get(k);
-      if (list) list.push(site);
-      else sites.set(k, [site]);
-    }
+        message: `binding ${r.binding} (${bindings.coverage[i]} objects) names script hash ${formatHash(r.scriptHash)}, not the part's own script ${scriptPath} (${formatHash(own.hash)})`,
+      });
+    });
     if (!script) {
-      if (resolved.bindings.length)
+      if (resolved.rowCount)
         this.problems.push({
           kind: 'no-script',
           script: scriptPath,
           registry: copy,
-          message: `the registry binds ${resolved.bindings.length} object(s) to ${scriptPath}, which no mounted source serves`,
+          message: `the registry binds ${resolved.rowCount} object(s) to ${scriptPath}, which no mounted source serves`,
         });
       return;
     }
-    for (const [name, list] of sites) {
+    for (const [name, bound] of this.boundNamesOf(bindings)) {
       if (script.definitions.has(name)) continue;
+      const sites = sitesOf(bound, 12, bindings);
       this.problems.push({
         kind: 'missing-function',
         script: scriptPath,
-        function: list[0].function,
+        function: bound.function,
         registry: copy,
-        message: `${list[0].function} is bound (${list.map((s) => s.object ?? formatHash(s.objectHash)).join(', ')}) but the served script does not define it`,
+        message: `${bound.function} is bound (${siteObjectList(sites, countIn(bound, bindings))}) but the served script does not define it`,
       });
     }
   }
+
+  /** File a registry's bound names under its script. */
+  private link(bindings: RegistryBindings): void {
+    const k = key(bindings.script);
+    let byName = this.boundByScript.get(k);
+    if (!byName) this.boundByScript.set(k, (byName = new Map()));
+    this.registryBindings.push(bindings);
+    const lowered = new Map<string, string>(); // records sharing a name string fold it once
+    bindings.records.forEach((r, i) => {
+      if (r.function === null || bindings.coverage[i] === 0) return;
+      let name = lowered.get(r.function);
+      if (name === undefined) lowered.set(r.function, (name = r.function.toLowerCase()));
+      let bound = byName.get(name);
+      if (!bound) byName.set(name, (bound = { function: r.function, refs: [], count: 0 }));
+      bound.refs.push({ bindings, record: i });
+      bound.count += bindings.coverage[i];
+    });
+  }
+
+  /** The names one registry binds (of those filed under its script). */
+  private boundNamesOf(bindings: RegistryBindings): Map<string, BoundName> {
+    const out = new Map<string, BoundName>();
+    for (const [name, bound] of this.boundByScript.get(key(bindings.script)) ?? []) if (bound.refs.some((r) => r.bindings === bindings)) out.set(name, bound);
+    return out;
+  }
+}
+
+/** The sites of a bound name (of one registry's records only, when given), at most `limit`, in registry, record and index order. */
+function sitesOf(bound: BoundName, limit: number, only?: RegistryBindings): BindingSite[] {
+  const out: BindingSite[] = [];
+  for (const { bindings, record } of bound.refs) {
+    if (only && bindings !== only) continue;
+    if (bindings.coverage[record] === 0) continue;
+    const r = bindings.records[record];
+    for (const o of bindings.objects) {
+      if (out.length >= limit) return out;
+      if (record < o.firstBinding || record >= o.firstBinding + o.count) continue;
+      out.push({
+        object: o.object,
+        objectHash: o.objectHash,
+        class: o.class,
+        event: r.event,
+        function: r.function!,
+        registry: bindings.registry,
+        binding: r.binding,
+      });
+    }
+  }
+  return out;
+}
+
+/** Sites a bound name has in one registry. */
+function countIn(bound: BoundName, only: RegistryBindings): number {
+  let n = 0;
+  for (const { bindings, record } of bound.refs) if (bindings === only) n += bindings.coverage[record];
+  return n;
+}
+
+/** A registry's bindings read back from a snapshot, every index checked (a snapshot is a file like any other). */
+function bindingsFromSnapshot(snap: IndexSnapshot, b: IndexSnapshot['bindings'][number]): RegistryBindings {
+  const bad = (what: string): never => {
+    throw new Arch06Error('INVALID', `a script index snapshot with ${what}`);
+  };
+  const registry = snap.registryCopies[b.registry] ?? bad(`a binding naming registry ${b.registry} of ${snap.registryCopies.length}`);
+  const name = (i: number): string | null => (i === -1 ? null : (snap.names[i] ?? bad(`a name index ${i} of ${snap.names.length}`)));
+  const records: ResolvedBinding[] = b.records.map(([event, fn, scriptHash], i) => ({
+    binding: i,
+    event: name(event),
+    function: name(fn),
+    scriptHash,
+    script: null,
+  }));
+  const delta = new Int32Array(records.length + 1);
+  const objects: ResolvedObject[] = b.objects.map(([object, objectHash, cls, firstBinding, count], index) => {
+    if (!(Number.isInteger(firstBinding) && Number.isInteger(count) && firstBinding >= 0 && count >= 0 && firstBinding + count <= records.length))
+      bad(`a run ${firstBinding}+${count} outside its ${records.length} records`);
+    delta[firstBinding]++;
+    delta[firstBinding + count]--;
+    return { index, object: name(object), objectHash, class: name(cls), firstBinding, count };
+  });
+  const coverage = new Uint32Array(records.length);
+  for (let i = 0, c = 0; i < records.length; i++) coverage[i] = c += delta[i];
+  return { registry, script: typeof b.script === 'string' ? b.script : bad('a binding without its script'), objects, records, coverage };
 }
 
 const kindOf = (p: string): 'script' | 'registry' | undefined => (/\.scripts$/i.test(p) ? 'script' : /\.objres$/i.test(p) ? 'registry' : undefined);
 
-/** The served copy of every `.scripts` and `.objres` path, scripts first: a registry's bindings are checked against its script. */
-function servedCopies(mount: Mount): (ServedFile & { kind: 'script' | 'registry' })[] {
-  const files = servedFiles(mount, (p) => kindOf(p) !== undefined).map((f) => ({ ...f, kind: kindOf(f.path)! }));
+/**
+ * The served copy of every `.scripts` and `.objres` path, scripts first: a registry's bindings are
+ * checked against its script. A path the walk cannot look up is `skipped`, the rest indexed.
+ */
+function servedCopies(mount: Mount, skipped: { path: string; reason: string }[]): (ServedFile & { kind: 'script' | 'registry' })[] {
+  const walk = new ServedFileWalk(mount, (p) => kindOf(p) !== undefined);
+  const found = walk.loose();
+  for (const m of walk.manifests) for (const f of walk.members(m)) found.push(f);
+  skipped.push(...walk.skipped);
+  const files = found.map((f) => ({ ...f, kind: kindOf(f.path)! }));
   return files.sort((a, b) => (a.kind === b.kind ? 0 : a.kind === 'script' ? -1 : 1));
 }

@@ -17,7 +17,7 @@ export interface BundleTextOptions {
 /** Render the bytes of a `.bndl` (either shape). Throws the reader's typed errors. */
 export function renderManifest(bytes: Uint8Array, path: string, options: BundleTextOptions = {}): string {
   const b = parseBndl(bytes, path);
-  const d = new TextDoc();
+  const d = new TextDoc({ inputSize: bytes.length });
   d.comment(`arch06 decoded text · bundle manifest (BNDL) · ${path}`);
   d.comment('syntax: [section] headers, "key = value" fields, one record per line ("id key=value …")');
   if (b.variant === 'data-carrying') {
@@ -28,11 +28,12 @@ export function renderManifest(bytes: Uint8Array, path: string, options: BundleT
     d.field('confidence', b.confidence);
     d.section('members', [['count', b.members.length]]);
     d.comment('path  payload offset  size');
-    for (const m of b.members)
+    d.each(b.members, b.members.length, (m) =>
       d.record(m.path, [
         ['offset', hex6(m.offset)],
         ['size', m.size],
-      ]);
+      ]),
+    );
     notes(d, b.notes);
     return d.toString();
   }
@@ -46,7 +47,7 @@ export function renderManifest(bytes: Uint8Array, path: string, options: BundleT
   d.field('confidence', b.confidence);
   d.section('members', [['count', b.members.length]]);
   d.comment('path  declared size (manifest order)');
-  for (const m of b.members) d.record(m.path, [['declared', m.declaredSize]]);
+  d.each(b.members, b.members.length, (m) => d.record(m.path, [['declared', m.declaredSize]]));
   const r = options.resolved;
   if (r) {
     d.section('served', [
@@ -60,7 +61,7 @@ export function renderManifest(bytes: Uint8Array, path: string, options: BundleT
     if (r.container) d.field('container.copies', new List(r.container.copies));
     if (r.mirror) d.field('mirrors', r.mirror.mirrors);
     d.comment('where the engine serves each member from: a loose entry of the same path wins over the container');
-    for (const m of r.members)
+    d.each(r.members, r.members.length, (m) =>
       d.record(m.path, [
         ['from', m.servedFrom],
         ['source', m.source ?? null],
@@ -69,14 +70,16 @@ export function renderManifest(bytes: Uint8Array, path: string, options: BundleT
         ['matches', m.servedFrom === 'missing' ? undefined : m.sizeMatchesDeclared],
         ['embedded', m.servedFrom === 'loose' && m.embedded ? m.embedded.size : undefined],
         ['note', m.note],
-      ]);
+      ]),
+    );
     if (r.undeclared.length) {
       d.section('undeclared', [['count', r.undeclared.length]]);
-      for (const u of r.undeclared)
+      d.each(r.undeclared, r.undeclared.length, (u) =>
         d.record(u.path, [
           ['offset', hex6(u.offset)],
           ['size', u.size],
-        ]);
+        ]),
+      );
     }
     if (r.mirror && !r.mirror.mirrors) {
       d.section('mirror', [['differences', r.mirror.differences.length]]);
@@ -89,7 +92,7 @@ export function renderManifest(bytes: Uint8Array, path: string, options: BundleT
 
 /** Render a container read with `readEmbb`/`parseEmbb` (payloads are never read). */
 export function renderContainer(c: EmbbContainer, path: string): string {
-  const d = new TextDoc();
+  const d = new TextDoc({ inputSize: c.size });
   d.comment(`arch06 decoded text · bundle container (EMBB) · ${path}`);
   d.comment('syntax: [section] headers, "key = value" fields, one record per line ("id key=value …")');
   d.section('container');
@@ -112,13 +115,14 @@ export function renderContainer(c: EmbbContainer, path: string): string {
   );
   d.section('members', [['count', c.members.length]]);
   d.comment('path  block  index  payload offset  size (container order)');
-  for (const m of c.members)
+  d.each(c.members, c.members.length, (m) =>
     d.record(m.path, [
       ['block', m.block],
       ['index', m.index],
       ['offset', hex6(m.offset)],
       ['size', m.size],
-    ]);
+    ]),
+  );
   notes(d, c.notes);
   return d.toString();
 }
@@ -126,5 +130,5 @@ export function renderContainer(c: EmbbContainer, path: string): string {
 function notes(d: TextDoc, list: readonly string[]): void {
   if (!list.length) return;
   d.section('notes', [['count', list.length]]);
-  for (const n of list) d.record(n);
+  d.each(list, list.length, (n) => d.record(n));
 }

@@ -5,8 +5,8 @@
  * raw SCRB records and object index, the ONLS groups, the GADB header, and every other block as hex.
  */
 import { formatHash } from '../hash';
-import { ownScriptPath, parseObjr, resolveRegistry } from '../formats/registry';
-import type { ObjectRegistry } from '../formats/registry';
+import { bindingRows, ownScriptPath, parseObjr, resolveRegistry } from '../formats/registry';
+import type { GroupRow, ObjectRegistry } from '../formats/registry';
 import { List, TextDoc, hex6, hexString } from './syntax';
 
 export interface RegistryTextOptions {
@@ -25,10 +25,30 @@ export function renderRegistry(bytes: Uint8Array, path: string, options: Registr
   return renderParsedRegistry(parseObjr(bytes, path), path, options);
 }
 
+/** Object-binding rows a text expands at most (the summary's `rows` is the true count). */
+const MAX_BINDING_ROWS = 20_000;
+
+/** The groups, each shared group's members written for its first owner only. */
+function writeGroups(d: TextDoc, groups: readonly GroupRow[]): void {
+  const firstOwner = new Map<readonly string[], string>();
+  d.each(groups, groups.length, (g) => {
+    const owner = g.owner ?? formatHash(g.ownerHash);
+    const same = g.members.length ? firstOwner.get(g.members) : undefined;
+    if (same === undefined && g.members.length) firstOwner.set(g.members, owner);
+    d.record(owner, [
+      ['hash', g.owner === null ? undefined : formatHash(g.ownerHash)],
+      ['members', same === undefined ? new List(g.members) : undefined],
+      ['unknown', same === undefined && g.unknownMembers.length ? new List(g.unknownMembers) : undefined],
+      ['count', same === undefined ? undefined : g.members.length],
+      ['same', same],
+    ]);
+  });
+}
+
 function renderParsedRegistry(reg: ObjectRegistry, path: string, options: RegistryTextOptions = {}): string {
   const scriptPath = options.scriptPath ?? ownScriptPath(path);
   const res = resolveRegistry(reg, { scriptPath, functions: options.functions });
-  const d = new TextDoc();
+  const d = new TextDoc({ inputSize: reg.size });
   d.comment(`arch06 decoded text · object registry (OBJR) · ${path}`);
   d.comment('syntax: [section] headers, "key = value" fields, one record per line ("id key=value …"); hashes 0x%08X');
 
@@ -61,7 +81,7 @@ function renderParsedRegistry(reg: ObjectRegistry, path: string, options: Regist
       ['layout', 'validated'],
     ]);
     d.comment('name  class  group  position (cm)  rotation (quaternion x, y, z, w)  template id  property record  set');
-    for (const o of l.objects)
+    d.each(l.objects, l.objects.length, (o) =>
       d.record(o.name, [
         ['class', o.className],
         ['group', o.group],
@@ -72,7 +92,8 @@ function renderParsedRegistry(reg: ObjectRegistry, path: string, options: Regist
         ['set', formatHash(o.set)],
         ['u16_0C', o.reserved0C || undefined],
         ['u32_2A', o.word2A || undefined],
-      ]);
+      ]),
+    );
   } else {
     d.section('objects', [
       ['count', l.objectCount],
@@ -87,22 +108,25 @@ function renderParsedRegistry(reg: ObjectRegistry, path: string, options: Regist
       ['groups', l.groups],
     ] as const) {
       d.section(`objects.${name}`, [['count', table.byOffset.size]]);
-      for (const [offset, s] of table.byOffset) d.record(s, [['offset', offset]]);
+      d.each(table.byOffset, table.byOffset.size, ([offset, s]) => d.record(s, [['offset', offset]]));
     }
     d.section('objects.records', [['count', l.rawRecords.length]]);
-    for (const r of l.rawRecords)
+    d.each(l.rawRecords, l.rawRecords.length, (r) =>
       d.record(hex6(r.offset), [
         ['set', formatHash(r.set)],
         ['bytes', hexString(r.bytes)],
-      ]);
+      ]),
+    );
   }
 
   const s = reg.bindings;
   const scriptHash = s?.bindings[0]?.scriptHash;
+  const shownRows = Math.min(res.rowCount, MAX_BINDING_ROWS);
   d.section('bindings', [
-    ['rows', res.bindings.length],
+    ['rows', res.rowCount],
     ['records', s?.bindings.length ?? 0],
     ['resolved', res.bindingsResolved],
+    ['shown', shownRows < res.rowCount ? shownRows : undefined],
   ]);
   d.field('script', scriptPath);
   if (scriptHash !== undefined) d.field('script.hash', formatHash(scriptHash));
@@ -110,7 +134,11 @@ function renderParsedRegistry(reg: ObjectRegistry, path: string, options: Regist
   if (options.scriptNote) d.comment(options.scriptNote);
   if (!options.functions) d.comment("the part's script was not read: bound names are not checked against it");
   d.comment('object  class  event  bound function or hmake object  binding record  found in the script; one row per object and binding');
-  for (const b of res.bindings)
+  if (shownRows < res.rowCount)
+    d.comment(
+      `the first ${shownRows} of ${res.rowCount} rows: objects share runs of binding records, and the rows they make are capped here ([bindings.records] and [bindings.index] list what the file holds)`,
+    );
+  d.each(bindingRows(res, shownRows), shownRows, (b) =>
     d.record(b.object ?? formatHash(b.objectHash), [
       ['class', b.class],
       ['event', b.event],
@@ -119,38 +147,36 @@ function renderParsedRegistry(reg: ObjectRegistry, path: string, options: Regist
       ['found', b.functionFound],
       ['script', b.script === null ? formatHash(b.scriptHash) : undefined],
       ['problem', b.problems.length ? b.problems.join('; ') : undefined],
-    ]);
+    ]),
+  );
   if (s) {
     d.section('bindings.records', [['count', s.bindings.length]]);
     d.comment('index  event (and its hash)  function  script hash  record offset');
-    for (const b of s.bindings)
+    d.each(s.bindings, s.bindings.length, (b) =>
       d.record(b.index, [
         ['event', b.event],
         ['event.hash', formatHash(b.eventHash)],
         ['function', b.function],
         ['script', formatHash(b.scriptHash)],
         ['offset', hex6(b.offset)],
-      ]);
+      ]),
+    );
     d.section('bindings.index', [
       ['count', s.objects.length],
       ['sorted', s.sortedByHash],
     ]);
     d.comment('object hash  first binding record  count');
-    for (const o of s.objects)
+    d.each(s.objects, s.objects.length, (o) =>
       d.record(formatHash(o.hash), [
         ['first', o.firstBinding],
         ['count', o.count],
-      ]);
+      ]),
+    );
   }
 
   d.section('groups', [['count', res.groups.length]]);
-  d.comment('owner  members (ONLS: owner -> member names)');
-  for (const g of res.groups)
-    d.record(g.owner ?? formatHash(g.ownerHash), [
-      ['hash', g.owner === null ? undefined : formatHash(g.ownerHash)],
-      ['members', new List(g.members)],
-      ['unknown', g.unknownMembers.length ? new List(g.unknownMembers) : undefined],
-    ]);
+  d.comment('owner  members (ONLS: owner -> member names); owners whose entries point at one group list it once, the others say whose it is');
+  writeGroups(d, res.groups);
 
   if (reg.objProps) {
     d.section('gadb', [
@@ -167,7 +193,7 @@ function renderParsedRegistry(reg: ObjectRegistry, path: string, options: Regist
 
   if (res.problems.length) {
     d.section('problems', [['count', res.problems.length]]);
-    for (const p of res.problems) d.record(p);
+    d.each(res.problems, res.problems.length, (p) => d.record(p));
   }
   if (reg.notes.length) {
     d.section('notes', [['count', reg.notes.length]]);

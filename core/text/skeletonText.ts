@@ -16,7 +16,7 @@ const hashOf = (name: string): string | null => {
 export function renderSkeleton(bytes: Uint8Array, path: string): string {
   const s = parseSkel(bytes, path);
   const h = s.header;
-  const d = new TextDoc();
+  const d = new TextDoc({ inputSize: bytes.length });
   d.comment(`arch06 decoded text · skeleton (SKEL) · ${path}`);
   d.comment('syntax: [section] headers, "key = value" fields, one record per line ("id key=value …")');
   d.section('skeleton');

@@ -20,7 +20,7 @@ export function renderStringTable(bytes: Uint8Array, path: string, options: Stri
     const h = defaultHasher.tryHash(n);
     if (h.ok && !names.has(h.hash)) names.set(h.hash, n);
   }
-  const d = new TextDoc();
+  const d = new TextDoc({ inputSize: bytes.length });
   d.comment(`arch06 decoded text · string table (SKDB) · ${path}`);
   d.comment('syntax: [section] headers, "key = value" fields, one record per line ("id key=value …")');
   d.section('table');
@@ -34,11 +34,12 @@ export function renderStringTable(bytes: Uint8Array, path: string, options: Stri
     ['named', t.entries.filter((e) => names.has(e.hash)).length],
   ]);
   d.comment('key hash (StringHash of the key name)  key name where known  text');
-  for (const e of t.entries)
+  d.each(t.entries, t.entries.length, (e) =>
     d.record(formatHash(e.hash), [
       ['name', names.get(e.hash)],
       ['text', e.text],
-    ]);
+    ]),
+  );
   if (t.notes.length) {
     d.section('notes', [['count', t.notes.length]]);
     for (const n of t.notes) d.record(n);

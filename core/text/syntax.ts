@@ -18,6 +18,13 @@
  * digits); vectors are `(x, y, z)`, lists `[a, b, "c d"]`; hashes are `0x%08X`, with the name beside them where it is
  * known (`hash=0x9B011056 name=ObjRes.Keyframer`). Booleans are `yes` / `no`. Record order is the
  * file's order unless a section says otherwise, so two copies of a file diff line by line.
+ *
+ * Bounded by the file (issue 21): a string value longer than 256 characters is written in full
+ * once; where the text holds it already, it is cut to its first 64 characters, `…` and
+ * `[same N-character text as line L]` (a crafted file may name one 500 KB string from 20,000
+ * records). A text stops at 8 characters per byte of its file plus 8 Mi; what is left out then is
+ * counted in a last comment. Sections that expand shared records (bindings, groups) cap their rows
+ * and say so, with the true count in their summary.
  */
 
 export type Scalar = string | number | boolean | null | undefined;
@@ -51,59 +58,130 @@ export function value(v: Value): string {
   return v !== '-' && v[0] !== '@' && BARE.test(v) && !NOT_BARE.test(v) ? v : JSON.stringify(v);
 }
 
-const attrs = (list: readonly Attr[]): string =>
-  list
-    .filter(([, v]) => v !== undefined)
-    .map(([k, v]) => `${k}=${value(v)}`)
-    .join(' ');
-
 /** Control characters of a comment shown as escapes, so a comment stays on one line. */
 const oneLine = (s: string): string =>
   s.replace(/[\x00-\x1f\x7f]/g, (c) => (c === '\n' ? '\\n' : c === '\t' ? '\\t' : `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`));
 
-/** Builds a decoded text line by line. */
+/** Strings longer than this are written in full once, then cut (see the file comment). */
+export const LONG_VALUE_CHARS = 256;
+/** What a cut repeat keeps of a long string. */
+const CUT_VALUE_CHARS = 64;
+/** A text's budget: this many characters per byte of the file it shows, plus `TEXT_BASE_CHARS`. */
+export const TEXT_CHARS_PER_BYTE = 8;
+export const TEXT_BASE_CHARS = 8 << 20;
+
+export interface TextDocOptions {
+  /** The size of the file the text shows, in bytes: the text stops at `TEXT_CHARS_PER_BYTE` x this + `TEXT_BASE_CHARS` characters. */
+  inputSize?: number;
+}
+
+/** Builds a decoded text line by line, within the budget its file's size sets. */
 export class TextDoc {
   private readonly lines: string[] = [];
+  private chars = 0;
+  /** Lines left out since the budget was spent. */
+  private omitted = 0;
+  readonly budget: number;
+  /** Long strings written in full, and the line that holds them. */
+  private readonly written = new Map<string, number>();
+
+  constructor(options: TextDocOptions = {}) {
+    this.budget = options.inputSize === undefined ? Infinity : TEXT_CHARS_PER_BYTE * options.inputSize + TEXT_BASE_CHARS;
+  }
+
+  /** Whether the budget is spent: from now on lines are counted, not written. */
+  get full(): boolean {
+    return this.chars >= this.budget;
+  }
+
+  private push(line: string): this {
+    if (this.full) this.omitted++;
+    else {
+      this.lines.push(line);
+      this.chars += line.length + 1;
+    }
+    return this;
+  }
+
+  /** Count `n` lines a caller did not write because the budget was spent. */
+  omit(n: number): this {
+    this.omitted += n;
+    return this;
+  }
+
+  /** `write` each item while the budget lasts; the items left (of `total`) are counted as omitted lines. */
+  each<T>(items: Iterable<T>, total: number, write: (item: T) => void): this {
+    let n = 0;
+    for (const item of items) {
+      if (this.full) break;
+      write(item);
+      n++;
+    }
+    return this.omit(Math.max(0, total - n));
+  }
+
+  /** A value, a long string cut where the text already holds it in full. */
+  private val(v: Value): string {
+    if (typeof v === 'string' && v.length > LONG_VALUE_CHARS) {
+      const line = this.written.get(v);
+      if (line !== undefined) return JSON.stringify(`${v.slice(0, CUT_VALUE_CHARS)}…[same ${v.length}-character text as line ${line}]`);
+      this.written.set(v, this.lines.length + 1);
+    }
+    return v instanceof List ? `[${v.items.map((x) => this.val(x)).join(', ')}]` : value(v);
+  }
+
+  private attrs(list: readonly Attr[]): string {
+    return list
+      .filter(([, v]) => v !== undefined)
+      .map(([k, v]) => `${k}=${this.val(v)}`)
+      .join(' ');
+  }
 
   comment(text: string): this {
-    this.lines.push(`# ${oneLine(text)}`.trimEnd());
-    return this;
+    return this.full ? this.omit(1) : this.push(`# ${oneLine(text)}`.trimEnd());
   }
 
   /** A section header, after a blank line (except at the top). */
   section(name: string, summary: readonly Attr[] = []): this {
-    if (this.lines.length) this.lines.push('');
-    const a = attrs(summary);
-    this.lines.push(`[${name}]${a ? ' ' + a : ''}`);
-    return this;
+    if (this.full) return this.omit(1);
+    if (this.lines.length) this.push('');
+    const a = this.attrs(summary);
+    return this.push(`[${name}]${a ? ' ' + a : ''}`);
   }
 
   field(key: string, v: Value): this {
-    this.lines.push(`${key} = ${value(v)}`);
-    return this;
+    return this.full ? this.omit(1) : this.push(`${key} = ${this.val(v)}`);
   }
 
   record(id: Value, list: readonly Attr[] = []): this {
-    const a = attrs(list);
-    this.lines.push(a ? `${value(id)} ${a}` : value(id));
-    return this;
+    if (this.full) return this.omit(1);
+    const head = this.val(id);
+    const a = this.attrs(list);
+    return this.push(a ? `${head} ${a}` : head);
   }
 
   /** A hex dump of `bytes` (which start at file offset `base`), at most `max` bytes, and a comment for the rest. */
   hex(bytes: Uint8Array, base: number, max = 0x10000): this {
     const n = Math.min(bytes.length, max);
     for (let o = 0; o < n; o += 16) {
+      if (this.full) {
+        this.omit(Math.ceil((n - o) / 16));
+        break;
+      }
       const row = bytes.subarray(o, Math.min(o + 16, n));
       const hex = [...row].map((b) => b.toString(16).toUpperCase().padStart(2, '0')).join(' ');
       const ascii = [...row].map((b) => (b >= 0x20 && b < 0x7f ? String.fromCharCode(b) : '.')).join('');
-      this.lines.push(`@${hex6(base + o)}  ${hex.padEnd(47)}  |${ascii}|`);
+      this.push(`@${hex6(base + o)}  ${hex.padEnd(47)}  |${ascii}|`);
     }
     if (bytes.length > n) this.comment(`… ${bytes.length - n} more bytes not shown`);
     return this;
   }
 
   toString(): string {
-    return this.lines.join('\n') + '\n';
+    const tail = this.omitted
+      ? `\n# … ${this.omitted} more lines not shown: a decoded text stops at ${this.budget} characters (${TEXT_CHARS_PER_BYTE} per byte of its file + ${TEXT_BASE_CHARS})\n`
+      : '\n';
+    return this.lines.join('\n') + tail;
   }
 }
 

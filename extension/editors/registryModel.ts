@@ -16,11 +16,22 @@
  * Where things come from in the mount (the part's script as the search order serves it, the patch
  * rule) is found here too, from core/archive; the editor only reads bytes and sends messages.
  */
-import { type ArchUri, type Mount, type ResolvedBundle, bundleStem, locateBundleMember, mergedUriPath, resolveBundle } from '../../core/archive';
+import {
+  type ArchUri,
+  type Mount,
+  type ResolvedBundle,
+  bundleStem,
+  headerCheckFor,
+  locateBundleMember,
+  mergedUriPath,
+  readEntryCheckedAsync,
+  resolveBundle,
+} from '../../core/archive';
 import { isArch06Error } from '../../core/errors';
 import { defaultHasher, formatHash } from '../../core/hash';
-import { type ObjectList, type ObjectRegistry, ownScriptPath, parseObjr, resolveRegistry } from '../../core/formats/registry';
+import { type GroupRow, type ObjectList, type ObjectRegistry, bindingRows, ownScriptPath, parseObjr, resolveRegistry } from '../../core/formats/registry';
 import { type ScriptFunction, listFunctions, parseScript } from '../../core/formats/script';
+import { MAX_CELL_CHARS, MAX_VIEW_ROWS } from '../../media/registry/protocol';
 import type { BindingRowView, BlockRow, GroupRowView, ObjectRow, PatchView, RawRecordRow, RegistryView } from '../../media/registry/protocol';
 import { bundleMemberUriPath } from './bundleRows';
 import { hexDump } from './hexDump';
@@ -62,8 +73,18 @@ function partBundle(path: string, resolve: BundleResolver): ResolvedBundle | und
   }
 }
 
-const memberOf = (b: ResolvedBundle | undefined, path: string): ResolvedBundle['members'][number] | undefined =>
-  b?.members.find((m) => m.path.toLowerCase().replace(/\//g, '\\') === path.toLowerCase().replace(/\//g, '\\'));
+/** The member at `path` (lengths compared first: a crafted manifest may repeat one 200 KB path 50,000 times). */
+function memberOf(b: ResolvedBundle | undefined, path: string): ResolvedBundle['members'][number] | undefined {
+  const k = path.toLowerCase().replace(/\//g, '\\');
+  return b?.members.find((m) => m.path.length === k.length && m.path.toLowerCase().replace(/\//g, '\\') === k);
+}
+
+/** A name as one table cell carries it: cut at `MAX_CELL_CHARS`, with its length. */
+function cell(s: string): string;
+function cell(s: string | null): string | null;
+function cell(s: string | null): string | null {
+  return s === null || s.length <= MAX_CELL_CHARS ? s : `${s.slice(0, MAX_CELL_CHARS)}… (${s.length} characters)`;
+}
 
 /**
  * Seed 001's patch rule for the registry a URI names: a standalone `.objres` in the mount replaces
@@ -119,7 +140,8 @@ export async function loadPartScript(mount: Mount, registryPath: string, resolve
   let found: { uriPath: string; from: string; read: () => Promise<Uint8Array> } | undefined;
   try {
     const loose = mount.which(path)?.winner;
-    if (loose) found = { uriPath: mergedUriPath(loose.path), from: `loose in ${loose.source.name}`, read: () => loose.read() };
+    const options = { maxBytes: mount.maxEntryBytes, checkHeader: headerCheckFor(path) ?? null };
+    if (loose) found = { uriPath: mergedUriPath(loose.path), from: `loose in ${loose.source.name}`, read: () => readEntryCheckedAsync(loose, options) };
     else {
       const bundle = partBundle(path, resolve);
       const member = memberOf(bundle, path);
@@ -128,7 +150,7 @@ export async function loadPartScript(mount: Mount, registryPath: string, resolve
         found = {
           uriPath: bundleMemberUriPath(bundle.manifest.path, member.path),
           from: member.servedFrom === 'loose' ? `loose in ${member.source}` : `in ${bundle.container?.path} (${entry.source.name})`,
-          read: () => entry.read(start, end),
+          read: () => readEntryCheckedAsync(entry, { ...options, name: member.path }, start, end),
         };
       }
     }
@@ -206,7 +228,14 @@ export class ObjectTable {
   private searchKeys(): string[] {
     if (!this.keys) {
       const l = this.list!;
-      this.keys = this.kind === 'objects' ? l.objects.map((o) => o.name.toLowerCase()) : l.rawRecords.map((r) => hexBytes(r.bytes));
+      // Objects sharing a name string share its key (20,000 records may name one 500 KB string).
+      const lowered = new Map<string, string>();
+      const lower = (n: string): string => {
+        let k = lowered.get(n);
+        if (k === undefined) lowered.set(n, (k = n.toLowerCase()));
+        return k;
+      };
+      this.keys = this.kind === 'objects' ? l.objects.map((o) => lower(o.name)) : l.rawRecords.map((r) => hexBytes(r.bytes));
     }
     return this.keys;
   }
@@ -218,8 +247,10 @@ export class ObjectTable {
       const hash = new Uint32Array(objects.length);
       const hashOk = new Uint8Array(objects.length);
       const template = new Uint32Array(objects.length);
+      const byName = new Map<string, ReturnType<typeof defaultHasher.tryHash>>(); // each name string hashed once
       objects.forEach((o, i) => {
-        const h = defaultHasher.tryHash(o.name);
+        let h = byName.get(o.name);
+        if (h === undefined) byName.set(o.name, (h = defaultHasher.tryHash(o.name)));
         if (h.ok) {
           hash[i] = h.hash;
           hashOk[i] = 1;
@@ -238,6 +269,7 @@ export class ObjectTable {
    */
   filter(text: string, className: string): Uint32Array {
     const q = text.trim().toLowerCase();
+    if (this.kind === 'none') return new Uint32Array(0);
     if (this.last && this.last.text === q && this.last.className === className) return this.last.hits;
     const classId = className === '' ? -1 : (this.classIds.get(className) ?? -2);
     const hexMode = this.kind === 'objects' && HEX_QUERY.test(q);
@@ -262,11 +294,18 @@ export class ObjectTable {
       const shift = 32 - 4 * digits.length;
       const want = digits ? parseInt(digits, 16) : 0;
       const prefix = (h: number): boolean => digits === '' || (shift === 0 ? h >>> 0 : h >>> shift) === want;
+      // A long key shared by many objects is searched once per keystroke, not once per object.
+      const longHits = new Map<string, boolean>();
+      const holds = (key: string): boolean => {
+        if (key.length < 256) return key.includes(q);
+        let hit = longHits.get(key);
+        if (hit === undefined) longHits.set(key, (hit = key.includes(q)));
+        return hit;
+      };
       for (let k = 0; k < n; k++) {
         const i = at(k);
         if (classId >= 0 && this.classOf[i] !== classId) continue;
-        if (keys && !keys[i].includes(q) && !classHit?.[this.classOf[i]] && !(hex && ((hex.hashOk[i] && prefix(hex.hash[i])) || prefix(hex.template[i]))))
-          continue;
+        if (keys && !holds(keys[i]) && !classHit?.[this.classOf[i]] && !(hex && ((hex.hashOk[i] && prefix(hex.hash[i])) || prefix(hex.template[i])))) continue;
         out[kept++] = i;
       }
     }
@@ -290,15 +329,15 @@ export class ObjectTable {
       return { shown: hits.length, start: from, rows };
     }
     const rows: ObjectRow[] = [];
+    const hashes = this.hashKeys();
     for (let k = from; k < to; k++) {
       const o = l.objects[hits[k]];
-      const h = defaultHasher.tryHash(o.name);
       rows.push({
         index: o.index,
-        name: o.name,
-        className: o.className,
-        group: o.group,
-        nameHash: h.ok ? formatHash(h.hash) : null,
+        name: cell(o.name),
+        className: cell(o.className),
+        group: cell(o.group),
+        nameHash: hashes.hashOk[hits[k]] ? formatHash(hashes.hash[hits[k]]) : null,
         set: formatHash(o.set),
         position: o.position,
         rotation: o.rotation,
@@ -343,6 +382,18 @@ function blockRows(reg: ObjectRegistry): BlockRow[] {
   }));
 }
 
+/** Groups for the view: a group several owners share is listed for its first owner; the others name that owner. */
+function groupViews(groups: readonly GroupRow[]): GroupRowView[] {
+  const first = new Map<readonly string[], string>();
+  return groups.map((g) => {
+    const head = { owner: g.owner, ownerHash: formatHash(g.ownerHash), memberCount: g.members.length };
+    const same = g.members.length ? first.get(g.members) : undefined;
+    if (same !== undefined) return { ...head, members: [], unknownMembers: [], sameMembersAs: same };
+    if (g.members.length) first.set(g.members, g.owner ?? head.ownerHash);
+    return { ...head, members: g.members, unknownMembers: g.unknownMembers };
+  });
+}
+
 /** Build the model of a registry's bytes. Throws the reader's typed errors when the chain does not parse (the failure page). */
 export function buildRegistryModel(input: RegistryInput): RegistryModel {
   const reg = parseObjr(input.bytes, input.path);
@@ -352,24 +403,29 @@ export function buildRegistryModel(input: RegistryInput): RegistryModel {
   const res = resolveRegistry(reg, { scriptPath, functions: input.script?.functions ? new Set(fns.keys()) : undefined });
   const targets: BindingTarget[] = [];
   const lines = input.script?.source?.split('\n');
-  /** A bound function's first lines, as the row's tooltip shows them. */
-  const preview = (line: number): string | undefined => lines?.slice(line - 1, line - 1 + PREVIEW_LINES).join('\n');
-  const bindings: BindingRowView[] = res.bindings.map((b) => {
+  /** A bound function's first lines, as the row's tooltip shows them (rows naming one function share it). */
+  const previews = new Map<number, string | undefined>();
+  const preview = (line: number): string | undefined => {
+    if (!previews.has(line)) previews.set(line, lines && cell(lines.slice(line - 1, line - 1 + PREVIEW_LINES).join('\n')));
+    return previews.get(line);
+  };
+  // Objects share runs of binding records: the rows they make are capped (the view states the true count).
+  const bindings: BindingRowView[] = [...bindingRows(res, MAX_VIEW_ROWS)].map((b) => {
     const fn = b.function === null ? undefined : fns.get(b.function);
     let target: BindingTarget;
     if (!input.script) target = { reason: 'The registry was opened outside the mounted install: its script is not looked up.' };
     else if (!input.script.uriPath) target = { reason: `No copy of ${scriptPath} is mounted: ${input.script.note}.` };
     else if (!input.script.functions) target = { reason: `${input.script.note}.` };
     else if (b.function === null) target = { reason: 'The bound function name does not resolve in the SCRB strings.' };
-    else if (!fn) target = { reason: `${b.function} is not defined in ${scriptPath} (${input.script.from}).` };
+    else if (!fn) target = { reason: `${cell(b.function)} is not defined in ${scriptPath} (${input.script.from}).` };
     else target = { uriPath: input.script.uriPath, line: fn.line };
     targets.push(target);
     return {
-      object: b.object,
+      object: cell(b.object),
       objectHash: formatHash(b.objectHash),
-      className: b.class,
-      event: b.event,
-      function: b.function,
+      className: cell(b.class),
+      event: cell(b.event),
+      function: cell(b.function),
       script: b.script ?? formatHash(b.scriptHash),
       scriptResolved: b.script !== null,
       binding: b.binding,
@@ -380,12 +436,7 @@ export function buildRegistryModel(input: RegistryInput): RegistryModel {
       ...(fn && lines ? { preview: preview(fn.line) } : {}),
     };
   });
-  const groups: GroupRowView[] = res.groups.map((g) => ({
-    owner: g.owner,
-    ownerHash: formatHash(g.ownerHash),
-    members: g.members,
-    unknownMembers: g.unknownMembers,
-  }));
+  const groups = groupViews(res.groups.slice(0, MAX_VIEW_ROWS));
   const objects = new ObjectTable(reg.objectList);
   const l = reg.objectList;
   const view: RegistryView = {
@@ -405,9 +456,11 @@ export function buildRegistryModel(input: RegistryInput): RegistryModel {
     classes: objects.classes,
     blocks: blockRows(reg),
     bindings,
+    bindingRows: res.rowCount,
     bindingRecords: reg.bindings?.bindings.length ?? 0,
     bindingsResolved: res.bindingsResolved,
     groups,
+    groupCount: res.groups.length,
     script: {
       path: scriptPath,
       from: input.script?.from ?? null,
@@ -435,5 +488,5 @@ export function blockHex(model: RegistryModel, index: number): { text: string; s
 /** One line for the output channel. */
 export function summaryLine(v: RegistryView): string {
   const objects = v.objectKind === 'objects' ? plural(v.objectCount, 'object') : v.objectKind === 'raw' ? `${plural(v.objectCount, 'raw record')}` : 'no OBJL';
-  return `${plural(v.blocks.length, 'block')}, ${objects}, ${plural(v.bindings.length, 'binding row')}, ${plural(v.groups.length, 'group')}; ${v.patch.text}`;
+  return `${plural(v.blocks.length, 'block')}, ${objects}, ${plural(v.bindingRows, 'binding row')}, ${plural(v.groupCount, 'group')}; ${v.patch.text}`;
 }

@@ -16,7 +16,7 @@
  * Protocol: media/strings/protocol.ts.
  */
 import * as vscode from 'vscode';
-import { type Mount, type Source, type SourceEntry, toGamePath } from '../../core/archive';
+import { type Mount, type Source, type SourceEntry, readEntryCheckedAsync, toGamePath } from '../../core/archive';
 import { parseSkdb } from '../../core/formats/strings';
 import type { HashDictionary } from '../../core/hash';
 import { type HostToView, type StringTableView, type ViewToHost, checkViewMessage } from '../../media/strings/protocol';
@@ -93,7 +93,8 @@ export class StringTableEditorProvider extends WebviewEditor<StringTableDocument
     await this.service.settled();
     const openedAt = performance.now();
     const inMount = this.locate(uri);
-    const bytes = inMount ? await inMount.entry.read() : await vscode.workspace.fs.readFile(uri);
+    // Header first and within the mount's cap (core/archive/entryRead.ts).
+    const bytes = inMount ? await readEntryCheckedAsync(inMount.entry, { maxBytes: inMount.mount.maxEntryBytes }) : await vscode.workspace.fs.readFile(uri);
     return new StringTableDocument(uri, bytes, openedAt, inMount);
   }
 
@@ -130,7 +131,7 @@ export class StringTableEditorProvider extends WebviewEditor<StringTableDocument
       tables.push({ language: languageOf(here), table: opened, file: here });
       for (const sibling of siblingTables(at)) {
         try {
-          const table = parseSkdb(await sibling.read(), sibling.path);
+          const table = parseSkdb(await readEntryCheckedAsync(sibling, { maxBytes: at.mount.maxEntryBytes }), sibling.path);
           tables.push({ language: languageOf(sibling.path), table, file: sibling.path });
           notes.push(...table.notes.map((n) => `${sibling.path}: ${n}`));
         } catch (e) {

@@ -14,6 +14,7 @@
  * typing a word costs one full scan and then ever smaller ones. The webview never holds more than
  * the windows it asks for (`rows(start, count)`), so 68,547 keys never cross the channel at once.
  */
+import { Arch06Error } from '../../core/errors';
 import { type HashDictionary, type NameOrigin, formatHash } from '../../core/hash';
 import type { StringTable } from '../../core/formats/strings';
 import type { StringRowView } from '../../media/strings/protocol';
@@ -26,6 +27,13 @@ export interface LanguageTable {
 
 /** Rows one `rows()` call returns at most (the webview asks for what is in view). */
 export const MAX_WINDOW = 1000;
+/** Characters of one text a row carries to the webview at most (a longer one is cut, with its length). */
+export const MAX_CELL_CHARS = 4096;
+/** An export holds at most this many characters per character of the tables' texts, plus `EXPORT_BASE_CHARS`. */
+const EXPORT_CHARS_PER_CHAR = 4;
+const EXPORT_BASE_CHARS = 16 << 20;
+/** Texts at least this long are searched once per query, however many keys share them. */
+const SHARED_TEXT_CHARS = 256;
 
 const HASH_QUERY = /^0x[0-9a-f]{0,8}$/i;
 
@@ -55,6 +63,8 @@ export class StringTableModel {
   private named = 0;
   /** The languages shown (indexes into `languages`), in column order. */
   private shownLanguages: number[];
+  /** The tables' text, in characters: what an export's size is held against. */
+  private readonly textChars: number;
   private query = '';
   /** The filtered rows (indexes into `hashes`); undefined: every row. */
   private filtered: Uint32Array | undefined;
@@ -76,6 +86,7 @@ export class StringTableModel {
       return col;
     });
     this.lowered = this.texts.map(() => undefined);
+    this.textChars = tables.reduce((n, t) => n + t.table.textUnits + 16 * t.table.keyCount, 0);
     this.shownLanguages = this.pick(shown ?? []);
     this.lowerShown();
     this.setDictionary(dictionary);
@@ -140,7 +151,14 @@ export class StringTableModel {
   }
 
   private lowerShown(): void {
-    for (const l of this.shownLanguages) this.lowered[l] ??= this.texts[l].map((t) => t?.toLowerCase());
+    // Keys sharing a text share its lower-cased copy (a crafted table may point 60,000 keys at one 250,000-unit string).
+    const lowered = new Map<string, string>();
+    const lower = (t: string): string => {
+      let k = lowered.get(t);
+      if (k === undefined) lowered.set(t, (k = t.toLowerCase()));
+      return k;
+    };
+    for (const l of this.shownLanguages) this.lowered[l] ??= this.texts[l].map((t) => (t === undefined ? undefined : lower(t)));
   }
 
   /** Filter by `query` (see the file comment); returns how many keys it keeps. */
@@ -182,9 +200,18 @@ export class StringTableModel {
   private matchText(needle: string, from: Uint32Array | undefined): Uint32Array {
     const cols = this.shownLanguages.map((l) => this.lowered[l]!);
     const keys = this.loweredKeys;
+    // A long text many keys share is searched once per query.
+    const longHits = new Map<string, boolean>();
+    const holds = (t: string | undefined): boolean => {
+      if (t === undefined) return false;
+      if (t.length < SHARED_TEXT_CHARS) return t.includes(needle);
+      let h = longHits.get(t);
+      if (h === undefined) longHits.set(t, (h = t.includes(needle)));
+      return h;
+    };
     const hit = (r: number): boolean => {
       if (keys[r].includes(needle)) return true;
-      for (const col of cols) if (col[r]?.includes(needle)) return true;
+      for (const col of cols) if (holds(col[r])) return true;
       return false;
     };
     if (from) return from.filter(hit);
@@ -208,19 +235,39 @@ export class StringTableModel {
     return out;
   }
 
-  private rowView(r: number): StringRowView {
+  /** A row for the webview: each text cut at `MAX_CELL_CHARS` (an export writes them whole). */
+  private rowView(r: number, whole = false): StringRowView {
     const key = this.keys[r];
+    const cut = (t: string | undefined): string | null =>
+      t === undefined ? null : whole || t.length <= MAX_CELL_CHARS ? t : `${t.slice(0, MAX_CELL_CHARS)}… (${t.length} characters)`;
     return {
       hash: formatHash(this.hashes[r]),
       key: key ?? null,
       origin: this.origins[r] ?? null,
-      texts: this.shownLanguages.map((l) => this.texts[l][r] ?? null),
+      texts: this.shownLanguages.map((l) => cut(this.texts[l][r])),
     };
   }
 
-  /** Every row of the current search, shown languages only (what an export writes). */
+  /**
+   * Every row of the current search, shown languages only (what an export writes), once its size is
+   * known to stay within 4 characters per character of the tables' texts (+16 Mi): keys sharing one
+   * long text would otherwise write it once per key (60,000 x 250,000 units), so such an export is
+   * refused with the figures.
+   */
   private *exportRows(): Generator<StringRowView> {
-    for (let pos = 0; pos < this.shown; pos++) yield this.rowView(this.rowAt(pos));
+    const limit = EXPORT_CHARS_PER_CHAR * this.textChars + EXPORT_BASE_CHARS;
+    let size = 0;
+    for (let pos = 0; pos < this.shown && size <= limit; pos++) {
+      const r = this.rowAt(pos);
+      size += 32 + (this.keys[r]?.length ?? 0);
+      for (const l of this.shownLanguages) size += this.texts[l][r]?.length ?? 0;
+    }
+    if (size > limit)
+      throw new Arch06Error('OUT_OF_RANGE', 'the export would repeat shared texts beyond what an export writes: narrow the search or the languages', {
+        expected: `at most ${limit} characters (${EXPORT_CHARS_PER_CHAR} per character of the tables' texts + ${EXPORT_BASE_CHARS})`,
+        actual: `more than ${limit} characters for ${this.shown} keys`,
+      });
+    for (let pos = 0; pos < this.shown; pos++) yield this.rowView(this.rowAt(pos), true);
   }
 
   /** The current search as CSV (RFC 4180: CRLF lines, fields quoted when they hold a comma, quote or line break). Header: hash,key,<languages>. */

@@ -7,7 +7,7 @@
  */
 import * as vscode from 'vscode';
 import { isArch06Error } from '../../core/errors';
-import { BundleFolders, ROOT, SourceEntry, memberName, sourceFolderNames } from '../../core/archive';
+import { BundleFolders, ROOT, SourceEntry, memberName, readEntryCheckedAsync, sourceFolderNames } from '../../core/archive';
 import { MountService } from '../mountService';
 import { BUNDLE_SUFFIX, ROOT_URI, SCHEME, SOURCES_FOLDER, parseUri } from './uris';
 
@@ -150,7 +150,8 @@ export class Arch06FileSystem implements vscode.FileSystemProvider {
     }
     if (!e) throw vscode.FileSystemError.FileNotFound(uri);
     try {
-      return await e.read();
+      // Within the mount's per-entry cap (core/archive/entryRead.ts): a crafted entry that decodes to gigabytes is refused, not allocated.
+      return await readEntryCheckedAsync(e, { checkHeader: null, maxBytes: this.mount(uri).maxEntryBytes });
     } catch (err) {
       throw this.translate(uri, err);
     }

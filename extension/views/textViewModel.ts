@@ -12,8 +12,8 @@
  * file that does not decode gives a text saying why, with the first bytes in hex, never an error.
  */
 import { Arch06Error, isArch06Error } from '../../core/errors';
-import { EntryByteSource, bundleStem, locateBundleMember, parseUriPath, resolveBundle } from '../../core/archive';
-import type { ArchUri, Mount, ResolvedBundle } from '../../core/archive';
+import { EntryByteSource, bundleStem, headerCheckFor, locateBundleMember, parseUriPath, readEntryCheckedAsync, resolveBundle } from '../../core/archive';
+import type { ArchUri, EntryReadOptions, Mount, ResolvedBundle } from '../../core/archive';
 import { readEmbb } from '../../core/formats/bundle';
 import { listFunctions, parseScript } from '../../core/formats/script';
 import { ownScriptPath } from '../../core/formats/registry';
@@ -59,11 +59,11 @@ function bundleOf(m: Mount, path: string): ResolvedBundle {
 /** The container's own copy of `path` (the bundle of the path's stem), whether or not a loose copy wins. */
 async function readEmbedded(m: Mount, path: string, bundle?: string): Promise<Read> {
   const b = bundle ? resolveBundle(m, bundle) : bundleOf(m, path);
-  const member = b.members.find((x) => x.path.toLowerCase() === path.toLowerCase());
+  const member = declaredAt(b, path);
   if (!member?.embedded || !b.container) throw notFound(`${path}: no container of ${b.stem} embeds it`);
   const entry = m.entry(b.container.path, b.container.source);
   return {
-    bytes: await entry.read(member.embedded.offset, member.embedded.offset + member.embedded.size),
+    bytes: await readEntryCheckedAsync(entry, textReadOptions(member.path), member.embedded.offset, member.embedded.offset + member.embedded.size),
     path: member.path,
     from: `embedded in ${b.container.path} (${b.container.source})`,
   };
@@ -71,13 +71,20 @@ async function readEmbedded(m: Mount, path: string, bundle?: string): Promise<Re
 
 const notFound = (message: string): Error => new Arch06Error('NOT_FOUND', message);
 
+/** The member a bundle declares at `path` (lengths compared first: a crafted manifest may repeat one 200 KB path 50,000 times). */
+const declaredAt = (b: ResolvedBundle, path: string): ResolvedBundle['members'][number] | undefined =>
+  b.members.find((x) => x.path.length === path.length && x.path.toLowerCase() === path.toLowerCase());
+
+/** A member's bytes for a text view: its header checked first (core/archive/entryRead.ts), at most `MAX_TEXT_BYTES`. */
+const textReadOptions = (path: string): EntryReadOptions => ({ name: path, checkHeader: headerCheckFor(path) ?? null, maxBytes: MAX_TEXT_BYTES });
+
 /** The copy of a bundle member that the bundle serves (loose entry, else the container's). */
 async function readMember(m: Mount, bundle: string, member: string): Promise<Read> {
   const b = resolveBundle(m, bundle);
   const { entry, start, end } = locateBundleMember(m, b, member);
-  const declared = b.members.find((x) => x.path.toLowerCase() === member.toLowerCase());
+  const declared = declaredAt(b, member);
   const from = declared?.servedFrom === 'loose' ? `loose in ${entry.source.name}` : `in ${b.container?.path} (${entry.source.name})`;
-  return { bytes: await entry.read(start, end), path: declared?.path ?? member, from };
+  return { bytes: await readEntryCheckedAsync(entry, textReadOptions(member), start, end), path: declared?.path ?? member, from };
 }
 
 async function readView(m: Mount, u: ArchUri, copy: CopyKind): Promise<Read> {

@@ -108,8 +108,12 @@ export interface GroupRowView {
   owner: string | null;
   /** 0x%08X. */
   ownerHash: string;
-  members: string[];
-  unknownMembers: string[];
+  /** The members; empty when the group is another owner's too (`sameMembersAs`): it is listed there once. */
+  members: readonly string[];
+  unknownMembers: readonly string[];
+  memberCount: number;
+  /** The owner whose row lists this same group (several index entries may point at one group). */
+  sameMembersAs?: string;
 }
 
 /** seed 001's patch rule for this copy: which copy of the part's registry the engine loads. */
@@ -140,11 +144,16 @@ export interface RegistryView {
   /** Classes with their object counts, most numerous first. */
   classes: { name: string; count: number }[];
   blocks: BlockRow[];
+  /** The first `MAX_VIEW_ROWS` object-binding rows (objects share runs of records: a crafted file can make millions). */
   bindings: BindingRowView[];
+  /** Every object-binding row (`bindings` holds the first of them). */
+  bindingRows: number;
   /** SCRB binding records (object-binding rows share them). */
   bindingRecords: number;
   bindingsResolved: boolean;
+  /** The first `MAX_VIEW_ROWS` groups. */
   groups: GroupRowView[];
+  groupCount: number;
   /** The part's script the bindings are checked against and open in. */
   script: { path: string; from: string | null; functions: number | null; note: string };
   patch: PatchView;
@@ -209,6 +218,10 @@ export type ViewToHost = ReadyMessage | QueryMessage | FirstRowsMessage | OpenBi
 
 /** Most rows one query returns (a window is a screenful and some beyond). */
 export const MAX_WINDOW = 500;
+/** Binding rows and groups the init message carries at most (the view states the true counts). */
+export const MAX_VIEW_ROWS = 5000;
+/** Characters of one name a row carries at most (a longer one is cut, with its length). */
+export const MAX_CELL_CHARS = 1024;
 /** Longest search text or class name the host accepts. */
 const MAX_TEXT = 1024;
 

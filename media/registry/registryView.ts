@@ -64,11 +64,11 @@ function summaryHtml(v: RegistryView): string {
     ' in ' +
     count(v.classes.length, 'class', 'classes') +
     ' · ' +
-    count(v.bindings.length, 'binding row') +
+    count(v.bindingRows, 'binding row') +
     ' over ' +
     count(v.bindingRecords, 'record') +
     ' · ' +
-    count(v.groups.length, 'group') +
+    count(v.groupCount, 'group') +
     ' · header hash <span class="mono">' +
     esc(v.hash) +
     '</span> · ' +
@@ -386,9 +386,10 @@ function renderBindings(v: RegistryView): void {
   }
   panel.innerHTML =
     '<p class="hint">' +
-    count(v.bindings.length, 'object-binding row') +
+    count(v.bindingRows, 'object-binding row') +
     ' over ' +
     count(v.bindingRecords, 'binding record') +
+    (v.bindings.length < v.bindingRows ? ' (the first ' + fmt(v.bindings.length) + ' listed: objects share runs of records)' : '') +
     '. Click a row or press Enter on it to open the part’s script at the function.</p>' +
     '<table id="bindings" class="list"><thead><tr><th>Object</th><th>Class</th><th>Event</th><th>Function</th><th>Script</th><th>Status</th></tr></thead><tbody>' +
     v.bindings.map(bindingHtml).join('') +
@@ -430,7 +431,8 @@ function renderGroups(v: RegistryView): void {
   }
   panel.innerHTML =
     '<p class="hint">' +
-    count(v.groups.length, 'group') +
+    count(v.groupCount, 'group') +
+    (v.groups.length < v.groupCount ? ' (the first ' + fmt(v.groups.length) + ' listed)' : '') +
     ' (ONLS): each owner and its members.</p><table id="groups" class="list"><thead><tr><th>Owner</th><th class="num">Members</th><th>Member names</th></tr></thead><tbody>' +
     v.groups
       .map((g) => {
@@ -439,11 +441,13 @@ function renderGroups(v: RegistryView): void {
           '<tr><td>' +
           (g.owner === null ? '<span class="bad mono">' + esc(g.ownerHash) + '</span>' : esc(g.owner)) +
           '</td><td class="num">' +
-          g.members.length +
+          g.memberCount +
           '</td><td>' +
-          (g.members.length
-            ? g.members.map((m) => (unknown.has(m) ? '<span class="bad" title="No OBJL object has this name">' + esc(m) + '</span>' : esc(m))).join(', ')
-            : '<span class="muted">empty</span>') +
+          (g.sameMembersAs !== undefined
+            ? '<span class="muted">the group of ' + esc(g.sameMembersAs) + ' (listed there)</span>'
+            : g.members.length
+              ? g.members.map((m) => (unknown.has(m) ? '<span class="bad" title="No OBJL object has this name">' + esc(m) + '</span>' : esc(m))).join(', ')
+              : '<span class="muted">empty</span>') +
           '</td></tr>'
         );
       })
@@ -529,8 +533,8 @@ function onInit(v: RegistryView, focus?: string): void {
   classFilter.value = state.className;
   classFilter.disabled = v.objectKind !== 'objects';
   search.value = state.search;
-  $('tab-bindings').textContent = 'Bindings (' + fmt(v.bindings.length) + ')';
-  $('tab-groups').textContent = 'Groups (' + fmt(v.groups.length) + ')';
+  $('tab-bindings').textContent = 'Bindings (' + fmt(v.bindingRows) + ')';
+  $('tab-groups').textContent = 'Groups (' + fmt(v.groupCount) + ')';
   $('tab-blocks').textContent = 'Blocks (' + fmt(v.blocks.length) + ')';
   $('tab-objects').textContent = (v.objectKind === 'raw' ? 'Raw records (' : 'Objects (') + fmt(v.objectCount) + ')';
   renderHead();

@@ -142,7 +142,7 @@ test('dump --json of a registry: blocks, objects, one binding row per object and
   ]);
   assert.equal(r.bindingsResolved, true);
   assert.deepEqual(r.ownScript, { path: SCRIPT_PATH, servedFrom: 'container', source: 'Base.arch06', functions: 2 });
-  assert.deepEqual(r.groups, [{ owner: 'Gate_00.SO', members: ['Gate_00.SR'] }]);
+  assert.deepEqual(r.groups, [{ owner: 'Gate_00.SO', members: ['Gate_00.SR'], memberCount: 1 }]);
   // Inside the bundle folder: the same path, served as the bundle serves it (the loose copy wins there too).
   const inFolder = cliJson('dump', root, `${STEM}.bndl [bundle]\\${STEM}.objres`);
   assert.equal(inFolder.servedFrom, 'loose');

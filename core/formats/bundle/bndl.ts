@@ -34,6 +34,7 @@
  *   bytes[size]} back to back.
  */
 import { Arch06Error } from '../../errors';
+import { quoteShort } from '../../io/bounded';
 import { Confidence } from '../../io/confidence';
 import { FieldReader, ParseOptions } from '../../io/fieldReader';
 import { expectMagicVersion } from '../../io/magic';
@@ -42,7 +43,7 @@ import { EMBB_HEADER_SIZE, EmbbContainer } from './embb';
 export const BNDL_MAGIC = 0x4c444e42; // "BNDL" read as a little-endian u32
 export const BNDL_VERSION = 6;
 /** Shadow of Mordor's version, known only in the data-carrying shape (S5). */
-const BNDL_MORDOR_VERSION = 4;
+export const BNDL_MORDOR_VERSION = 4;
 export const BNDL_MANIFEST_HEADER_SIZE = 0x14;
 const BNDL_DATA_HEADER_SIZE = 0x1c;
 /** The EMBB header a mirrored container adds to the manifest's figures. */
@@ -159,6 +160,27 @@ export function parseBndl(bytes: Uint8Array, file: string, options: ParseOptions
   );
 }
 
+/**
+ * NUL-terminated strings read by absolute offset, each offset decoded once: members may share a
+ * path string (a crafted manifest of 50,000 members naming one 200 KB path holds one copy of it,
+ * and scans for its NUL once).
+ */
+class PoolStrings {
+  private readonly known = new Map<number, { text: string; end: number }>();
+  constructor(
+    private readonly bytes: Uint8Array,
+    private readonly file: string,
+  ) {}
+  at(at: number, limit: number, field: string, refAt: number, refValue: number, base: string): { text: string; end: number } {
+    let s = this.known.get(at); // one reader per parse, with one limit: a known string stays valid
+    if (s === undefined) {
+      s = stringAt(this.bytes, at, limit, this.file, field, refAt, refValue, base);
+      this.known.set(at, s);
+    }
+    return s;
+  }
+}
+
 /** The NUL-terminated string at absolute `at`, which must end before `limit`. */
 function stringAt(
   bytes: Uint8Array,
@@ -218,13 +240,14 @@ function parseManifest(r: FieldReader): BndlManifest {
       actual: String(tableOffset),
     });
   }
-  const type = stringAt(bytes, poolStart + typeOffset, bytes.length, file, 'header.typeOffset', 0x08, typeOffset, 'file');
+  const strings = new PoolStrings(bytes, file);
+  const type = strings.at(poolStart + typeOffset, bytes.length, 'header.typeOffset', 0x08, typeOffset, 'file');
   const members: BndlManifestMember[] = new Array(count);
   let pathsEnd = 0; // pool-relative end of the furthest path, its NUL included
   let covered = Math.max(tableAt + 4 * count, type.end + 1);
   for (let i = 0; i < count; i++) {
     const off = r.u32At(tableAt + 4 * i, `pathOffset[${i}]`);
-    const s = stringAt(bytes, poolStart + off, bytes.length, file, `pathOffset[${i}]`, tableAt + 4 * i, off, 'file');
+    const s = strings.at(poolStart + off, bytes.length, `pathOffset[${i}]`, tableAt + 4 * i, off, 'file');
     members[i] = { path: s.text, pathOffset: off, declaredSize: r.u32At(BNDL_MANIFEST_HEADER_SIZE + 4 * i, `sizes[${i}]`) };
     pathsEnd = Math.max(pathsEnd, s.end + 1 - poolStart);
     covered = Math.max(covered, s.end + 1);
@@ -297,12 +320,13 @@ function parseDataBundle(r: FieldReader): BndlDataBundle {
   for (let i = 0; i < nameRefCount; i++) nameRefs[i] = r.u32At(refsAt + 4 * i, `nameRefs[${i}]`);
   const members: BndlDataMember[] = new Array(fileCount);
   const limit = pool + namesSize;
+  const strings = new PoolStrings(bytes, file);
   for (let i = 0; i < fileCount; i++) {
     const nameOffset = r.u32At(pos, `record[${i}].nameOffset`);
     const size = r.u32At(pos + 4, `record[${i}].size`);
-    const name = stringAt(bytes, pool + nameOffset, limit, file, `record[${i}].nameOffset`, pos, nameOffset, 'name pool');
+    const name = strings.at(pool + nameOffset, limit, `record[${i}].nameOffset`, pos, nameOffset, 'name pool');
     if (pos + 8 + size > bytes.length) {
-      throw new Arch06Error('TRUNCATED', `member ${JSON.stringify(name.text)} runs past the end of the file`, {
+      throw new Arch06Error('TRUNCATED', `member ${quoteShort(name.text)} runs past the end of the file`, {
         file,
         offset: pos + 4,
         field: `record[${i}].size`,

@@ -5,7 +5,7 @@
 import { Arch06Error } from '../../errors';
 import { ByteWriter } from '../../io/byteWriter';
 import { BNDL_MAGIC, BNDL_MANIFEST_HEADER_SIZE, BNDL_VERSION } from './bndl';
-import { buildPathPool, checkMemberPath } from './pathPool';
+import { PathPoolOptions, buildPathPool, checkMemberPath } from './pathPool';
 
 export interface BndlWriterMember {
   path: string;
@@ -17,11 +17,15 @@ export interface BndlWriterMember {
  * A v6 manifest for `members` (in order) of type `typeString`. Its path area is the pool
  * `writeEmbb` writes for the same paths, with the same offsets, so the manifest mirrors that
  * container: 16 + path area + 4n + sum(4 + size[i]) equals the container's length.
- * A bundle with no members has count 0, as the memberless retail manifests do.
+ * A bundle with no members has count 0, as the memberless retail manifests do. `options.sharePaths`
+ * lets members share one path string (see `PathPoolOptions`), for crafted files.
  */
-export function writeBndl(typeString: string, members: BndlWriterMember[]): Uint8Array {
+export function writeBndl(typeString: string, members: BndlWriterMember[], options: PathPoolOptions = {}): Uint8Array {
   if (typeString.length > 0) checkMemberPath(typeString, 'type');
-  const { pool, offsets } = buildPathPool(members.map((m) => m.path));
+  const { pool, offsets } = buildPathPool(
+    members.map((m) => m.path),
+    options,
+  );
   members.forEach((m, i) => {
     if (!(Number.isInteger(m.size) && m.size >= 0 && m.size <= 0xffffffff)) {
       throw new Arch06Error('BAD_ARGUMENT', 'declared sizes are u32', { field: `member[${i}].size`, actual: String(m.size) });

@@ -24,6 +24,7 @@
  * 1.4 GB container costs one small read per member.
  */
 import { Arch06Error, hexBytes } from '../../errors';
+import { MessageList, quoteShort } from '../../io/bounded';
 import { ByteSource, MemoryByteSource, checkRange } from '../../io/byteSource';
 import { Confidence } from '../../io/confidence';
 import { FieldReader, FieldSpan, ParseOptions } from '../../io/fieldReader';
@@ -94,6 +95,8 @@ export interface EmbbReadOptions extends ParseOptions {
 }
 
 const td = new TextDecoder('latin1');
+/** Repeated paths noted one by one before they are only counted. */
+const NOTED_EXAMPLES = 20;
 
 /**
  * Reads u32 size words through one cached window aligned to `window`, so walking the chain over
@@ -155,18 +158,32 @@ export function readEmbb(source: ByteSource, options: EmbbReadOptions = {}): Emb
     if (!b.retailPathLayout) notes.push(`block ${blocks.indexOf(b)}: path table is not in the retail layout (NUL-padded to 4, offsets following on from 0)`);
   }
   const members = blocks.flatMap((b) => b.members);
-  const seen = new Map<string, number>();
-  members.forEach((m, i) => {
-    const k = m.path.toLowerCase();
-    const first = seen.get(k);
-    if (first !== undefined) notes.push(`member ${i} ${JSON.stringify(m.path)} repeats member ${first}'s path`);
-    else seen.set(k, i);
-    if (m.path.length === 0) notes.push(`block ${m.block} member ${m.index} has an empty path`);
-  });
+  notes.push(...pathNotes(members));
   const zero = members.filter((m) => m.size === 0).length;
   if (zero) notes.push(`${zero} zero-size members (seed 004 found none in retail containers)`);
   const confidence: Confidence = blocks.length === 1 && !trailing && blocks[0].retailPathLayout ? 'confirmed' : 'uncertain';
   return { file: source.name, size: source.size, blocks, members, trailing, confidence, notes };
+}
+
+/** Repeated and empty member paths, each kind counted once with its first few examples (a crafted pool may repeat one path 50,000 times). */
+function pathNotes(members: EmbbMember[]): string[] {
+  const seen = new Map<string, number>();
+  const lower = new Map<string, string>(); // members sharing a pool string share its key
+  const repeats = new MessageList(NOTED_EXAMPLES);
+  let empty = 0;
+  members.forEach((m, i) => {
+    let k = lower.get(m.path);
+    if (k === undefined) lower.set(m.path, (k = m.path.toLowerCase()));
+    const first = seen.get(k);
+    if (first !== undefined) repeats.add(() => `member ${i} ${quoteShort(m.path)} repeats member ${first}'s path`);
+    else seen.set(k, i);
+    if (m.path.length === 0) empty++;
+  });
+  const out = repeats.list();
+  if (repeats.total > NOTED_EXAMPLES)
+    out.splice(-1, 1, `… and ${repeats.total - NOTED_EXAMPLES} more members repeat an earlier member's path (${repeats.total} in all)`);
+  if (empty) out.push(`${empty} members have an empty path`);
+  return out;
 }
 
 function startsBlock(source: ByteSource, at: number): boolean {
@@ -200,6 +217,8 @@ function readBlock(source: ByteSource, at: number, blockIndex: number, words: Si
 
   const pathOffsets: number[] = new Array(count);
   const paths: string[] = new Array(count);
+  // Members may share a path string: each offset is decoded once (50,000 members naming one 200 KB path hold one copy).
+  const decoded = new Map<number, string>();
   for (let i = 0; i < count; i++) {
     const field = `${f}.pathOffset[${i}]`;
     const off = t.u32(field);
@@ -211,6 +230,12 @@ function readBlock(source: ByteSource, at: number, blockIndex: number, words: Si
         expected: `< ${pathPoolSize}`,
         actual: String(off),
       });
+    }
+    const known = decoded.get(off);
+    if (known !== undefined) {
+      pathOffsets[i] = off;
+      paths[i] = known;
+      continue;
     }
     const end = pathPool.indexOf(0, off);
     if (end < 0) {
@@ -224,6 +249,7 @@ function readBlock(source: ByteSource, at: number, blockIndex: number, words: Si
     }
     pathOffsets[i] = off;
     paths[i] = td.decode(pathPool.subarray(off, end));
+    decoded.set(off, paths[i]);
   }
 
   const members: EmbbMember[] = new Array(count);
@@ -232,7 +258,7 @@ function readBlock(source: ByteSource, at: number, blockIndex: number, words: Si
     const field = `${f}.member[${i}].size`;
     const size = words.u32(pos, field);
     if (pos + 4 + size > source.size) {
-      throw new Arch06Error('TRUNCATED', `member ${JSON.stringify(paths[i])} runs past the end of the file`, {
+      throw new Arch06Error('TRUNCATED', `member ${quoteShort(paths[i])} runs past the end of the file`, {
         file,
         offset: pos,
         field,

@@ -5,16 +5,19 @@
 import { Arch06Error } from '../../errors';
 import { ByteWriter } from '../../io/byteWriter';
 import { EMBB_HEADER_SIZE, EMBB_MAGIC, EMBB_VERSION } from './embb';
-import { buildPathPool } from './pathPool';
+import { PathPoolOptions, buildPathPool } from './pathPool';
 
 export interface EmbbWriterMember {
   path: string;
   bytes: Uint8Array;
 }
 
-/** A v5 container holding `members` in order, with the retail path table. */
-export function writeEmbb(members: EmbbWriterMember[]): Uint8Array {
-  const { pool, offsets } = buildPathPool(members.map((m) => m.path));
+/** A v5 container holding `members` in order, with the retail path table (`options.sharePaths`: see `PathPoolOptions`). */
+export function writeEmbb(members: EmbbWriterMember[], options: PathPoolOptions = {}): Uint8Array {
+  const { pool, offsets } = buildPathPool(
+    members.map((m) => m.path),
+    options,
+  );
   members.forEach((m, i) => {
     if (m.bytes.length > 0xffffffff)
       throw new Arch06Error('BAD_ARGUMENT', 'a member holds at most 0xFFFFFFFF bytes (u32 size word)', {

@@ -11,3 +11,4 @@ export { writeEmbb } from './embbWriter';
 export type { EmbbWriterMember } from './embbWriter';
 export { writeBndl } from './bndlWriter';
 export type { BndlWriterMember } from './bndlWriter';
+export type { PathPoolOptions } from './pathPool';

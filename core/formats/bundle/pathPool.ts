@@ -38,24 +38,44 @@ export function checkMemberPath(path: string, field: string): void {
   }
 }
 
+/** How a pool is built. */
+export interface PathPoolOptions {
+  /**
+   * Let members with one path share one pool string (and its offset), as no retail pool does but
+   * the layout allows: for crafted files (issue 21). Default: a repeated path is refused.
+   */
+  sharePaths?: boolean;
+}
+
 /**
  * The retail path pool for `paths` (in order): each path NUL-terminated and NUL-padded to 4,
  * offsets following on from 0. Shared by `writeEmbb` and `writeBndl`, so a manifest's path area
- * is byte-identical to its container's pool. Paths are case-insensitive: duplicates are refused.
+ * is byte-identical to its container's pool. Paths are case-insensitive: duplicates are refused
+ * (or, with `sharePaths`, written once and pointed at by every member naming them).
  */
-export function buildPathPool(paths: string[]): { pool: Uint8Array; offsets: number[] } {
-  const seen = new Set<string>();
+export function buildPathPool(paths: string[], options: PathPoolOptions = {}): { pool: Uint8Array; offsets: number[] } {
+  const seen = new Map<string, number>();
   let size = 0;
   const offsets: number[] = [];
+  const unique: number[] = [];
+  const keys = new Map<string, string>(); // one path string given many times is folded once
   paths.forEach((p, i) => {
+    let k = keys.get(p);
+    if (k === undefined) keys.set(p, (k = p.toLowerCase()));
+    const at = seen.get(k);
+    if (at !== undefined) {
+      if (!options.sharePaths)
+        throw new Arch06Error('BAD_ARGUMENT', 'member path given twice (paths are case-insensitive)', { field: `member[${i}].path`, actual: p });
+      offsets.push(at);
+      return;
+    }
     checkMemberPath(p, `member[${i}].path`);
-    const k = p.toLowerCase();
-    if (seen.has(k)) throw new Arch06Error('BAD_ARGUMENT', 'member path given twice (paths are case-insensitive)', { field: `member[${i}].path`, actual: p });
-    seen.add(k);
+    seen.set(k, size);
     offsets.push(size);
+    unique.push(i);
     size += paddedLength(p.length);
   });
   const pool = new Uint8Array(size); // zero-filled: terminators and padding are NUL
-  paths.forEach((p, i) => pool.set(Buffer.from(p, 'latin1'), offsets[i]));
+  for (const i of unique) pool.set(Buffer.from(paths[i], 'latin1'), offsets[i]);
   return { pool, offsets };
 }

@@ -11,6 +11,7 @@
  * The structure (sizes closing at the block's end, the walk) fails as typed errors; an index
  * entry pointing between groups, or an unsorted index, is reported in `problems`.
  */
+import { MessageList } from '../../io/bounded';
 import { Confidence } from '../../io/confidence';
 import { FieldReader, hex32 } from '../../io/fieldReader';
 import { expectMagicVersion } from '../../io/magic';
@@ -42,7 +43,7 @@ export interface GroupList {
   indexSize: number;
   /** In area order. */
   groups: OnlsGroup[];
-  /** In file order (sorted by owner hash on the real registries). */
+  /** In file order (sorted by owner hash on the real registries); entries naming one group share its `OnlsGroup`. */
   index: OnlsIndexEntry[];
   sortedByHash: boolean;
   problems: string[];
@@ -104,7 +105,7 @@ export function readOnls(r: FieldReader, field = 'onls'): GroupList {
     byAreaOffset.set(group.areaOffset, group);
   }
   r.pos = areaStart + areaSize;
-  const problems: string[] = [];
+  const problems = new MessageList();
   const count = indexSize / ONLS_INDEX_ENTRY_SIZE;
   const index: OnlsIndexEntry[] = new Array(count);
   let sortedByHash = true;
@@ -113,11 +114,11 @@ export function readOnls(r: FieldReader, field = 'onls'): GroupList {
     const ownerHash = r.u32(`${field}.index[${i}].ownerHash`);
     const areaOffset = r.u32(`${field}.index[${i}].offset`);
     const group = byAreaOffset.get(areaOffset);
-    if (!group) problems.push(`index ${i} (owner ${hex32(ownerHash)}): offset ${areaOffset} is not the start of a group in the area`);
+    if (!group) problems.add(`index ${i} (owner ${hex32(ownerHash)}): offset ${areaOffset} is not the start of a group in the area`);
     if (i > 0 && ownerHash < index[i - 1].ownerHash) sortedByHash = false;
     index[i] = { offset: at, ownerHash, areaOffset, group };
   }
-  if (!sortedByHash) problems.push('the owner index is not sorted by hash');
+  if (!sortedByHash) problems.add('the owner index is not sorted by hash');
   return {
     offset,
     size: r.end - offset,
@@ -127,7 +128,7 @@ export function readOnls(r: FieldReader, field = 'onls'): GroupList {
     groups,
     index,
     sortedByHash,
-    problems,
-    confidence: problems.length ? 'uncertain' : 'confirmed',
+    problems: problems.list(),
+    confidence: problems.total ? 'uncertain' : 'confirmed',
   };
 }

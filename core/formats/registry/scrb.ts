@@ -13,6 +13,7 @@
  * inside the bindings) is reported in `problems`, not thrown, so a registry that breaks it says so.
  * Resolving objects and scripts needs the OBJL and the part's script: ./resolve.ts.
  */
+import { MessageList, quoteShort } from '../../io/bounded';
 import { Confidence } from '../../io/confidence';
 import { FieldReader, hex32 } from '../../io/fieldReader';
 import { expectMagicVersion } from '../../io/magic';
@@ -53,7 +54,7 @@ export interface ScriptBindings {
   sortedByHash: boolean;
   /** Object-binding rows: the sum of the objects' counts. */
   rowCount: number;
-  /** Every rule the block breaks (empty on the real registries). */
+  /** Every rule the block breaks (empty on the real registries); the first `MAX_MESSAGES`, then a line counting the rest. */
   problems: string[];
   confidence: Confidence;
 }
@@ -76,8 +77,10 @@ export function readScrb(r: FieldReader, field = 'scrb'): ScriptBindings {
   const strings = readNulStrings(r, r.pos, stringBytes, `${field}.strings`);
   r.pos += stringBytes;
   r.fits(bindingCount, SCRB_BINDING_SIZE, `${field}.bindings`, bindingsAt);
-  const problems: string[] = [];
+  const problems = new MessageList();
   const name = (off: number): string | null => strings.byOffset.get(off) ?? null;
+  // Records may share one event name: each name is hashed once, however many records name it.
+  const eventHashes = new Map<number, ReturnType<typeof defaultHasher.tryHash>>();
   const bindings: ScrbBinding[] = new Array(bindingCount);
   for (let i = 0; i < bindingCount; i++) {
     const at = r.pos;
@@ -96,13 +99,17 @@ export function readScrb(r: FieldReader, field = 'scrb'): ScriptBindings {
       functionNameOffset,
       function: name(functionNameOffset),
     };
-    if (b.event === null) problems.push(`binding ${i}: event name offset ${eventNameOffset} is not a string start of the string area`);
+    if (b.event === null) problems.add(`binding ${i}: event name offset ${eventNameOffset} is not a string start of the string area`);
     else {
-      const h = defaultHasher.tryHash(b.event);
-      if (h.ok && h.hash !== eventHash)
-        problems.push(`binding ${i}: event hash ${hex32(eventHash)} is not StringHash(${JSON.stringify(b.event)}) = ${hex32(h.hash)}`);
+      let h = eventHashes.get(eventNameOffset);
+      if (h === undefined) eventHashes.set(eventNameOffset, (h = defaultHasher.tryHash(b.event)));
+      if (h.ok && h.hash !== eventHash) {
+        const event = b.event;
+        const hash = h.hash;
+        problems.add(() => `binding ${i}: event hash ${hex32(eventHash)} is not StringHash(${quoteShort(event)}) = ${hex32(hash)}`);
+      }
     }
-    if (b.function === null) problems.push(`binding ${i}: function name offset ${functionNameOffset} is not a string start of the string area`);
+    if (b.function === null) problems.add(`binding ${i}: function name offset ${functionNameOffset} is not a string start of the string area`);
     bindings[i] = b;
   }
   r.fits(objectCount, SCRB_OBJECT_SIZE, `${field}.objects`, objectsAt);
@@ -115,12 +122,12 @@ export function readScrb(r: FieldReader, field = 'scrb'): ScriptBindings {
     const o: ScrbObject = { index: i, offset: at, hash: r.u32(`${f}.hash`), firstBinding: r.u32(`${f}.firstBinding`), count: r.u32(`${f}.count`) };
     if (i > 0 && o.hash < objects[i - 1].hash) sortedByHash = false;
     if (o.firstBinding + o.count > bindingCount)
-      problems.push(`object ${i} (${hex32(o.hash)}): bindings ${o.firstBinding}..${o.firstBinding + o.count - 1} run past the ${bindingCount} binding records`);
+      problems.add(`object ${i} (${hex32(o.hash)}): bindings ${o.firstBinding}..${o.firstBinding + o.count - 1} run past the ${bindingCount} binding records`);
     else rowCount += o.count;
     objects[i] = o;
   }
   r.atEnd(`${field}.end`);
-  if (!sortedByHash) problems.push('the object index is not sorted by hash (the engine binary-searches it)');
+  if (!sortedByHash) problems.add('the object index is not sorted by hash (the engine binary-searches it)');
   return {
     offset,
     size: r.end - offset,
@@ -130,7 +137,7 @@ export function readScrb(r: FieldReader, field = 'scrb'): ScriptBindings {
     objects,
     sortedByHash,
     rowCount,
-    problems,
-    confidence: problems.length ? 'uncertain' : 'confirmed',
+    problems: problems.list(),
+    confidence: problems.total ? 'uncertain' : 'confirmed',
   };
 }

@@ -129,14 +129,26 @@ export function writeScrb(scriptPath: string, objects: ScrbWriterObject[]): Uint
   const strings = new StringArea('binding');
   const scriptHash = stringHash(scriptPath);
   const records: { eventHash: number; event: number; fn: number }[] = [];
-  const runs = new Map<string, number>();
+  // Objects with the same bindings share one run: the same array at once, equal ones by their string offsets.
+  const byArray = new Map<ScrbWriterObject['bindings'], number>();
+  const byContent = new Map<string, number>();
+  const eventHashes = new Map<string, number>();
   const index = objects.map((o) => {
-    const key = JSON.stringify(o.bindings.map((b) => [b.event, b.function]));
-    let first = runs.get(key);
+    let first = byArray.get(o.bindings);
     if (first === undefined) {
-      first = records.length;
-      runs.set(key, first);
-      for (const b of o.bindings) records.push({ eventHash: stringHash(b.event), event: strings.add(b.event), fn: strings.add(b.function) });
+      const refs = o.bindings.map((b) => ({ event: strings.add(b.event), fn: strings.add(b.function), name: b.event }));
+      const key = refs.map((r) => `${r.event}:${r.fn}`).join(',');
+      first = byContent.get(key);
+      if (first === undefined) {
+        first = records.length;
+        byContent.set(key, first);
+        for (const r of refs) {
+          let eventHash = eventHashes.get(r.name);
+          if (eventHash === undefined) eventHashes.set(r.name, (eventHash = stringHash(r.name)));
+          records.push({ eventHash, event: r.event, fn: r.fn });
+        }
+      }
+      byArray.set(o.bindings, first);
     }
     return { hash: stringHash(o.name), first, count: o.bindings.length };
   });
@@ -152,12 +164,14 @@ export function writeScrb(scriptPath: string, objects: ScrbWriterObject[]): Uint
 export interface OnlsWriterGroup {
   owner: string;
   members: string[];
+  /** Other owners whose index entries point at this same group (the layout allows it; crafted files use it). */
+  sharedBy?: string[];
 }
 
 /** An ONLS block: the groups in order in the area, the index sorted by owner hash. */
 export function writeOnls(groups: OnlsWriterGroup[]): Uint8Array {
   const area = new ByteWriter();
-  const index = groups.map((g, i) => {
+  const index = groups.flatMap((g, i) => {
     const at = area.length;
     area.u32(g.members.length);
     for (const m of g.members) {
@@ -168,7 +182,7 @@ export function writeOnls(groups: OnlsWriterGroup[]): Uint8Array {
         });
       area.u16(m.length).latin1(m);
     }
-    return { hash: stringHash(g.owner), at };
+    return [g.owner, ...(g.sharedBy ?? [])].map((owner) => ({ hash: stringHash(owner), at }));
   });
   index.sort((a, b) => a.hash - b.hash);
   const a = area.toBytes();

@@ -3,7 +3,7 @@
 import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { Mount, locateBundleMember, resolveBundle } from '../../archive';
-import { parseObjr, resolveRegistry } from '../../formats/registry';
+import { bindingRows, parseObjr, resolveRegistry } from '../../formats/registry';
 import { listFunctions, parseScript } from '../../formats/script';
 import { parseSkdb } from '../../formats/strings';
 import { stringHash } from '../../hash';
@@ -76,9 +76,9 @@ test("the layer's registry: scripted objects of the seed's classes, every bindin
     assert.equal(reg.objectList!.recordLayout.validated, true);
     const res = resolveRegistry(reg, { scriptPath: SAMPLE_LAYER_SCRIPT, functions });
     assert.equal(res.bindingsResolved, true, res.problems.join('; '));
-    const classes = new Set(res.bindings.map((r) => r.class));
+    const classes = new Set([...bindingRows(res)].map((r) => r.class));
     for (const c of ['ScriptRelay', 'ScriptObject', 'QuestRelay', 'StartupCommand']) assert.ok(classes.has(c), c);
-    assert.equal(res.bindings.length, patched ? 6 : 5);
+    assert.equal([...bindingRows(res)].length, patched ? 6 : 5);
     // Objects share binding runs, as on the real registries: the alarm relays share one record.
     assert.equal(reg.bindings!.bindings.length, 4);
   }

@@ -7,7 +7,7 @@ import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { Mount } from '../../archive';
+import { Mount, verifyMount } from '../../archive';
 import { writeRegistry } from '../../formats/registry';
 import { SAMPLE_LAYER_REGISTRY, SAMPLE_LAYER_SCRIPT } from '../../sample';
 import { REAL_LAYER_NAMES, mountRealPatch, realLayerStem, realPatch } from '../../../test/support/realLayers';
@@ -120,5 +120,26 @@ test('cancelled builds stop between files and say so', () => {
     assert.equal(seen, 1);
   } finally {
     m.close();
+  }
+});
+
+test('one loose name that cannot be a path costs that file only: hidden, reported by verify, every other script indexed', () => {
+  const m = mountSample('arch06-script-index-badname-');
+  const root = m.root;
+  m.close();
+  fs.writeFileSync(path.join(root, 'Game', 'bad\x1b[31mname.scripts'), 'local x = 1\n');
+  const again = Mount.open({ root });
+  try {
+    assert.ok(!again.distinctPaths().some((p) => p.includes('\x1b')), 'hidden from the merged view');
+    const index = ScriptIndex.build(again);
+    assert.deepEqual(index.failures, []);
+    assert.equal(index.boundBy(SAMPLE_LAYER_SCRIPT, '_gatealarm_SR_Script1_0c1d2e3f').length, 3);
+    const report = verifyMount(again);
+    assert.deepEqual(
+      report.failures.map((f) => [f.code, f.path]),
+      [['UNSAFE_NAME', 'bad\x1b[31mname.scripts']],
+    );
+  } finally {
+    again.close();
   }
 });

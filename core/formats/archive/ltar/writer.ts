@@ -171,7 +171,7 @@ export class LtarWriter {
         .u64(size)
         .u8(1)
         .u8(chunked ? 9 : 0);
-      dataParts.push(...parts);
+      for (const p of parts) dataParts.push(p); // not push(...): an entry of 131,072 chunks overflows a spread
       dataAt += storedSize;
     });
 

@@ -12,7 +12,7 @@ import { parseScript } from '../../script/scri';
 import { listFunctions } from '../../script/functions';
 import { OBJL_WORLD_SET } from '../layout';
 import { parseObjr } from '../objr';
-import { ownScriptPath, resolveRegistry } from '../resolve';
+import { bindingRows, ownScriptPath, resolveRegistry } from '../resolve';
 import { mountRealPatch, realLayerStem, realPatch } from '../../../../test/support/realLayers';
 
 const patch = realPatch;
@@ -88,8 +88,8 @@ test('real layers: OBJR chains, OBJL records, SCRB rows and ONLS groups of the f
       const res = resolveRegistry(reg, { scriptPath, functions: new Set(functions.map((f) => f.name)) });
       assert.deepEqual(res.problems, [], where);
       assert.ok(res.bindingsResolved, where);
-      assert.equal(res.bindings.length, want.rows, where);
-      for (const b of res.bindings) {
+      assert.equal([...bindingRows(res)].length, want.rows, where);
+      for (const b of [...bindingRows(res)]) {
         assert.ok(b.object && b.class && b.event && b.function && b.script === scriptPath && b.functionFound, `${where}: ${JSON.stringify(b)}`);
       }
       // ONLS: owners and members are OBJL objects.

@@ -12,7 +12,7 @@ import { readObjl } from '../objl';
 import { ObjectRegistry, parseObjr } from '../objr';
 import { readOnls } from '../onls';
 import { readScrb } from '../scrb';
-import { ownScriptPath, resolveRegistry } from '../resolve';
+import { bindingRows, ownScriptPath, resolveRegistry } from '../resolve';
 import { ObjlWriterObject, RegistryWriterLayer, writeObjl, writeObjr, writeOnls, writeRegistry, writeScrb } from '../writer';
 import { expectArch06Error } from '../../../../test/support/errors';
 import { prng } from '../../../../test/support/fixtures';
@@ -144,8 +144,8 @@ test('registry: a written layer reads back: chain, names, objects, bindings, gro
   const res = resolveRegistry(reg, { scriptPath: SCRIPT, functions: FUNCTIONS });
   assert.deepEqual(res.problems, []);
   assert.ok(res.bindingsResolved);
-  assert.equal(res.bindings.length, 6);
-  const rows = res.bindings.map((b) => `${b.object}|${b.class}|${b.event}|${b.function}|${b.script}`).sort();
+  assert.equal([...bindingRows(res)].length, 6);
+  const rows = [...bindingRows(res)].map((b) => `${b.object}|${b.class}|${b.event}|${b.function}|${b.script}`).sort();
   assert.deepEqual(rows, [
     `Gate_00.SC|StartupCommand|Script|_gate_SC_Script_4|${SCRIPT}`,
     `Gate_00.SO|ScriptObject|Script|_gate_SO_Script_3|${SCRIPT}`,
@@ -154,7 +154,7 @@ test('registry: a written layer reads back: chain, names, objects, bindings, gro
     `Quest_Gate.QR|QuestRelay|CompleteQuestScript|_quest_Complete_6|${SCRIPT}`,
     `Quest_Gate.QR|QuestRelay|StartQuestScript|_quest_Start_5|${SCRIPT}`,
   ]);
-  for (const b of res.bindings) assert.equal(b.scriptHash, stringHash(SCRIPT));
+  for (const b of [...bindingRows(res)]) assert.equal(b.scriptHash, stringHash(SCRIPT));
   assert.deepEqual(res.groups.map((g) => [g.owner, g.members]).sort(), [
     ['Gate_00.G', ['Gate_00.SO', 'Gate_00.SR', 'Gate_00.SC']],
     ['Gate_00.SO', []],
@@ -211,7 +211,7 @@ test('registry: the OBJL record layout is validated; a failure keeps the tables 
     assert.ok(r.notes.some((n) => /did not validate/.test(n)));
     // Bindings still resolve by name; the class is reported as unknown.
     const res = resolveRegistry(r, { scriptPath: SCRIPT });
-    assert.ok(res.bindings.every((x) => x.object !== null && x.class === null));
+    assert.ok([...bindingRows(res)].every((x) => x.object !== null && x.class === null));
     assert.equal(res.bindingsResolved, false);
   }
   // Bytes after the last set inside the block.
@@ -235,7 +235,7 @@ test('registry: bindings and groups that do not resolve are reported, not thrown
   const reg = parseObjr(bytes, 'x');
   const res = resolveRegistry(reg, { scriptPath: SCRIPT, functions: FUNCTIONS });
   assert.equal(res.bindingsResolved, false);
-  const nobody = res.bindings.find((b) => b.objectHash === stringHash('Nobody.SR'))!;
+  const nobody = [...bindingRows(res)].find((b) => b.objectHash === stringHash('Nobody.SR'))!;
   assert.equal(nobody.object, null);
   assert.equal(nobody.functionFound, false);
   assert.ok(nobody.problems.some((p) => /no OBJL name/.test(p)));
@@ -244,7 +244,7 @@ test('registry: bindings and groups that do not resolve are reported, not thrown
   assert.deepEqual(res.groups[0].unknownMembers, ['Phantom']);
   // Another part's script path: every row says its hash is not the part's own.
   const other = resolveRegistry(reg, { scriptPath: 'worlds\\retail\\other.scripts' });
-  assert.ok(other.bindings.every((b) => b.script === null && b.problems.some((p) => /not StringHash of the part's own script/.test(p))));
+  assert.ok([...bindingRows(other)].every((b) => b.script === null && b.problems.some((p) => /not StringHash of the part's own script/.test(p))));
 });
 
 test('registry: SCRB rules: an unsorted index, a run past the bindings, names off string starts, a wrong event hash', () => {
