@@ -3,6 +3,7 @@
 import * as esbuild from 'esbuild';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { buildKrakenWasm } from './krakenWasm.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const watch = process.argv.includes('--watch');
@@ -141,6 +142,9 @@ const common = {
 function options({ threeCore: core, ...b }) {
   return { ...common, ...b, plugins: [...common.plugins, ...(core ? [threeCore] : [])] };
 }
+
+// The WebAssembly Kraken decoder, embedded in core/oodle/kraken/wasmBinary.ts (rebuilt when its sources change).
+if (await buildKrakenWasm()) console.log('built core/oodle/kraken/wasmBinary.ts from core/oodle/kraken/assembly/');
 
 if (watch) {
   for (const b of bundles) await (await esbuild.context(options(b))).watch();

@@ -7,6 +7,9 @@
  */
 import { Arch06Error, hexBytes } from '../errors';
 import { checkKrakenFraming, decodeKrakenInto } from './kraken';
+
+export { krakenEngine, setKrakenEngine } from './kraken';
+export type { KrakenEngine } from './kraken';
 import { checkLzb16Framing, decodeLzb16Into } from './lzb16';
 
 /** Where a stream came from, so a failure names the entry and chunk. */

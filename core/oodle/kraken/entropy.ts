@@ -26,6 +26,8 @@ export class EntropyDecoder {
   /** Scratch for nested containers (RLE command prefixes, multi-array pieces), bump-allocated. */
   private tmp = new Uint8Array(0);
   private tmpTop = 0;
+  /** The scratch this stream may use: exactly what `reserve` asked for, whatever `tmp` kept from a larger stream (so a decode never depends on earlier ones). */
+  private tmpCap = 0;
   /** Input position just after the last array decoded or measured. */
   next = 0;
   private readonly fwd = new BitReader();
@@ -42,6 +44,7 @@ export class EntropyDecoder {
   /** Make sure `bytes` of nested scratch exist; called once per stream, before any decode. */
   reserve(bytes: number): void {
     if (this.tmp.length < bytes) this.tmp = new Uint8Array(bytes);
+    this.tmpCap = bytes;
     this.tmpTop = 0;
   }
 
@@ -154,7 +157,7 @@ export class EntropyDecoder {
     const mark = this.tmpTop;
     if (src[s] !== 0) {
       // The command buffer's first part is itself entropy coded; rebuild it contiguously.
-      const room = this.tmp.length - mark;
+      const room = this.tmpCap - mark;
       const got = this.decode(src, s, e, this.tmp, mark, room, depth + 1);
       const rest = e - this.next;
       if (got + rest > room) corrupt(s, 'rle', 'RLE command buffer larger than scratch');
@@ -251,7 +254,7 @@ export class EntropyDecoder {
     let t = mark;
     let total = 0;
     for (let i = 0; i < pieces; i++) {
-      const got = this.decode(src, p, e, tmp0, t, tmp0.length - t, depth + 1);
+      const got = this.decode(src, p, e, tmp0, t, this.tmpCap - t, depth + 1);
       this.pieceStart[i] = t;
       this.pieceLeft[i] = got;
       t += got;
@@ -266,7 +269,7 @@ export class EntropyDecoder {
     const numIdx = this.measure(src, p, e, total);
     let numLens = numIdx - 1;
     if (numLens < 1) corrupt(p, 'multiarray', 'too few interval indexes');
-    if (tmp0.length - t < 2 * numIdx) corrupt(p, 'multiarray', 'interval tables larger than scratch');
+    if (this.tmpCap - t < 2 * numIdx) corrupt(p, 'multiarray', 'interval tables larger than scratch');
     const logs = t;
     const idx = t + numIdx;
     this.tmpTop = t + 2 * numIdx;

@@ -1,5 +1,5 @@
 /**
- * Fuzz test for the Oodle decoders (Kraken, LZB16): mutated vectors (bit flips, byte sets,
+ * Fuzz test for the Oodle decoders (Kraken, both engines, and LZB16): mutated vectors (bit flips, byte sets,
  * truncation, splices, inserted/deleted bytes, raw-size lies, random bytes after a valid
  * header) must end in a typed `Arch06Error` or decode to exactly the requested size,
  * without writing outside the destination. The loop runs in a worker thread; a watchdog
@@ -36,9 +36,13 @@ function plan(fixedCases: number): Pick<FuzzJob, 'seed' | 'budget'> {
 
 test('Kraken decoder: mutated input ends in a typed error or an exact-size result', { skip: vectorsDir.skip, timeout: 30 * 60_000 }, async (t) => {
   const dirs = [vectorsDir.path, ...(realDir.skip ? [] : [realDir.path])];
+  const patch = patchArchive.skip ? undefined : patchArchive.path;
   const heartbeat = new SharedArrayBuffer(4);
-  const job: FuzzJob = { ...plan(SLICE.krakenCases), dirs, heartbeat };
-  await runFuzz(t, job, () => loadFuzzVectors(dirs));
+  const job: FuzzJob = { ...plan(SLICE.krakenCases), dirs, heartbeat, patchArchive: patch };
+  const summary = await runFuzz(t, job, () => loadFuzzVectors(dirs, patch));
+  // Both engines were exercised: the dispatch ran WebAssembly, and the engines were compared.
+  assert.equal(summary.krakenEngine, 'wasm', 'the dispatch decodes Kraken with WebAssembly');
+  assert.ok(summary.compared > summary.cases / 2, `engines compared on ${summary.compared} of ${summary.cases} cases`);
 });
 
 // LZB16: writer-made streams always, the four real chunks of Patch_00.arch06 when ../shared has them.
@@ -51,7 +55,7 @@ test('LZB16 decoder: mutated input ends in a typed error or an exact-size result
 });
 
 /** Run `job` in the fuzz worker under the hang watchdog; fail on any reported failure. */
-async function runFuzz(t: { diagnostic(m: string): void }, job: FuzzJob, loadVectors: () => FuzzVector[]): Promise<void> {
+async function runFuzz(t: { diagnostic(m: string): void }, job: FuzzJob, loadVectors: () => FuzzVector[]): Promise<FuzzSummary> {
   const { seed, budget, heartbeat } = job;
   const beat = new Int32Array(heartbeat);
   const worker = new Worker(path.join(__dirname, 'fuzzWorker.js'), { workerData: job });
@@ -86,10 +90,12 @@ async function runFuzz(t: { diagnostic(m: string): void }, job: FuzzJob, loadVec
   });
 
   const how = 'seconds' in budget ? `in ~${budget.seconds}s` : '(fixed slice)';
-  const line = `${job.target ?? 'kraken'} fuzz seed ${seed}: ${summary.cases} cases ${how}, ${summary.decoded} decoded, errors ${JSON.stringify(summary.errors)}`;
+  const engines = job.target === 'lzb16' ? '' : `, engine ${summary.krakenEngine}, ${summary.compared} compared with the reference`;
+  const line = `${job.target ?? 'kraken'} fuzz seed ${seed}: ${summary.cases} cases ${how}, ${summary.decoded} decoded${engines}, errors ${JSON.stringify(summary.errors)}`;
   t.diagnostic(line);
   console.log(line);
   for (const f of summary.failures) console.log(`  FAIL seed ${seed} case ${f.index}: ${f.label}: ${f.problem}`);
   assert.ok(summary.cases > 0, 'ran at least one case');
   assert.deepEqual(summary.failures, [], `fuzz failures (seed ${seed}); replay with ARCH06_FUZZ_SEED=${seed}`);
+  return summary;
 }

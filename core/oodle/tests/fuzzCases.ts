@@ -5,7 +5,7 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { LtarSource } from '../../archive/ltarSource';
+import { realChunks } from '../../../test/support/realChunks';
 import { compressLzb16, writeLzb16, writeLzb16Literals } from '../lzb16/writer';
 
 export interface FuzzVector {
@@ -37,8 +37,11 @@ function prng(seed: number): () => number {
   };
 }
 
-/** Every vector in the shared Kraken folders (both manifests), plus tiny hand-made streams. */
-export function loadFuzzVectors(dirs: string[]): FuzzVector[] {
+/**
+ * Every vector in the shared Kraken folders (both manifests), tiny hand-made streams and, when
+ * `patchArchive` is given, the real Kraken chunks of Patch_00.arch06.
+ */
+export function loadFuzzVectors(dirs: string[], patchArchive?: string): FuzzVector[] {
   const out: FuzzVector[] = [
     { name: 'memset', src: Uint8Array.from([0x8c, 0x06, 0x07, 0xff, 0xff, 0x41]), rawSize: 5000 },
     { name: 'stored-block', src: Uint8Array.from([0xcc, 0x06, 1, 2, 3, 4, 5, 6, 7, 8]), rawSize: 8 },
@@ -51,6 +54,7 @@ export function loadFuzzVectors(dirs: string[]): FuzzVector[] {
       out.push({ name: m.name, src: new Uint8Array(fs.readFileSync(path.join(dir, m.compressedFile))), rawSize: m.rawSize });
     }
   }
+  if (patchArchive) for (const c of realChunks(patchArchive)) if (c.codec === 'kraken') out.push({ name: `real ${c.name}`, src: c.src, rawSize: c.rawSize });
   return out;
 }
 
@@ -109,24 +113,7 @@ export function loadLzb16FuzzVectors(patchArchive?: string): FuzzVector[] {
     const data = Uint8Array.from({ length: size }, (_, i) => (rnd() < 0.003 ? Math.floor(rnd() * 256) : p[i % para]));
     add(name, compressLzb16(data, para + 100), size);
   }
-  if (patchArchive) {
-    const s = LtarSource.openFile(patchArchive, path.basename(patchArchive));
-    try {
-      for (let i = 0; i < s.fileCount; i++) {
-        const e = s.entryAt(i);
-        if (e.storage !== 'chunked') continue;
-        const cs = e.chunkStream();
-        for (let c = 0, n = cs.indexAll(); c < n; c++) {
-          const ch = cs.chunk(c);
-          // A plain Uint8Array copy: a file source returns Buffers, whose slice() makeCase would mutate in place.
-          const payload = Uint8Array.from(s.bytes.readSync(e.record.dataOffset + ch.headerOffset + 8, ch.storedLen));
-          if (!ch.stored && payload[1] === 0x02) add(`real ${e.path}`, payload, ch.rawLen);
-        }
-      }
-    } finally {
-      s.close();
-    }
-  }
+  if (patchArchive) for (const c of realChunks(patchArchive)) if (c.codec === 'lzb16') add(`real ${c.name}`, c.src, c.rawSize);
   return out;
 }
 

@@ -1,11 +1,15 @@
 /**
  * Fuzz loop, run inside a worker thread by fuzz.test.ts so that a hang can be detected and
  * the worker killed. Before each case it publishes the case index in shared memory (the
- * watchdog's heartbeat); at the end it posts a summary.
+ * watchdog's heartbeat); at the end it posts a summary. Each case goes through the dispatch
+ * (`decodeOodle`/`decodeOodleInto`, whatever engine it picks); a Kraken case is then also
+ * decoded by each engine alone, and the WebAssembly engine must agree with the TypeScript
+ * reference: the same bytes, or both refuse (and never an unplanned trap).
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { Arch06Error } from '../../errors';
-import { decodeOodle, decodeOodleInto } from '..';
+import { decodeOodle, decodeOodleInto, identifyCodec } from '..';
+import { decodeKrakenReferenceInto, decodeKrakenWasmInto, krakenEngine } from '../kraken';
 import { loadFuzzVectors, loadLzb16FuzzVectors, makeCase } from './fuzzCases';
 
 export interface FuzzJob {
@@ -16,7 +20,7 @@ export interface FuzzJob {
   heartbeat: SharedArrayBuffer;
   /** Which decoder's vectors to mutate (default kraken: the vectors in `dirs`). */
   target?: 'kraken' | 'lzb16';
-  /** lzb16: the real archive whose LZB16 chunks join the writer-made streams. */
+  /** The real archive whose chunks of the target's codec join the vectors. */
   patchArchive?: string;
 }
 
@@ -29,23 +33,56 @@ export interface FuzzFailure {
 export interface FuzzSummary {
   cases: number;
   decoded: number;
+  /** The engine the dispatch used for Kraken, and how many cases compared the two engines. */
+  krakenEngine: string;
+  compared: number;
   errors: Record<string, number>;
   failures: FuzzFailure[];
 }
 
 const GUARD = 64;
+/** Engine comparison up to this raw size (larger size lies are the dispatch's business). */
+const COMPARE_LIMIT = 1 << 22;
+
+/** Decode a Kraken case with each engine alone; a problem description when they disagree. */
+function compareEngines(src: Uint8Array, rawSize: number): string | undefined {
+  const ref = new Uint8Array(rawSize);
+  let refError: unknown;
+  try {
+    decodeKrakenReferenceInto(src, ref, 0, rawSize);
+  } catch (e) {
+    refError = e;
+  }
+  const fast = new Uint8Array(rawSize);
+  const outcome = decodeKrakenWasmInto(src, fast, 0, rawSize);
+  if (outcome === 'trapped') return 'WebAssembly engine trapped outside its checks';
+  if (outcome === 'unavailable') return 'WebAssembly engine unavailable';
+  if (refError !== undefined) {
+    if (!(refError instanceof Arch06Error)) return undefined; // reported by the dispatch run
+    return outcome === 'rejected' ? undefined : `WebAssembly engine decoded a stream the reference refuses (${refError.code}: ${refError.message})`;
+  }
+  if (outcome === 'rejected') return 'WebAssembly engine refused a stream the reference decodes';
+  for (let i = 0; i < rawSize; i++) if (ref[i] !== fast[i]) return `engines differ at output byte ${i}`;
+  return undefined;
+}
 
 function run(job: FuzzJob): FuzzSummary {
   const beat = new Int32Array(job.heartbeat);
-  const vectors = job.target === 'lzb16' ? loadLzb16FuzzVectors(job.patchArchive) : loadFuzzVectors(job.dirs);
+  const kraken = job.target !== 'lzb16';
+  const vectors = kraken ? loadFuzzVectors(job.dirs, job.patchArchive) : loadLzb16FuzzVectors(job.patchArchive);
   const b = job.budget;
   const deadline = 'seconds' in b ? Date.now() + b.seconds * 1000 : Infinity;
   const more = (index: number): boolean => ('cases' in b ? index < b.cases : Date.now() < deadline);
-  const summary: FuzzSummary = { cases: 0, decoded: 0, errors: {}, failures: [] };
+  const summary: FuzzSummary = { cases: 0, decoded: 0, krakenEngine: krakenEngine(), compared: 0, errors: {}, failures: [] };
   for (let index = 0; more(index) && summary.failures.length < 20; index++) {
     Atomics.store(beat, 0, index);
     const c = makeCase(job.seed, index, vectors);
     summary.cases++;
+    if (kraken && identifyCodec(c.src) === 'kraken' && Number.isSafeInteger(c.rawSize) && c.rawSize >= 0 && c.rawSize <= COMPARE_LIMIT) {
+      summary.compared++;
+      const problem = compareEngines(c.src, c.rawSize);
+      if (problem) summary.failures.push({ index, label: c.label, problem });
+    }
     try {
       if (c.into) {
         // Guard bytes around the destination catch writes outside the requested range.
