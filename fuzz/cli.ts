@@ -19,13 +19,13 @@ import { findingLine, reportTable } from './report';
 import { freshSeed } from './random';
 import { runFuzz } from './runner';
 import { realSamplesPresent } from './samples';
-import { makeCase } from './target';
+import { loadSeeds, makeCase } from './target';
 import { TARGETS, targetByName } from './targets';
 
 async function replay(names: string[], seed: number, index: number): Promise<void> {
   for (const name of names) {
     const t = targetByName(name);
-    const c = makeCase(t, await t.seeds(), seed, index);
+    const c = makeCase(t, await loadSeeds(t), seed, index);
     console.log(`${name} case ${index} of seed ${seed}: ${c.label} (${c.bytes.length} bytes)`);
     try {
       await t.run(c);

@@ -24,6 +24,9 @@ export interface Seed {
   fields?: FieldSpan[];
 }
 
+/** A copy (`slice` on a Node Buffer is a view of the same memory, and a mutation must never write into a seed). */
+export const copyOf = (b: Uint8Array): Uint8Array => new Uint8Array(b);
+
 const hex = (v: number | bigint): string => '0x' + v.toString(16).toUpperCase();
 
 /** Names that hold sizes, counts or offsets: the fields whose lies reach allocation and indexing. */
@@ -141,7 +144,7 @@ const INTERESTING_WORDS = [0, 1, 0xff, 0x7f, 0x80, 0xffff, 0x8000, 0x7fffffff, 0
 /** One blind mutation of `src`; returns the new bytes and what was done. */
 function blind(kind: Blind, src: Uint8Array, rnd: Rng, others: readonly Seed[]): Mutated {
   const n = src.length;
-  const b = src.slice();
+  const b = copyOf(src);
   switch (kind) {
     case 'bitflip': {
       const flips = 1 + rnd.int(8);
@@ -155,7 +158,7 @@ function blind(kind: Blind, src: Uint8Array, rnd: Rng, others: readonly Seed[]):
     }
     case 'truncate': {
       const at = rnd.chance(0.3) ? Math.max(0, n - 1 - rnd.int(16)) : rnd.int(n + 1);
-      return { bytes: src.slice(0, at), label: `truncated to ${at}` };
+      return { bytes: copyOf(src.subarray(0, at)), label: `truncated to ${at}` };
     }
     case 'splice': {
       const w = rnd.pick(others);
@@ -213,7 +216,7 @@ export function mutateBytes(seed: Seed, rnd: Rng, others: readonly Seed[]): Muta
   const labels: string[] = [];
   let bytes = seed.bytes;
   if (fields.length > 0 && rnd.chance(0.6)) {
-    bytes = bytes.slice();
+    bytes = copyOf(bytes);
     const lies = 1 + (rnd.chance(0.3) ? rnd.int(4) : 0);
     for (let i = 0; i < lies; i++) labels.push(lie(bytes, fields, rnd));
     if (rnd.chance(0.15)) {

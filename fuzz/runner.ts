@@ -10,7 +10,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { ERROR_CODES, type Finding, type FindingKind, SLOT, SLOT_COUNT, type TargetReport } from './outcomes';
-import { makeCase } from './target';
+import { loadSeeds, makeCase } from './target';
 import { targetByName } from './targets';
 import type { WorkerJob, WorkerMessage } from './worker';
 
@@ -107,7 +107,7 @@ function runWorker(job: WorkerJob, o: RunOptions, onMessage: (m: WorkerMessage) 
 /** A finding the runner itself saw (the worker could not report it): its case rebuilt here for the label. */
 async function outsideFinding(o: RunOptions, target: string, kind: FindingKind, index: number, problem: string): Promise<Finding> {
   const t = targetByName(target);
-  const c = makeCase(t, await t.seeds(), o.seed, index);
+  const c = makeCase(t, await loadSeeds(t), o.seed, index);
   const finding: Finding = { kind, target, seed: o.seed, index, label: c.label, problem };
   if (o.saveDir) {
     fs.mkdirSync(o.saveDir, { recursive: true });

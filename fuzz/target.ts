@@ -47,6 +47,13 @@ export class FuzzInvariant extends Error {
   }
 }
 
+/** A target's seeds, each held in a plain array of its own (a Buffer's `slice` shares memory, and seeds must stay as built). */
+export async function loadSeeds(target: FuzzTarget): Promise<Seed[]> {
+  const seeds = await target.seeds();
+  for (const s of seeds) s.bytes = new Uint8Array(s.bytes);
+  return seeds;
+}
+
 /** Case `index` of `target` under run seed `runSeed`. */
 export function makeCase(target: FuzzTarget, seeds: readonly Seed[], runSeed: number, index: number): FuzzCase {
   const rnd = caseRng(runSeed, target.name, index);

@@ -15,7 +15,7 @@ import * as vm from 'node:vm';
 import { parentPort, workerData } from 'node:worker_threads';
 import { Arch06Error } from '../core/errors';
 import { ERROR_CODES, type Finding, type FindingKind, SLOT, figureBound } from './outcomes';
-import { FuzzInvariant, type FuzzCase, type FuzzTarget, makeCase } from './target';
+import { FuzzInvariant, type FuzzCase, type FuzzTarget, loadSeeds, makeCase } from './target';
 import { targetByName } from './targets';
 
 export interface WorkerJob {
@@ -89,7 +89,7 @@ async function retainedAfterCollection(target: FuzzTarget, seeds: Parameters<typ
 async function main(job: WorkerJob): Promise<void> {
   const counters = new Int32Array(job.counters);
   const target = targetByName(job.target);
-  const seeds = await target.seeds();
+  const seeds = await loadSeeds(target);
   if (seeds.length === 0) throw new Error(`${job.target}: no seeds`);
   parentPort!.postMessage({ type: 'seeds', count: seeds.length } satisfies WorkerMessage);
   Atomics.store(counters, SLOT.state, 1);

@@ -1,8 +1,9 @@
 /** Every fuzz target, in the order a run takes them. */
 import type { FuzzTarget } from '../target';
+import { archcfg, ltarChunks, ltarTables, pathIndex } from './archive';
 import { kraken, lzb16 } from './oodle';
 
-export const TARGETS: readonly FuzzTarget[] = [kraken, lzb16];
+export const TARGETS: readonly FuzzTarget[] = [ltarTables, ltarChunks, kraken, lzb16, archcfg, pathIndex];
 
 export function targetByName(name: string): FuzzTarget {
   const t = TARGETS.find((x) => x.name === name);

@@ -11,7 +11,7 @@ import { decodeOodle, decodeOodleInto, identifyCodec } from '../../core/oodle';
 import { decodeKrakenReferenceInto, decodeKrakenWasmInto, krakenEngine } from '../../core/oodle/kraken';
 import { type OodleVector, loadKrakenVectors, loadLzb16Vectors } from '../../core/oodle/tests/vectors';
 import { sharedPath } from '../../test/support/shared';
-import { mutateBytes, type Seed } from '../mutate';
+import { copyOf, mutateBytes, type Seed } from '../mutate';
 import type { Rng } from '../random';
 import { type FuzzCase, type FuzzTarget, FuzzInvariant } from '../target';
 
@@ -60,7 +60,7 @@ function sizeLie(rawSize: number, rnd: Rng): number {
 
 function mutateStream(seed: Seed, rnd: Rng, seeds: readonly Seed[]): ReturnType<NonNullable<FuzzTarget['mutate']>> {
   const v = vectorOf.get(seed)!;
-  const m = rnd.chance(0.15) ? { bytes: seed.bytes.slice(), label: `${seed.name}` } : mutateBytes({ name: seed.name, bytes: seed.bytes }, rnd, seeds);
+  const m = rnd.chance(0.15) ? { bytes: copyOf(seed.bytes), label: `${seed.name}` } : mutateBytes({ name: seed.name, bytes: seed.bytes }, rnd, seeds);
   let rawSize = v.rawSize;
   let label = m.label;
   if (rnd.chance(0.15)) {
