@@ -234,3 +234,33 @@ export function mutateBytes(seed: Seed, rnd: Rng, others: readonly Seed[]): Muta
   }
   return { bytes, label: `${labels.join(' + ')} of ${seed.name}` };
 }
+
+/** A region of a seed a target mutates alone (a registry block's payload), and the size word that frames it. */
+export interface Region {
+  start: number;
+  end: number;
+  /** Fields inside the region are those whose name starts with this. */
+  prefix: string;
+  /** A u32 holding the region's length: rewritten (mostly) when a mutation changes it, so the mutation reaches the region's reader. */
+  sizeField?: number;
+}
+
+/** Mutate only `region` of `seed` (field lies on its fields, or blind mutations of its bytes), the rest kept. */
+export function mutateRegion(seed: Seed, region: Region, rnd: Rng, others: readonly Seed[]): Mutated {
+  const { start, end } = region;
+  const inner: Seed = {
+    name: seed.name,
+    bytes: seed.bytes.subarray(start, end),
+    fields: (seed.fields ?? [])
+      .filter((f) => f.name.startsWith(region.prefix) && f.offset >= start && f.offset + f.length <= end)
+      .map((f) => ({ ...f, offset: f.offset - start })),
+  };
+  const m = mutateBytes(inner, rnd, others);
+  const bytes = concat(seed.bytes.subarray(0, start), m.bytes, seed.bytes.subarray(end));
+  let label = `${m.label} [${region.prefix} at ${start}]`;
+  if (region.sizeField !== undefined && m.bytes.length !== end - start && rnd.chance(0.8)) {
+    new DataView(bytes.buffer, bytes.byteOffset).setUint32(region.sizeField, m.bytes.length, true);
+    label += ' + its size word';
+  }
+  return { bytes, label };
+}
