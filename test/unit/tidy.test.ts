@@ -145,6 +145,22 @@ test('code outside core/ imports core/ only through the faces (layer indexes), n
   }
 });
 
+test("fuzz/ (the fuzz harness, which like core/'s tests/ folders may reach internals) is imported by no shipped code", () => {
+  const root = repoRoot();
+  for (const dir of ['core', 'cli', 'extension', 'server', 'media', 'bench']) {
+    for (const f of sources(path.join(root, dir))) {
+      for (const spec of importsOf(f)) {
+        if (!spec.startsWith('.')) continue;
+        const target = path
+          .relative(root, path.resolve(path.dirname(f), spec))
+          .split(path.sep)
+          .join('/');
+        assert.ok(!target.startsWith('fuzz/'), `${path.relative(root, f)} imports ${spec}: fuzz/ is a test harness`);
+      }
+    }
+  }
+});
+
 /** Value imports of a file (type-only imports and re-exports are erased, so they pull in nothing at run time). */
 const valueImportsOf = (file: string): string[] =>
   [

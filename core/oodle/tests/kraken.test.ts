@@ -12,7 +12,7 @@ import * as path from 'node:path';
 import { Arch06Error } from '../../errors';
 import { decodeOodle, decodeOodleInto, identifyCodec } from '..';
 import { sharedPath } from '../../../test/support/shared';
-import { multiArrayStream } from './fuzzCases';
+import { multiArrayStream } from './vectors';
 
 interface ManifestEntry {
   name: string;

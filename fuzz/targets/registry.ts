@@ -1,0 +1,136 @@
+/**
+ * Object registries (`.objres`): the OBJR block chain, and each decoded block on its own (OBJL,
+ * SCRB, ONLS, GADB: mutations confined to that block's payload, its size word rewritten to fit
+ * most of the time so they reach the block's reader). A case runs what every front end runs:
+ * parse, resolve against the part's script (shared runs kept shared, rows expanded only up to a
+ * cap), the spelled names the dictionary takes, the decoded text and the registry editor's model
+ * with a window and a search. Seeds: the sample layer's registry (and its patched copy), crafted
+ * layers whose objects share runs, names and groups, and the four retail registries.
+ */
+import {
+  bindingRows,
+  blockNameHash,
+  ownScriptPath,
+  parseObjr,
+  resolveRegistry,
+  spelledNames,
+  writeObjr,
+  writeOnls,
+  writeRegistry,
+} from '../../core/formats/registry';
+import type { DecodedTag } from '../../core/formats/registry';
+import { listFunctions, parseScript } from '../../core/formats/script';
+import { HashDictionary } from '../../core/hash';
+import { addRegistryNames } from '../../core/nameSources';
+import { sampleLayerRegistry, sampleLayerScript } from '../../core/sample';
+import { renderText } from '../../core/text';
+import { buildRegistryModel } from '../../extension/editors/registryModel';
+import { mutateRegion, type Region, type Seed } from '../mutate';
+import type { Rng } from '../random';
+import { realFilesEnding } from '../samples';
+import { type FuzzCase, type FuzzTarget, withFields } from '../target';
+
+/** A small layer whose objects share binding runs, a group and a name. */
+function craftedLayer(): Uint8Array {
+  const run = [
+    { event: 'Script1', function: 'f_a' },
+    { event: 'Script2', function: 'f_b' },
+  ];
+  const objects = Array.from({ length: 12 }, (_, i) => ({
+    className: i % 2 ? 'ScriptRelay' : 'QuestRelay',
+    name: i < 10 ? `o${i}.SR` : 'same.SR',
+    group: i % 3 ? 'g0' : null,
+  }));
+  return writeRegistry({
+    scriptPath: 'worlds\\crafted\\layer.scripts',
+    objects,
+    bindings: objects.map((o) => ({ name: o.name, bindings: run })),
+    groups: [
+      { owner: 'g0', members: ['o1.SR', 'o2.SR', 'nobody'], sharedBy: ['g1', 'g2'] },
+      { owner: 'g3', members: [] },
+    ],
+  });
+}
+
+interface RegistrySeed extends Seed {
+  /** The part's script's function names, when the seed came with its script. */
+  functions?: ReadonlySet<string>;
+}
+
+function functionsOf(script: Uint8Array | undefined): ReadonlySet<string> | undefined {
+  if (!script) return undefined;
+  const s = parseScript(script, 'seed.scripts');
+  return s.source === undefined ? undefined : new Set(listFunctions(s.source).map((f) => f.name));
+}
+
+function registrySeeds(): RegistrySeed[] {
+  const seed = (name: string, bytes: Uint8Array, script?: Uint8Array): RegistrySeed => ({
+    ...withFields(name, bytes, (b, spans) => parseObjr(b, name, { spans })),
+    functions: functionsOf(script),
+  });
+  const real = realFilesEnding('.objres').map((f) =>
+    seed(`${f.name} (retail)`, f.bytes, realFilesEnding('.scripts').find((s) => s.name === ownScriptPath(f.name))?.bytes),
+  );
+  return [
+    seed('sample layer', sampleLayerRegistry(), sampleLayerScript()),
+    seed('sample layer, patched', sampleLayerRegistry(true), sampleLayerScript()),
+    seed('crafted layer', craftedLayer()),
+    seed(
+      'ONLS only, shared group',
+      writeObjr([{ nameHash: blockNameHash('ONLS')!, payload: writeOnls([{ owner: 'a', members: ['x', 'y'], sharedBy: ['b'] }]) }]),
+    ),
+    ...real,
+  ];
+}
+
+/** What the front ends do with a registry. */
+function readRegistry(c: FuzzCase): unknown {
+  const functions = (c.seed as RegistrySeed).functions;
+  const reg = parseObjr(c.bytes, 'fuzz.objres');
+  const res = resolveRegistry(reg, { scriptPath: 'fuzz.scripts', functions });
+  const rows = [...bindingRows(res, 2000)];
+  const names = spelledNames(reg, res);
+  const dict = new HashDictionary();
+  addRegistryNames(dict, names);
+  const text = renderText('registry', c.bytes, 'fuzz.objres', { functions });
+  const model = buildRegistryModel({ bytes: c.bytes, path: 'fuzz.objres', patch: { state: 'unresolved', text: '' } });
+  const window = model.objects.window(c.rnd.pick(['', 'o', 'relay', '0x1', 'zz']), c.rnd.pick(['', 'ScriptRelay']), c.rnd.int(50), 100);
+  return { reg, res, rows, names, dict, text, model, window };
+}
+
+export const objr: FuzzTarget = {
+  name: 'objr',
+  covers: 'OBJR registries: the block chain and every block, resolved, spelled, rendered as text and as the editor model',
+  seeds: registrySeeds,
+  run: readRegistry,
+};
+
+const regionsOf = new Map<Seed, Region[]>();
+
+/** A target for one decoded block: seeds holding it, mutations confined to its payload. */
+function blockTarget(tag: DecodedTag, covers: string): FuzzTarget {
+  return {
+    name: tag.toLowerCase(),
+    covers,
+    seeds: () => {
+      const out: Seed[] = [];
+      for (const s of registrySeeds()) {
+        const blocks = parseObjr(s.bytes, s.name).blocks.filter((b) => b.tag === tag);
+        if (blocks.length === 0) continue;
+        regionsOf.set(
+          s,
+          blocks.map((b) => ({ start: b.offset, end: b.offset + b.size, prefix: `block[${b.index}].${tag.toLowerCase()}`, sizeField: b.offset - 4 })),
+        );
+        out.push(s);
+      }
+      return out;
+    },
+    mutate: (seed: Seed, rnd: Rng, seeds: readonly Seed[]) => mutateRegion(seed, rnd.pick(regionsOf.get(seed)!), rnd, seeds),
+    run: readRegistry,
+  };
+}
+
+export const objl = blockTarget('OBJL', 'OBJL blocks: string tables, 50-byte records, the layout validation, the raw-record fallback');
+export const scrb = blockTarget('SCRB', 'SCRB blocks: string area, binding records, the object index and its shared runs');
+export const onls = blockTarget('ONLS', 'ONLS blocks: the group area, the owner index, groups shared by several owners');
+export const gadb = blockTarget('GADB', 'GADB headers inside registries');
