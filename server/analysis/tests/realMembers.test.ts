@@ -1,16 +1,17 @@
 // Member calls on the four real layer scripts of Patch_00.arch06 resolve through the enclosing
 // `hmake` object: each `self:Name(` call goes (definition), hovers and completes to the object whose
 // method holds it, never to another object's method of the same name (island defines Escape,
-// MassEscape, Disband, SlorcPanic and CheckForCooldown in two objects each and Init in six), and
-// `SO:Init()` in a bound function, whose object nothing names, says it cannot be resolved. The
-// oracle is the scripts' own layout, read here with plain line patterns: an object runs from its
-// column-0 `name = hmake` line to its column-0 `}`, its methods are its one-tab `Name = function` lines.
+// MassEscape, Disband, SlorcPanic and CheckForCooldown in two objects each and Init in six); the
+// outline lists each object's methods under it; `SO:Init()` in a bound function, whose object
+// nothing names, says it cannot be resolved. The oracle is the scripts' own layout, read here with
+// plain line patterns: an object runs from its column-0 `name = hmake` line to its column-0 `}`,
+// its methods are its one-tab `Name = function` lines.
 import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { REAL_LAYER_NAMES, mountRealPatch, realLayerStem, realPatch } from '../../../test/support/realLayers';
 import { completion } from '../completion';
 import { hover } from '../hover';
-import { definition, references } from '../navigation';
+import { allSymbols, definition, references } from '../navigation';
 import { ScriptWorkspace } from '../workspace';
 
 interface TextObject {
@@ -54,10 +55,17 @@ test('real layers: every self: call goes to, hovers as and completes from its ow
       const served = ws.index!.script(`${realLayerStem(layer)}.scripts`)!;
       const uri = ws.uriOf(served);
       const text = served.text;
-      ws.didOpen(uri, 1, text);
+      const script = ws.didOpen(uri, 1, text);
       const lineOf = (offset: number): number => text.slice(0, offset).split('\n').length;
       const objects = textObjects(text);
       assert.ok(objects.length >= 2, `${layer}: several objects`);
+      // The outline: each object with its own methods under it, at their lines.
+      const outlined = allSymbols(script).filter((s) => s.kind === 'hmake');
+      assert.deepEqual(
+        outlined.map((o) => [o.name, o.children.filter((c) => c.kind === 'method').map((c) => `${c.name}@${lineOf(c.selection.start)}`)]),
+        objects.map((o) => [o.name, [...o.methods].map(([n, l]) => `${n}@${l}`)]),
+        `${layer}: the outline's objects and methods`,
+      );
       for (const call of text.matchAll(/\bself:([A-Za-z_]\w*)\(/g)) {
         const at = call.index + 'self:'.length + 1;
         const line = lineOf(at);
