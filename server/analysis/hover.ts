@@ -1,7 +1,7 @@
 /**
  * Hover: what the thing under the cursor is, from what the install says about it.
  *
- * - a hash literal (`0x3c9a61f2hi`, or any 8-digit `0x…`): the names with that StringHash and
+ * - a hash literal (`0x19f44e0dhi`, or any 8-digit `0x…`): the names with that hash and
  *   where each comes from, or that none is known;
  * - a bound function or script object: its signature, its doc comment (the retail scripts put the
  *   binding's event and prefab there) and the objects the registries bind to it;
@@ -35,7 +35,7 @@ export function hover(ws: ScriptWorkspace, uri: string, offset: number): HoverRe
   if (!doc) return undefined;
 
   const literal = hashLiteralAt(doc.text, offset);
-  if (literal) return { span: literal.span, markdown: hashNames(ws, literal.hash, literal.text) };
+  if (literal) return { span: literal.span, markdown: hashNames(ws, literal) };
 
   const name = useAt(doc.names.names, offset);
   const member = name ? undefined : useAt(doc.names.members, offset);
