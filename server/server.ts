@@ -37,7 +37,7 @@ import { type AnalysedScript, scriptDiagnostics } from '../core/scriptIndex';
 import { bindingLenses, siteLine } from './analysis/bindings';
 import { type CompletionKind, completion } from './analysis/completion';
 import { foldingSpans } from './analysis/folding';
-import { hashLiteralAt, hashLiterals, hashNames } from './analysis/hashes';
+import { hashLiteralAt, hashLiterals, hashNames, literalNames } from './analysis/hashes';
 import { hover } from './analysis/hover';
 import { selectionSpans } from './analysis/selection';
 import { TOKEN_MODIFIERS, TOKEN_TYPES, semanticSpans } from './analysis/semantics';
@@ -255,7 +255,7 @@ connection.onHover(async (p) => {
     await ready;
     const literal = hashLiteralAt(d.getText(), d.offsetAt(p.position));
     if (literal) await workspace.namesGathered(NAMES_WAIT_MS);
-    return literal ? { contents: { kind: MarkupKind.Markdown, value: hashNames(workspace, literal.hash, literal.text) }, range: range(d, literal.span) } : null;
+    return literal ? { contents: { kind: MarkupKind.Markdown, value: hashNames(workspace, literal) }, range: range(d, literal.span) } : null;
   }
   const s = await scriptOf(p.textDocument.uri);
   if (!s) return null;
@@ -316,11 +316,16 @@ connection.languages.inlayHint.on(async (p) => {
   const s = await scriptOf(p.textDocument.uri);
   if (!s) return [];
   await workspace.namesGathered(NAMES_WAIT_MS);
-  const dict = workspace.dictionary();
   const hints: InlayHint[] = [];
   for (const l of hashLiterals(s.script.text, { start: s.d.offsetAt(p.range.start), end: s.d.offsetAt(p.range.end) })) {
-    const name = dict.name(l.hash);
-    if (name) hints.push({ position: s.d.positionAt(l.span.end), label: ` ${name}`, paddingLeft: true, tooltip: `StringHash("${name}")` });
+    const name = literalNames(workspace, l)?.name;
+    if (name)
+      hints.push({
+        position: s.d.positionAt(l.span.end),
+        label: ` ${name}`,
+        paddingLeft: true,
+        tooltip: `${l.kind === 'hi' ? 'hi hash' : 'StringHash'}("${name}")`,
+      });
   }
   return hints;
 });

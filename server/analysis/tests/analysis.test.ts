@@ -5,8 +5,8 @@
 import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { SAMPLE_LAYER, SAMPLE_LAYER_SCRIPT, SAMPLE_LAYER_SOURCE, SAMPLE_SWORD_BONES } from '../../../core/sample';
-import { stringHash } from '../../../core/hash';
-import { hashNames } from '../hashes';
+import { formatHash, hiHash, stringHash } from '../../../core/hash';
+import { type HashLiteral, hashLiteralAt, hashNames } from '../hashes';
 import { mountSample } from '../../../test/support/sampleMount';
 import { completion } from '../completion';
 import { foldingSpans } from '../folding';
@@ -113,10 +113,13 @@ test('selection ranges: from the name under the cursor out through its call, sta
   }
 });
 
+/** The hash literal `text` is. */
+const literal = (text: string): HashLiteral => hashLiteralAt(text, 1)!;
+
 test('hash names: the server gathers the same sources as the extension (skeletons, bundle members, bindings) and hovers say where a name came from', async () => {
   const ws = workspace();
   try {
-    const pending = hashNames(ws, stringHash('Grip'), '0x0hi');
+    const pending = hashNames(ws, literal(formatHash(stringHash('Grip'))));
     assert.match(pending, /still gathering names/); // asked before the walk has run: says so
     const report = await ws.gatherNames(async () => undefined);
     assert.ok(ws.namesComplete);
@@ -126,9 +129,17 @@ test('hash names: the server gathers the same sources as the extension (skeleton
     assert.equal(ws.dictionary().entry(stringHash(SAMPLE_LAYER_SCRIPT))?.origin, 'path', 'a bundle member');
     assert.equal(ws.dictionary().entry(stringHash('Script1'))?.origin, 'binding name');
     assert.equal(ws.dictionary().entry(stringHash('GateRelay'))?.origin, 'script literal');
-    const hover = hashNames(ws, stringHash('Blade_Tip'), '0xabcdef01hi');
-    assert.match(hover, /Name:\n- `Blade_Tip` \(skeleton name\)/);
-    assert.match(hashNames(ws, 0x12345678, '0x12345678'), /No known name has this hash: the dictionary holds [\d,]+ names/);
+    const hover = hashNames(ws, literal(formatHash(stringHash('Blade_Tip'))));
+    assert.match(hover, /= StringHash 0x[0-9A-F]{8}\n\nName:\n- `Blade_Tip` \(skeleton name\)/);
+    assert.match(hashNames(ws, literal('0x12345678')), /No known name has this hash: the dictionary holds [\d,]+ names/);
+    // A `hi` literal is the other function: the sample's event map names OpenGate by it, and says so.
+    const hi = hashNames(ws, literal(`0x${hiHash('OpenGate')!.toString(16)}hi`));
+    assert.match(hi, /= hi hash 0x[0-9A-F]{8} \(not StringHash: h = h × 919 \+ \(c − 0x40\)/);
+    assert.match(hi, /Name:\n- `OpenGate` \(script literal\)/);
+    assert.match(hi, /matches all 95 `__eventmap` pairs/);
+    // The same digits as StringHash of a name do not name it as a hi literal.
+    assert.match(hashNames(ws, literal(`0x${stringHash('OpenGate').toString(16).padStart(8, '0')}hi`)), /No known name has this hash/);
+    assert.match(hashNames(ws, literal('0x00000002a1f0c3d4hl')), /64-bit `hl` hash literal; its hash function is unknown/);
     // The same user names (a settings notification about inlay hints) keep the dictionary; new ones gather again.
     const gathered = ws.dictionary();
     ws.setUserNames([]);
