@@ -23,7 +23,7 @@ test('real layers: clean parse, full outline, code lenses counting 40/17/18/19 o
       const path = `${realLayerStem(layer)}.scripts`;
       const served = ws.index!.script(path)!;
       const uri = ws.uriOf(served);
-      const script = ws.didOpen(uri, 1, served.text);
+      const script = ws.analyse(uri, 1, served.text);
       assert.deepEqual(scriptDiagnostics(ws.index, script), [], layer);
       const symbols = allSymbols(script);
       const count = (kind: string): number => symbols.filter((s) => s.kind === kind).length;
