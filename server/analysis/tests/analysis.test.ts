@@ -29,7 +29,7 @@ test('completion: engine members after Global: and Global., own methods after se
   const ws = workspace();
   try {
     const text = SAMPLE_LAYER_SOURCE.replace('not System:IsDayTime()', 'not System:').replace('SO:Init()', 'self:');
-    ws.didOpen(URI, 1, text);
+    ws.analyse(URI, 1, text);
     const labels = (needle: string): string[] => completion(ws, URI, text.indexOf(needle) + needle.length).map((e) => e.label);
     const system = labels('not System:');
     assert.ok(system.includes('LoadWorld'), 'documented by the seeds');
@@ -50,7 +50,7 @@ test('completion: engine members after Global: and Global., own methods after se
 test('folding: functions, tables, blocks and hstructures that span lines', () => {
   const ws = workspace();
   try {
-    const doc = ws.didOpen(URI, 1, SAMPLE_LAYER_SOURCE);
+    const doc = ws.analyse(URI, 1, SAMPLE_LAYER_SOURCE);
     const lines = foldingSpans(doc.chunk, doc.text).map((s) => [doc.text.slice(0, s.start).split('\n').length, doc.text.slice(0, s.end).split('\n').length]);
     const lineOf = (needle: string): number => SAMPLE_LAYER_SOURCE.slice(0, SAMPLE_LAYER_SOURCE.indexOf(needle)).split('\n').length;
     assert.ok(lines.some(([a]) => a === lineOf('hstructure _gatecontroller_SO_Script_6d1f0a42_meta')));
@@ -66,7 +66,7 @@ test('references across scripts: an open document counts with its edited text', 
   const ws = workspace();
   try {
     const edited = SAMPLE_LAYER_SOURCE + '\nLithThreadSleep( 0, 1 )\n';
-    ws.didOpen(URI, 1, edited);
+    ws.analyse(URI, 1, edited);
     const at = edited.indexOf('LithThreadSleep');
     const here = references(ws, URI, at, true).filter((r) => r.uri === URI);
     assert.equal(here.length, 3, 'the two uses of the served text and the edit');
@@ -78,7 +78,7 @@ test('references across scripts: an open document counts with its edited text', 
 test('semantic highlighting: engine classes and functions, bound definitions, parameters', () => {
   const ws = workspace();
   try {
-    const doc = ws.didOpen(URI, 1, SAMPLE_LAYER_SOURCE);
+    const doc = ws.analyse(URI, 1, SAMPLE_LAYER_SOURCE);
     const spans = semanticSpans(ws, doc).map((t) => `${doc.text.slice(t.start, t.end)}:${t.type}:${t.modifiers.join('+')}`);
     for (const want of [
       'LithThreadSleep:function:defaultLibrary',
@@ -98,7 +98,7 @@ test('semantic highlighting: engine classes and functions, bound definitions, pa
 test('selection ranges: from the name under the cursor out through its call, statement, function and table to the file', () => {
   const ws = workspace();
   try {
-    const doc = ws.didOpen(URI, 1, SAMPLE_LAYER_SOURCE);
+    const doc = ws.analyse(URI, 1, SAMPLE_LAYER_SOURCE);
     const at = SAMPLE_LAYER_SOURCE.indexOf('LithThreadSleep( threadId, 2 )') + 2;
     const texts = selectionSpans(doc, at).map((s) => SAMPLE_LAYER_SOURCE.slice(s.start, s.end));
     assert.equal(texts[0], 'LithThreadSleep');

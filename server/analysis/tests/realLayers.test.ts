@@ -24,7 +24,7 @@ test('real layers: clean parse, full outline, code lenses counting 40/17/18/19 o
       const path = `${realLayerStem(layer)}.scripts`;
       const served = ws.index!.script(path)!;
       const uri = ws.uriOf(served);
-      const script = ws.didOpen(uri, 1, served.text);
+      const script = ws.analyse(uri, 1, served.text);
       assert.deepEqual(scriptDiagnostics(ws.index, script), [], layer);
       const symbols = allSymbols(script);
       const count = (kind: string): number => symbols.filter((s) => s.kind === kind).length;
@@ -66,7 +66,7 @@ test(
       for (const layer of REAL_LAYER_NAMES) {
         const served = ws.index!.script(`${realLayerStem(layer)}.scripts`)!;
         const uri = ws.uriOf(served);
-        ws.didOpen(uri, 1, served.text);
+        ws.analyse(uri, 1, served.text);
         // The oracle: the name the same line spells (the script's own data).
         const spelled = new Map<string, string>();
         for (const f of served.text.matchAll(/__eventmap\[(0x[0-9a-fA-F]{1,8}hi)\][^\n]*\bname\s*=\s*"([^"\n]*)"/g)) spelled.set(f[1].toLowerCase(), f[2]);

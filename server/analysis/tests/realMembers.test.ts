@@ -55,7 +55,7 @@ test('real layers: every self: call goes to, hovers as and completes from its ow
       const served = ws.index!.script(`${realLayerStem(layer)}.scripts`)!;
       const uri = ws.uriOf(served);
       const text = served.text;
-      const script = ws.didOpen(uri, 1, text);
+      const script = ws.analyse(uri, 1, text);
       const lineOf = (offset: number): number => text.slice(0, offset).split('\n').length;
       const objects = textObjects(text);
       assert.ok(objects.length >= 2, `${layer}: several objects`);
@@ -97,11 +97,11 @@ test('real layers: every self: call goes to, hovers as and completes from its ow
         const method = [...own.methods].find(([name]) => name !== '__constructor')!;
         const offset = text.split('\n').slice(0, method[1]).join('\n').length + 1;
         const edited = text.slice(0, offset) + '\t\tself:\n' + text.slice(offset);
-        const offered = new Set(completion(ws, uri, (ws.didOpen(uri, 2, edited), offset + '\t\tself:'.length)).map((e) => e.label));
+        const offered = new Set(completion(ws, uri, (ws.analyse(uri, 2, edited), offset + '\t\tself:'.length)).map((e) => e.label));
         for (const name of own.methods.keys()) assert.ok(offered.has(name), `${layer}: ${own.name} offers ${name}`);
         for (const o of objects)
           for (const name of o.methods.keys()) if (!own.methods.has(name)) assert.ok(!offered.has(name), `${layer}: ${own.name} offers ${o.name}'s ${name}`);
-        ws.didOpen(uri, 1, text);
+        ws.analyse(uri, 1, text);
       }
     }
     assert.ok(calls >= 100, `${calls} self: calls checked`);
@@ -120,7 +120,7 @@ test('real island script: SO:Init() in a bound function cannot be resolved to on
     const served = ws.index!.script(`${realLayerStem('island')}.scripts`)!;
     const uri = ws.uriOf(served);
     const text = served.text;
-    ws.didOpen(uri, 1, text);
+    ws.analyse(uri, 1, text);
     const withInit = textObjects(text).filter((o) => o.methods.has('Init'));
     assert.equal(withInit.length, 6);
     const at = text.indexOf('SO:Init()') + 4;
