@@ -6,6 +6,7 @@
 export { parseEmbb, readEmbb } from './embb';
 export type { EmbbBlock, EmbbContainer, EmbbMember, EmbbReadOptions } from './embb';
 export { parseBndl } from './bndl';
+export { patchDeclaredSizes } from './bndlPatch';
 export type { Bndl, BndlDataBundle, BndlDataMember, BndlManifest, BndlManifestMember, MirrorCheck } from './bndl';
 export { writeEmbb } from './embbWriter';
 export type { EmbbWriterMember } from './embbWriter';

@@ -119,7 +119,17 @@ export class OutputFolder {
   }
 
   /** Write one file from blocks produced by `next()` (undefined ends the file). */
-  async writeBlocks(segments: readonly string[], next: () => Promise<Uint8Array | undefined>, options: { names?: NameOrigin } = {}): Promise<void> {
+  async writeBlocks(
+    segments: readonly string[],
+    next: () => Promise<Uint8Array | undefined>,
+    options: {
+      names?: NameOrigin;
+      /** Flush the file before the rename (a file the user cannot simply make again). */
+      fsync?: boolean;
+      /** Called with the finished temp file before it is renamed into place; throwing keeps the destination as it was. */
+      beforeRename?: (tempPath: string) => Promise<void> | void;
+    } = {},
+  ): Promise<void> {
     const { dir, dest } = this.prepare(segments, options.names ?? 'archive');
     const tmp = tempName(dir);
     const handle = await fs.promises.open(tmp, TEMP_FLAGS, 0o666);
@@ -128,10 +138,12 @@ export class OutputFolder {
       for (let b = await next(); b !== undefined; b = await next()) {
         for (let done = 0; done < b.length;) done += (await handle.write(b, done, b.length - done)).bytesWritten;
       }
-      // No fsync here: this serves extraction of up to the whole game (half a million files), whose
-      // output can be made again; the rename alone keeps a partial file from ever being visible.
+      // No fsync by default: this serves extraction of up to the whole game (half a million files),
+      // whose output can be made again; the rename alone keeps a partial file from ever being visible.
+      if (options.fsync) await handle.sync();
       await handle.close();
       closed = true;
+      await options.beforeRename?.(tmp);
       this.checkBeforeRename(dir, dest);
       await fs.promises.rename(tmp, dest);
     } catch (e) {
@@ -139,6 +151,29 @@ export class OutputFolder {
       await fs.promises.rm(tmp, { force: true });
       throw withPath(e, dest);
     }
+  }
+
+  /**
+   * Remove one regular file under the folder (an uninstall taking back what an install wrote):
+   * the names checked as for a write, the folders on the way must exist and stay inside the
+   * output folder by real path, and the file must be a regular file, not a link. Returns false
+   * when there was nothing to remove.
+   */
+  removeSync(segments: readonly string[], options: { names?: NameOrigin } = {}): boolean {
+    const shown = escapeName(segments.join('\\'));
+    for (const s of segments) {
+      const why = options.names === 'user' ? (s === '' || s === '.' || s === '..' || /[\\/]/.test(s) ? 'not a file name' : undefined) : unsafeNameReason(s);
+      if (why) throw new Arch06Error('INVALID', `unsafe name "${escapeName(s)}" (${why}): not removed`, { file: shown });
+    }
+    if (segments.length === 0) throw new Arch06Error('BAD_ARGUMENT', 'no file name to remove', { file: this.path });
+    const target = path.join(this.real, ...segments);
+    const st = lstatOrUndefined(target);
+    if (!st) return false;
+    if (!st.isFile())
+      throw new Arch06Error('INVALID', 'not a regular file: not removed', { file: target, actual: st.isSymbolicLink() ? 'a symbolic link' : fileKind(st) });
+    this.checkPlace(path.join(realpath(path.dirname(target)), path.basename(target)), shown);
+    fs.unlinkSync(target);
+    return true;
   }
 
   /**
