@@ -131,21 +131,26 @@ export function planInstall(req: InstallRequest): InstallPlan {
       });
     let replaces = false;
     const present = resolveCaseInsensitive(root, leaf);
-    if (present && diskKind(present) !== 'missing') {
+    // The archive already in place (a list the store client reset): only its line goes back.
+    const inPlace = present !== undefined && path.resolve(present) === modPath;
+    if (present && !inPlace && diskKind(present) !== 'missing') {
       const theirs = diskKind(present) === 'file' ? archiveManifest(present) : undefined;
       if (theirs?.name.toLowerCase() !== name.toLowerCase())
         throw new Arch06Error(
           'BAD_ARGUMENT',
           `the install already holds ${path.basename(present)}, which is not this mod's archive: choose another archive name [ARCHIVE_NAME_TAKEN]`,
-          { file: present },
+          {
+            file: present,
+          },
         );
       replaces = true;
       notes.push(`replaces the installed ${path.basename(present)} (an earlier build of ${name})`);
     }
-    if (path.resolve(modPath) === path.resolve(to)) throw new Arch06Error('BAD_ARGUMENT', 'the archive is already where it would be installed', { file: to });
-    archive = { to: present ?? to, replaces, pack: isFolder };
+    if (!inPlace) archive = { to: present ?? to, replaces, pack: isFolder };
+    else notes.push(`${path.basename(present)} is already in the install: only its line is added`);
+    target = path.basename(present ?? to);
     const rel = path.relative(lists.folder, root);
-    target = rel ? `${rel.split(path.sep).join('\\')}\\${path.basename(archive.to)}` : path.basename(archive.to);
+    if (rel) target = `${rel.split(path.sep).join('\\')}\\${target}`;
   }
   const already = findModLines(before).filter((m) => m.mod.toLowerCase() === name.toLowerCase());
   let after = before;

@@ -16,7 +16,6 @@ export type ModProblemCode =
   | 'UNREADABLE'
   | 'TOO_DEEP'
   | 'TOO_MANY_FILES'
-  | 'BAD_MANIFEST'
   // What the engine would do that the modder did not mean (check, issue 23 item 6).
   | 'MOD_COPY_SHADOWED'
   | 'MEMBER_SIZE_MISMATCH'
