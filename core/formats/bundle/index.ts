@@ -6,6 +6,7 @@
 export { parseEmbb, readEmbb } from './embb';
 export type { EmbbBlock, EmbbContainer, EmbbMember, EmbbReadOptions } from './embb';
 export { parseBndl } from './bndl';
+export { patchDeclaredSizes } from './bndlPatch';
 export type { Bndl, BndlDataBundle, BndlDataMember, BndlManifest, BndlManifestMember } from './bndl';
 export type { MirrorCheck } from './mirror';
 export { writeEmbb } from './embbWriter';

@@ -159,7 +159,17 @@ export class OutputFolder {
   }
 
   /** Write one file from blocks produced by `next()` (undefined ends the file). */
-  async writeBlocks(segments: readonly string[], next: () => Promise<Uint8Array | undefined>, options: { names?: NameOrigin } = {}): Promise<void> {
+  async writeBlocks(
+    segments: readonly string[],
+    next: () => Promise<Uint8Array | undefined>,
+    options: {
+      names?: NameOrigin;
+      /** Flush the file before the rename (a file the user cannot simply make again). */
+      fsync?: boolean;
+      /** Called with the finished temp file before it is renamed into place; throwing keeps the destination as it was. */
+      beforeRename?: (tempPath: string) => Promise<void> | void;
+    } = {},
+  ): Promise<void> {
     const { folder, leaf, shown } = this.prepare(segments, options.names ?? 'archive');
     try {
       const t = this.begin(folder, shown);
@@ -167,10 +177,12 @@ export class OutputFolder {
         for (let b = await next(); b !== undefined; b = await next()) {
           for (let done = 0; done < b.length;) done += await writeAsync(t.fd!, b, done, b.length - done);
         }
-        // No fsync here: this serves extraction of up to the whole game (half a million files), whose
-        // output can be made again; the rename alone keeps a partial file from ever being visible.
+        // No fsync by default: this serves extraction of up to the whole game (half a million files),
+        // whose output can be made again; the rename alone keeps a partial file from ever being visible.
+        if (options.fsync) fs.fsyncSync(t.fd!);
         fs.closeSync(t.fd!);
         t.fd = undefined;
+        await options.beforeRename?.(path.join(folder.via, t.name));
       } catch (e) {
         this.abandon(folder, t);
         throw e;
@@ -178,6 +190,30 @@ export class OutputFolder {
       this.finish(folder, t, leaf, shown);
     } catch (e) {
       throw withPath(e, folder, leaf);
+    } finally {
+      this.access.release(folder);
+    }
+  }
+
+  /**
+   * Remove one regular file under the folder (an uninstall taking back what an install wrote):
+   * the names checked as for a write, the folder entered and verified as for a write, and the
+   * file must be a regular file, not a link. Returns false when there was nothing to remove.
+   */
+  removeSync(segments: readonly string[], options: { names?: NameOrigin } = {}): boolean {
+    const { folder, leaf, shown } = this.prepare(segments, options.names ?? 'archive');
+    try {
+      this.access.verify(folder, shown);
+      const target = path.join(folder.via, leaf);
+      const st = lstatOrUndefined(target);
+      if (!st) return false;
+      if (!st.isFile())
+        throw new Arch06Error('INVALID', 'not a regular file: not removed', {
+          file: path.join(folder.real, leaf),
+          actual: st.isSymbolicLink() ? 'a symbolic link' : fileKind(st),
+        });
+      fs.unlinkSync(target);
+      return true;
     } finally {
       this.access.release(folder);
     }
