@@ -221,13 +221,13 @@ test('dump of every real registry, manifest, container and script of Patch_00.ar
       assert.equal(t.code, 0, `${layerName} .${ext}: ${t.stderr}`);
     }
     const b = cliJson('dump', real, `${stem}.bndl`);
-    // The manifest declares ten members: the container's nine and a 0-byte .wldmsh no source ships.
+    // The manifest declares ten members: the container's nine and a 0-byte .wldmsh no container stores (served empty).
     assert.equal(b.members.length, 10);
     assert.deepEqual(
       b.members.filter((m: any) => m.servedFrom !== 'container').map((m: any) => [m.path, m.declaredSize, m.servedFrom, m.source]),
-      [[`${stem}.wldmsh`, 0, 'missing', null]],
+      [[`${stem}.wldmsh`, 0, 'empty', null]],
     );
-    assert.ok(b.members.every((m: any) => m.servedFrom === 'missing' || m.source === 'Patch_00.arch06'));
+    assert.ok(b.members.every((m: any) => m.servedFrom === 'empty' || m.source === 'Patch_00.arch06'));
     const r = cliJson('dump', real, `${stem}.objres`);
     assert.equal(r.servedFrom, 'container');
     assert.equal(r.blocks.length, 12);
