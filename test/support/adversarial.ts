@@ -1,9 +1,10 @@
 /**
  * The adversarial suite's tools (issue 10): run the bundled CLI as a user would, but bounded (a
- * V8 heap limit, a wall-clock timeout, its peak resident memory measured), snapshot folder
- * trees without following links (so a test can prove nothing outside its output folder changed
- * and the install is byte- and mtime-identical), and craft archives whose names a well-behaved
- * writer refuses to produce.
+ * V8 heap limit and a watchdog that kills a hang), with the work it did counted (its peak
+ * resident memory, the reads it made and the bytes they returned: nothing here reads a clock),
+ * snapshot folder trees without following links (so a test can prove nothing outside its output
+ * folder changed and the install is byte- and mtime-identical), and craft archives whose names a
+ * well-behaved writer refuses to produce.
  */
 import * as assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
@@ -17,19 +18,22 @@ import { tempDir } from './fixtures';
 // ---- bounded runs ------------------------------------------------------------------------------
 
 export interface BoundedRun {
-  /** Exit code, or null when killed (timeout). */
+  /** Exit code, or null when killed (the watchdog). */
   code: number | null;
   signal: NodeJS.Signals | null;
   stdout: Buffer;
   stderr: string;
-  elapsedMs: number;
+  /** The watchdog killed it: a hang, since the watchdog is far above any honest run. */
   timedOut: boolean;
-  /** Peak resident set size of the child in KiB (from the probe), or undefined if it never exited normally. */
+  /** What the child counted (from the probe), or undefined if it never exited normally. */
   maxRssKb?: number;
+  /** File reads the child made (`fs.readSync`, `fs.read`, `fs.readFileSync`) and the bytes they returned. */
+  reads?: number;
+  readBytes?: number;
 }
 
 export interface BoundedRunOptions {
-  /** Kill the child after this long (default 20 s). */
+  /** The watchdog: kill the child after this long (default 180 s, far above any honest run; only a hang reaches it). */
   timeoutMs?: number;
   /** V8 old-space limit in MiB (default 256). */
   heapMb?: number;
@@ -40,79 +44,109 @@ export interface BoundedRunOptions {
   cwd?: string;
 }
 
-/** The probe `--require`d into the child: writes its peak RSS to ARCH06_TEST_RSS_FILE at exit. */
-function rssProbe(): string {
-  const p = path.join(tempDir('arch06-probe-'), 'rssProbe.js');
+/**
+ * The probe `--require`d into the child: counts every file read (the CLI's bundle reads through
+ * node:fs's live exports, so the wrapped functions are the ones it calls) and writes the counts
+ * and its peak RSS to ARCH06_TEST_PROBE_FILE at exit.
+ */
+function probeScript(): string {
+  const p = path.join(tempDir('arch06-probe-'), 'workProbe.js');
   fs.writeFileSync(
     p,
     `'use strict';
-const f = process.env.ARCH06_TEST_RSS_FILE;
-if (f) process.on('exit', () => { try { require('fs').writeFileSync(f, String(process.resourceUsage().maxRSS)); } catch {} });
+const fs = require('fs');
+const count = { reads: 0, readBytes: 0 };
+const readSync = fs.readSync;
+fs.readSync = function (...a) { const n = readSync.apply(this, a); count.reads++; count.readBytes += n; return n; };
+const read = fs.read;
+fs.read = function (...a) {
+  const cb = a[a.length - 1];
+  if (typeof cb === 'function') a[a.length - 1] = (err, n, buf) => { if (!err) { count.reads++; count.readBytes += n; } cb(err, n, buf); };
+  return read.apply(this, a);
+};
+const readFileSync = fs.readFileSync;
+// Node's module loader reads the CLI's own bundle through readFileSync: scripts are not counted.
+const isModule = (p) => typeof p === 'string' && /\\.(c|m)?js(on)?$/.test(p);
+fs.readFileSync = function (...a) { const r = readFileSync.apply(this, a); if (!isModule(a[0])) { count.reads++; count.readBytes += r.length; } return r; };
+const f = process.env.ARCH06_TEST_PROBE_FILE;
+if (f) process.on('exit', () => { try { writeFile(f); } catch {} });
+function writeFile(f) { require('fs').writeFileSync(f, JSON.stringify({ maxRssKb: process.resourceUsage().maxRSS, ...count })); }
 `,
   );
   return p;
 }
 let probe: string | undefined;
 
-/** Run `arch06 …args` in a child with a heap limit and a timeout. */
+/** Run `arch06 …args` in a child with a heap limit and a watchdog, counting its work. */
 export function runBounded(args: string[], options: BoundedRunOptions = {}): BoundedRun {
-  probe ??= rssProbe();
-  const rssFile = path.join(path.dirname(probe), `rss-${crypto.randomBytes(6).toString('hex')}`);
+  probe ??= probeScript();
+  const probeFile = path.join(path.dirname(probe), `work-${crypto.randomBytes(6).toString('hex')}`);
   const stdoutFd = options.stdoutTo !== undefined ? fs.openSync(options.stdoutTo, 'w') : undefined;
-  const t0 = process.hrtime.bigint();
   try {
     // ARCH06_TEST_CLI: run another build (e.g. an older commit's, to see these tests fail there).
     const cli = process.env.ARCH06_TEST_CLI ?? CLI;
     const r = spawnSync(process.execPath, [`--max-old-space-size=${options.heapMb ?? 256}`, '--require', probe, cli, ...args], {
       cwd: options.cwd,
-      env: { ...process.env, ...options.env, ARCH06_TEST_RSS_FILE: rssFile },
+      env: { ...process.env, ...options.env, ARCH06_TEST_PROBE_FILE: probeFile },
       stdio: ['ignore', stdoutFd ?? 'pipe', 'pipe'],
-      timeout: options.timeoutMs ?? 20_000,
+      timeout: options.timeoutMs ?? 180_000,
       killSignal: 'SIGKILL',
       maxBuffer: 256 << 20,
     });
-    const elapsedMs = Number(process.hrtime.bigint() - t0) / 1e6;
-    let maxRssKb: number | undefined;
+    let counted: Pick<BoundedRun, 'maxRssKb' | 'reads' | 'readBytes'> = {};
     try {
-      maxRssKb = Number(fs.readFileSync(rssFile, 'utf8'));
+      counted = JSON.parse(fs.readFileSync(probeFile, 'utf8'));
     } catch {
-      maxRssKb = undefined;
+      counted = {};
     }
     return {
       code: r.status,
       signal: r.signal,
       stdout: r.stdout ?? Buffer.alloc(0),
       stderr: r.stderr?.toString() ?? '',
-      elapsedMs,
       timedOut: (r.error as NodeJS.ErrnoException | undefined)?.code === 'ETIMEDOUT',
-      maxRssKb,
+      ...counted,
     };
   } finally {
     if (stdoutFd !== undefined) fs.closeSync(stdoutFd);
-    fs.rmSync(rssFile, { force: true });
+    fs.rmSync(probeFile, { force: true });
   }
 }
 
 /** Non-empty stderr lines. */
 export const stderrLines = (r: BoundedRun): string[] => r.stderr.split('\n').filter((l) => l.length > 0);
 
+export interface ContractExpectation {
+  code: number | number[];
+  /** Exactly this many stderr lines. */
+  lines?: number;
+  /** Bounded work, counted: at most this many file reads, at most this many bytes read, a peak RSS below this many MiB. */
+  maxReads?: number;
+  maxReadBytes?: number;
+  maxRssMb?: number;
+}
+
 /**
- * The contract every adversarial run keeps: finished in time (no kill; within `withinMs`,
- * default 15 s), the expected exit code, and (when `lines` is given) exactly that many stderr lines, none of them a stack frame and
- * none holding a raw control character.
+ * The contract every adversarial run keeps: not killed by the watchdog, the expected exit code,
+ * (when `lines` is given) exactly that many stderr lines, none of them a stack frame and none
+ * holding a raw control character, and the work bounds the case states.
  */
-export function assertContract(r: BoundedRun, expect: { code: number | number[]; lines?: number; withinMs?: number }, what = ''): void {
-  const ctx = `${what}\nexit ${r.code} ${r.signal ?? ''} after ${Math.round(r.elapsedMs)} ms\nstderr:\n${r.stderr}`;
-  assert.ok(!r.timedOut, `timed out: ${ctx}`);
+export function assertContract(r: BoundedRun, expect: ContractExpectation, what = ''): void {
+  const work = `${r.reads ?? '?'} reads, ${r.readBytes ?? '?'} bytes read, peak RSS ${r.maxRssKb ?? '?'} KiB`;
+  const ctx = `${what}\nexit ${r.code} ${r.signal ?? ''} (${work})\nstderr:\n${r.stderr}`;
+  assert.ok(!r.timedOut, `killed by the watchdog (a hang): ${ctx}`);
   if (Array.isArray(expect.code)) assert.ok(r.code !== null && expect.code.includes(r.code), ctx);
   else assert.equal(r.code, expect.code, ctx);
-  const limit = expect.withinMs ?? 15_000;
-  assert.ok(r.elapsedMs < limit, `took ${Math.round(r.elapsedMs)} ms (limit ${limit}): ${ctx}`);
   if (expect.lines !== undefined) assert.equal(stderrLines(r).length, expect.lines, `stderr lines: ${ctx}`);
   assert.doesNotMatch(r.stderr, /^\s+at .+\(.*:\d+:\d+\)$/m, `a stack trace: ${ctx}`);
   assert.doesNotMatch(r.stderr, /^arch06: internal error/m, ctx);
 
   assert.doesNotMatch(r.stderr.replace(/\n/g, ''), /[\x00-\x1f\x7f-\x9f]/, `a raw control character on stderr: ${ctx}`);
+  if (expect.maxReads !== undefined) assert.ok(r.reads !== undefined && r.reads <= expect.maxReads, `reads over ${expect.maxReads}: ${ctx}`);
+  if (expect.maxReadBytes !== undefined) {
+    assert.ok(r.readBytes !== undefined && r.readBytes <= expect.maxReadBytes, `bytes read over ${expect.maxReadBytes}: ${ctx}`);
+  }
+  if (expect.maxRssMb !== undefined) assert.ok(r.maxRssKb !== undefined && r.maxRssKb < expect.maxRssMb * 1024, `peak RSS over ${expect.maxRssMb} MiB: ${ctx}`);
 }
 
 // ---- tree snapshots ----------------------------------------------------------------------------

@@ -1,5 +1,5 @@
 // Issue 21 items 2, 3, 9 and 10 through the built CLI, as a user runs it, in a child with a
-// 128 MiB heap and a timeout (test/support/adversarial.ts): the amplification inputs end with a
+// 128 MiB heap and a watchdog, its reads counted (test/support/adversarial.ts): the amplification inputs end with a
 // result bounded by their size (never exit 70, never "Invalid string length"); manifests and
 // registries that decode to gigabytes are refused after their header; one loose name that cannot be
 // a path costs that file only; game strings reach the terminal escaped.
@@ -28,7 +28,7 @@ function mod(arena: Arena, files: Record<string, Uint8Array | ReturnType<typeof 
 }
 
 function ran(r: BoundedRun, what: string, bytes: number): string {
-  assertContract(r, { code: 0, lines: 0, withinMs: 60_000 }, what);
+  assertContract(r, { code: 0, lines: 0 }, what);
   assert.ok(r.stdout.length <= outputBound(bytes), `${what}: ${r.stdout.length} bytes of output`);
   return r.stdout.toString();
 }
@@ -93,12 +93,12 @@ test('a .bndl that decodes to 2 GiB of zeros: "not a BNDL file" after 64 KiB; 8 
     ['ls', arena.game, 'bundles\\zeros.bndl [bundle]'],
   ]) {
     const r = runBounded([...cmd, ...args], { heapMb: HEAP_MB });
-    assertContract(r, { code: 2, lines: 1, withinMs: 10_000 }, cmd.join(' '));
+    // 32,768 chunks: a walk of them all would be thousands of reads; the 64 KiB prefix needs a few.
+    assertContract(r, { code: 2, lines: 1, maxReads: 64, maxRssMb: 300 }, cmd.join(' '));
     assert.match(r.stderr, /not a BNDL file/);
-    assert.ok(r.maxRssKb !== undefined && r.maxRssKb < 300 * 1024, `peak RSS ${r.maxRssKb} KiB`);
   }
   const huge = runBounded(['dump', arena.game, 'bundles\\huge.bndl', ...args], { heapMb: HEAP_MB });
-  assertContract(huge, { code: 2, lines: 1, withinMs: 20_000 });
+  assertContract(huge, { code: 2, lines: 1, maxReads: 64 });
   assert.match(huge.stderr, /too large to read into memory.*ARCH06_MAX_ENTRY_BYTES/);
   arena.check();
 });
@@ -108,11 +108,10 @@ test('a 2 GiB .objres (zeros, or behind an OBJR header) does not stop scripts: t
   const args = mod(arena, { 'worlds\\bomb\\zeros.objres': memsetEntry(32768), 'worlds\\bomb\\huge.objres': memsetEntry(32768, header('OBJR', [13, 0, 0])) });
   arena.seal();
   const r = runBounded(['scripts', arena.game, SAMPLE_LAYER_SCRIPT, ...args], { heapMb: HEAP_MB });
-  assertContract(r, { code: 0, lines: 0, withinMs: 20_000 });
+  assertContract(r, { code: 0, lines: 0, maxReads: 200, maxRssMb: 300 });
   assert.match(r.stdout.toString(), /_gatealarm_SR_Script1_0c1d2e3f {2}bound by 3/);
-  assert.ok(r.maxRssKb !== undefined && r.maxRssKb < 300 * 1024, `peak RSS ${r.maxRssKb} KiB`);
   const dump = runBounded(['dump', arena.game, 'worlds\\bomb\\zeros.objres', ...args], { heapMb: HEAP_MB });
-  assertContract(dump, { code: 2, lines: 1, withinMs: 10_000 });
+  assertContract(dump, { code: 2, lines: 1, maxReads: 64 });
   assert.match(dump.stderr, /not an OBJR object registry/);
   arena.check();
 });

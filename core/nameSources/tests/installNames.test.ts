@@ -6,8 +6,9 @@ import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { Mount, resolveBundle } from '../../archive';
-import { LtarWriter, PATH_INDEX_NAME, writePathIndex } from '../../formats/archive';
+import { Mount, readBundleMember, resolveBundle, toGamePath } from '../../archive';
+import { LtarWriter, PATH_INDEX_NAME, parsePathIndex, writePathIndex } from '../../formats/archive';
+import { parseObjr } from '../../formats/registry';
 import { HashDictionary, stringHash } from '../../hash';
 import { SAMPLE_BUNDLE, SAMPLE_LAYER_SCRIPT, SAMPLE_STRING_TABLES, SAMPLE_SWORD_BONES, SAMPLE_SWORD_GROUPS } from '../../sample';
 import { mountSample } from '../../../test/support/sampleMount';
@@ -29,10 +30,28 @@ test('collectInstallNames: paths, member paths, path indexes, scripts, registrie
     assert.equal(report.paths, mount.distinctPaths().length);
     assert.equal(report.truncated, undefined);
     assert.equal(report.failures, 0);
-    assert.ok(report.scripts >= 4, `${report.scripts} scripts`); // three loose, one in the layer's container
+    // The served scripts, counted from the mount's listing and bundles here: every loose one, and
+    // each bundle member served from its container (three loose, one in the layer's container).
+    const paths = mount.distinctPaths();
+    const loose = paths.filter((p) => p.toLowerCase().endsWith('.scripts'));
+    const embedded = paths
+      .filter((p) => p.toLowerCase().endsWith('.bndl'))
+      .flatMap((b) => resolveBundle(mount, b).members.filter((m) => m.servedFrom === 'container' && m.path.toLowerCase().endsWith('.scripts')));
+    assert.deepEqual([loose.length, embedded.length], [3, 1]);
+    assert.equal(report.scripts, loose.length + embedded.length);
     assert.equal(report.registries, 1); // the patched standalone registry; the embedded one it replaces is not served
     assert.equal(report.skeletons, 1);
-    assert.ok(report.pathIndexRows > 0);
+    // Every row of every archive's own path index (read here with the path-index reader) is named.
+    const rows = new Set<string>();
+    for (const source of mount.sources) {
+      const ix = source.lookup(toGamePath(PATH_INDEX_NAME));
+      if (!ix) continue;
+      for (const row of parsePathIndex(ix.readSync(), PATH_INDEX_NAME).rows) {
+        assert.equal(dict.name(stringHash(row.path))?.toLowerCase(), row.path.toLowerCase(), row.path);
+        rows.add(row.path.toLowerCase());
+      }
+    }
+    assert.equal(report.pathIndexRows, rows.size, 'one row per distinct path the indexes name');
     assert.ok(pauses > 0);
     // A mounted path, by its full game path; a path only an index names.
     assert.equal(dict.entry(stringHash(SAMPLE_STRING_TABLES.enus))?.origin, 'path');
@@ -108,8 +127,28 @@ test('collectInstallNames on the retail archive: the four layers, their scripts,
       assert.equal(dict.entry(stringHash(`${realLayerStem(layer)}.scripts`))?.origin, 'path', layer);
       assert.equal(dict.entry(stringHash(`${realLayerStem(layer)}.objres`))?.origin, 'path', layer);
     }
-    assert.ok(dict.stats.byOrigin['binding name'] > 0);
-    assert.ok(dict.stats.byOrigin['object name'] > 500, `${dict.stats.byOrigin['object name']} object names`);
+    // Every name the four registries bind, read here with the registry reader: each SCRB event and
+    // function, each OBJL object and class, named in the dictionary with the spelling's hash.
+    let bound = 0;
+    let objects = 0;
+    for (const layer of REAL_LAYER_NAMES) {
+      const objres = `${realLayerStem(layer)}.objres`;
+      const reg = parseObjr(readBundleMember(mount, resolveBundle(mount, `${realLayerStem(layer)}.bndl`), objres), objres);
+      const has = (name: string, what: string): void =>
+        assert.equal(dict.name(stringHash(name))?.toLowerCase(), name.toLowerCase(), `${layer} ${what} ${name}`);
+      for (const b of reg.bindings!.bindings) {
+        has(b.event!, 'event');
+        has(b.function!, 'function');
+        bound += 2;
+      }
+      for (const o of reg.objectList!.objects) {
+        has(o.name!, 'object');
+        has(o.className!, 'class');
+        objects++;
+      }
+    }
+    assert.equal(bound, 2 * (25 + 5 + 10 + 10));
+    assert.equal(objects, 788);
   } finally {
     mount.close();
   }

@@ -3,7 +3,9 @@
 // issue's acceptance figures: the OBJR chains close, OBJL validates on 248 + 192 + 125 + 223 records,
 // the SCRB object indexes give 40, 17, 18 and 19 object-binding rows over 25, 5, 10 and 10 binding
 // records, every binding resolves to an OBJL object (name and class) and to a function or hmake
-// object of the layer's own script.
+// object of the layer's own script. The group and member figures (72/109, 57/28, 32/40, 67/46) are
+// the counts of the test's own walk of the raw ONLS blocks (`rawRegistry` below, seed 001's
+// layout), which every group, owner, member and SCRB row is also compared with.
 import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { readBundleMember, resolveBundle } from '../../../archive/bundles';
@@ -92,11 +94,18 @@ test('real layers: OBJR chains, OBJL records, SCRB rows and ONLS groups of the f
       for (const b of [...bindingRows(res)]) {
         assert.ok(b.object && b.class && b.event && b.function && b.script === scriptPath && b.functionFound, `${where}: ${JSON.stringify(b)}`);
       }
-      // ONLS: owners and members are OBJL objects.
+      // ONLS: every group, owner and member as the test's own walk of the raw block gives them;
+      // owners and members are OBJL objects.
       assert.equal(reg.groups!.confidence, 'confirmed', where);
-      assert.equal(res.groups.length, want.groups, where);
+      const raw = rawRegistry(objresBytes).groups;
+      assert.deepEqual(
+        res.groups.map((g) => ({ owner: g.owner, members: [...g.members] })),
+        raw,
+        where,
+      );
+      assert.equal(raw.length, want.groups, where);
       assert.equal(
-        res.groups.reduce((n, g) => n + g.members.length, 0),
+        raw.reduce((n, g) => n + g.members.length, 0),
         want.members,
         where,
       );
@@ -127,13 +136,20 @@ test('real layers: the island script lists the bound functions and hmake objects
   }
 });
 
+interface RawRegistry {
+  rows: { object: string; event: string; function: string }[];
+  groups: { owner: string; members: string[] }[];
+}
+
 /**
- * A minimal SCRB reader of the test's own, from seed 001's layout alone: the OBJR block chain
- * ({u32 name hash, u32 size, payload} after the 16-byte header), the block whose payload starts
- * 'SCRB', its string area, binding records and object index. Object names come from the raw OBJL
- * block without its layout: every NUL-terminated string in it, keyed by StringHash.
+ * A minimal registry reader of the test's own, from seed 001's layouts alone: the OBJR block
+ * chain ({u32 name hash, u32 size, payload} after the 16-byte header); the block whose payload
+ * starts 'SCRB' (string area, binding records, object index); the block whose payload starts
+ * 'ONLS' (groups {u32 n, n x {u16 length, name}}, index {u32 hash(owner), u32 area offset}).
+ * Object names come from the raw OBJL block without its layout: every NUL-terminated string in
+ * it, keyed by StringHash.
  */
-function rawScrbRows(bytes: Uint8Array): { object: string; event: string; function: string }[] {
+function rawRegistry(bytes: Uint8Array): RawRegistry {
   const dv = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const tag = (at: number): string => String.fromCharCode(...bytes.subarray(at, at + 4));
   assert.equal(tag(0), 'OBJR');
@@ -183,7 +199,24 @@ function rawScrbRows(bytes: Uint8Array): { object: string; event: string; functi
       rows.push({ object, event: cString(strings + dv.getUint32(r + 4, true)), function: cString(strings + dv.getUint32(r + 12, true)) });
     }
   }
-  return rows;
+  const [onls] = payloads.get('ONLS')!;
+  const area = onls + 16;
+  const indexAt = area + dv.getUint32(onls + 8, true);
+  const groups = [];
+  for (let e = 0, n = dv.getUint32(onls + 12, true) / 8; e < n; e++) {
+    const ownerHash = dv.getUint32(indexAt + 8 * e, true);
+    let at = area + dv.getUint32(indexAt + 8 * e + 4, true);
+    const members: string[] = [];
+    for (let k = 0, count = dv.getUint32(at, true); k < count; k++) {
+      const length = dv.getUint16(at + 4, true);
+      members.push(Buffer.from(bytes.subarray(at + 6, at + 6 + length)).toString('latin1'));
+      at += 2 + length;
+    }
+    const owner = names.get(ownerHash);
+    assert.ok(owner !== undefined, `owner hash 0x${ownerHash.toString(16)} is a string of the OBJL block`);
+    groups.push({ owner, members });
+  }
+  return { rows, groups };
 }
 
 test('real layers: every SCRB row is exactly the (object, event, function) the raw bytes give, in order', { skip: patch.skip }, () => {
@@ -194,7 +227,7 @@ test('real layers: every SCRB row is exactly the (object, event, function) the r
     for (const want of LAYERS) {
       const objresPath = `${stem(want.layer)}.objres`;
       const bytes = readBundleMember(m, resolveBundle(m, `${stem(want.layer)}.bndl`), objresPath);
-      const expected = rawScrbRows(bytes);
+      const expected = rawRegistry(bytes).rows;
       assert.equal(expected.length, want.rows, want.layer);
       const res = resolveRegistry(parseObjr(bytes, objresPath), { scriptPath: ownScriptPath(objresPath) });
       const got = [...bindingRows(res)].map((r) => ({ object: r.object, event: r.event, function: r.function }));
