@@ -82,7 +82,7 @@ async function main(): Promise<number> {
         .map(([k, v]) => `${k} ${v}`)
         .join(', ');
       console.log(
-        `${r.target}: ${r.cases} cases from ${r.seeds} seeds, ${r.success} success, ${r.typed} typed (${codes || 'none'}), ${findingCount(r)} findings`,
+        `${r.target}: ${r.cases} cases in ${(r.ms / 1000).toFixed(1)} s from ${r.seeds} seeds, ${r.success} success, ${r.typed} typed (${codes || 'none'}), ${findingCount(r)} findings`,
       );
     },
   });

@@ -83,6 +83,8 @@ export interface TargetReport {
   findings: Finding[];
   /** Worker restarts after a hang, a cap or a death. */
   restarts: number;
+  /** Wall-clock time the target took, seeds included (for the console, never asserted). */
+  ms: number;
 }
 
 /** The counts findings are counted by, summed. */

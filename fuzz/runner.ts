@@ -50,6 +50,7 @@ const emptyReport = (target: string): TargetReport => ({
   seeds: 0,
   findings: [],
   restarts: 0,
+  ms: 0,
 });
 
 /** Run one worker from `job.start` until it finishes, hangs, outgrows its cap or dies. */
@@ -120,6 +121,7 @@ async function outsideFinding(o: RunOptions, target: string, kind: FindingKind, 
 /** Fuzz one target within its budget. */
 async function runTarget(o: RunOptions, target: string, seconds: number | undefined): Promise<TargetReport> {
   const report = emptyReport(target);
+  const began = Date.now();
   const counters = new SharedArrayBuffer(4 * SLOT_COUNT);
   const c = new Int32Array(counters);
   const first = 'cases' in o.budget ? (o.budget.first ?? 0) : 0;
@@ -155,6 +157,7 @@ async function runTarget(o: RunOptions, target: string, seconds: number | undefi
     const n = Atomics.load(c, SLOT.codes + i);
     if (n > 0) report.errors[code] = n;
   });
+  report.ms = Date.now() - began;
   o.onTarget?.(report);
   return report;
 }
