@@ -255,7 +255,7 @@ async function main(): Promise<void> {
   for (let i = 0; i < 300; i++) {
     const s = scripts[Math.floor(r() * scripts.length)];
     const uri = ws.uriOf(s);
-    const doc = ws.didOpen(uri, 1, s.text);
+    const doc = ws.analyse(uri, 1, s.text);
     const names = doc.names.names;
     const at = names[Math.floor(r() * names.length)].start + 1;
     timings.hover.push(time(() => hover(ws, uri, at)));

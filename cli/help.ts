@@ -26,6 +26,7 @@ const EXAMPLES: Record<string, string> = {
   'mesh-file': 'arch06 mesh-file sample_sword.mesh --skel sample_sword.skel',
   dump: 'arch06 dump sample-game worlds\\retail\\sample\\sectionsandlayers\\fortgate.objres --json',
   scripts: 'arch06 scripts sample-game worlds\\retail\\sample\\sectionsandlayers\\fortgate.scripts',
+  search: 'arch06 search sample-game OpenGate --include *.scripts',
 };
 
 /** The help of `command`, cut from the whole usage, with its options; undefined for a name with no usage line. */

@@ -18,6 +18,7 @@ import { textureCommand, textureFileCommand } from './commands/texture';
 import { meshCommand, meshFileCommand } from './commands/mesh';
 import { dumpCommand } from './commands/dump';
 import { scriptsCommand } from './commands/scripts';
+import { searchCommand } from './commands/search';
 import { commandHelp, version } from './help';
 
 const USAGE = `arch06 — Shadow of War archives from the command line
@@ -45,6 +46,9 @@ usage: arch06 <command> [arguments] [--json]     (arch06 <command> --help: one c
   dump    <root> <path> [--source S]  decoded structure of a .bndl/.embb, .strdb, .objres or .scripts (also x.bndl [bundle]\\member)
   scripts <root> <path>              a script's functions and hmake objects (1-based lines), the objects the
                                       registries bind to each (the copy in effect), its problems
+  search  <root> <text> [--regex] [--include GLOB] [--decoded]   Find in Files: every file's text (scripts'
+                                      source after their SCRI header, bundle members too) as path:line:column: text
+                                      (--json: one object a line); the result line on stderr; exit 1 when nothing
 
 options for commands taking <root>:
   --cfg FILE    use this archive config list instead of <root>/x64/default.archcfg
@@ -83,6 +87,7 @@ const COMMANDS: Record<string, Command> = {
   'mesh-file': meshFileCommand,
   dump: dumpCommand,
   scripts: scriptsCommand,
+  search: searchCommand,
 };
 
 async function main(argv: string[]): Promise<number> {

@@ -55,4 +55,12 @@ export const COMMAND_OPTIONS: Readonly<Record<string, OptionTable>> = {
   'mesh-file': { skel: { type: 'string', value: 'FILE', help: 'the skeleton file to name the bones with' }, glb, json },
   dump: { ...MOUNT_OPTIONS, source, json },
   scripts: { ...MOUNT_OPTIONS, json },
+  search: {
+    ...MOUNT_OPTIONS,
+    regex: { type: 'boolean', help: '<text> is a regular expression (JavaScript syntax, matched within one line)' },
+    'match-case': { type: 'boolean', help: 'match upper and lower case exactly (default: either)' },
+    include: { type: 'string', value: 'GLOB', help: 'only files whose path matches (*.scripts, worlds/**/*.txt)' },
+    decoded: { type: 'boolean', help: 'search the decoded text views of registries, string tables, bundles and skeletons too' },
+    json: { type: 'boolean', help: 'one JSON object per hit and line: path, source, bundle, view, line, column, text' },
+  },
 };

@@ -41,12 +41,17 @@ export function writeOut(bytes: Uint8Array | string): void {
  * JSON text safe for a terminal: JSON.stringify escapes C0 controls; DEL and the C1 range
  * (0x80-0x9F, which some terminals obey as escape sequences) are escaped here too (`\u009b`).
  */
-function jsonText(value: unknown, replacer?: (key: string, v: unknown) => unknown): string {
-  return JSON.stringify(value, replacer, 2).replace(/[\x7f-\x9f]/g, (c) => `\\u00${c.charCodeAt(0).toString(16)}`) + '\n';
+function jsonText(value: unknown, replacer?: (key: string, v: unknown) => unknown, indent: number = 2): string {
+  return JSON.stringify(value, replacer, indent).replace(/[\x7f-\x9f]/g, (c) => `\\u00${c.charCodeAt(0).toString(16)}`) + '\n';
 }
 
 export function printJson(value: unknown): void {
   writeOut(jsonText(value));
+}
+
+/** One value as one line of JSON (JSON Lines: a stream a script reads line by line), escaped as `printJson` does. */
+export function jsonLine(value: unknown): string {
+  return jsonText(value, undefined, 0);
 }
 
 /** Strings longer than this are written in full once per output, then cut (see `OutputBudget`). */

@@ -32,7 +32,13 @@ export type ErrorCode =
   /** A name holds a byte whose StringHash table value is unknown. */
   | 'UNKNOWN_HASH_BYTE'
   /** The operation was cancelled by its caller. */
-  | 'CANCELLED';
+  | 'CANCELLED'
+  /**
+   * A file or folder is no longer what it was when it was opened: an archive replaced, truncated
+   * or deleted under a mount (its size or mtime moved), or an output folder swapped or moved while
+   * a file was written into it. Nothing stale is served and nothing is written through it.
+   */
+  | 'CHANGED_ON_DISK';
 
 export interface ErrorDetails {
   /** The file (archive path, entry path or disk path) the error is about. */

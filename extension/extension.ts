@@ -73,7 +73,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     quickOpenRedirect(service),
     vscode.commands.registerCommand('arch06.goToFile', (args?: unknown) => (redirectHint(context, args), goToFileCommand(service))),
     vscode.commands.registerCommand('arch06.findInFiles', (args?: unknown) => (redirectHint(context, args), findInFilesCommand(context, service, results))),
-    vscode.commands.registerCommand('arch06.extract', (uri?: vscode.Uri) => extractCommand(service, fileSystem.bundles, uri)),
+    vscode.commands.registerCommand('arch06.extract', (uri?: vscode.Uri) => extractCommand(service, fileSystem.bundles, context.globalState, uri)),
     vscode.commands.registerCommand('arch06.openCopy', (arg) => openCopyCommand(service, copies, arg)),
     vscode.commands.registerCommand('arch06.compareWithNextCopy', (arg) => compareWithNextCopyCommand(service, copies, arg)),
     vscode.commands.registerCommand('arch06.showMount', () => vscode.commands.executeCommand('arch06.searchOrder.focus')),

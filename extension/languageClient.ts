@@ -37,14 +37,19 @@ function serverSettings(context: vscode.ExtensionContext, service: MountService)
     cacheFolder: path.join(context.globalStorageUri.fsPath, 'script-index'),
     dictionaryFiles: files,
     inlayHints: c.get<boolean>('hashInlayHints', false),
+    maxMemoryMB: maxMemoryMB(),
   };
 }
 
+/** The server's memory ceiling (setting `arch06.languageServer.maxMemoryMB`); V8's heap limit is set a little above it. */
+const maxMemoryMB = (): number => Math.max(64, Math.floor(vscode.workspace.getConfiguration('arch06').get<number>('languageServer.maxMemoryMB', 2048) || 2048));
+
 export function startLanguageClient(context: vscode.ExtensionContext, service: MountService): vscode.Disposable {
   const module = path.join(context.extensionPath, 'dist', 'server.js');
+  const heap = `--max-old-space-size=${maxMemoryMB() + 256}`;
   const serverOptions: ServerOptions = {
-    run: { module, transport: TransportKind.ipc },
-    debug: { module, transport: TransportKind.ipc, options: { execArgv: ['--nolazy', '--inspect=6019'] } },
+    run: { module, transport: TransportKind.ipc, options: { execArgv: [heap] } },
+    debug: { module, transport: TransportKind.ipc, options: { execArgv: ['--nolazy', '--inspect=6019', heap] } },
   };
   const clientOptions: LanguageClientOptions = {
     documentSelector: [

@@ -98,7 +98,7 @@ export function cachedIndex(
     }
   }
   const index = ScriptIndex.build(mount, options);
-  if (place && !index.cancelled) writeSnapshot(place, 'index', index.toSnapshot(), log);
+  if (place && !index.cancelled && !index.degraded) writeSnapshot(place, 'index', index.toSnapshot(), log);
   return { index, from: 'built', ms: performance.now() - started, ...(place ? { place } : {}) };
 }
 

@@ -5,125 +5,249 @@
  * knows nothing of LSP: offsets there, positions here (`TextDocument` converts; both count UTF-16).
  *
  * Started by the extension over IPC; also runnable by any client: `node dist/server.js --stdio`
- * with `initializationOptions: { installRoot, cfg?, extraArchives?, cacheFolder?, dictionaryFiles?, inlayHints? }`.
+ * with `initializationOptions: { installRoot, cfg?, extraArchives?, cacheFolder?, dictionaryFiles?, inlayHints?, maxMemoryMB? }`.
  * The extension sends `arch06/settings` (the same shape) when the mount or the settings change.
+ *
+ * Input never ends the process (issue 21): every handler answers or fails alone (a result, an
+ * empty one, or an LSP error), params are checked before use (server/params.ts), a document's
+ * analysis follows its edits after a quiet period (the newest text only; a request analyses the
+ * version it asks about), a cancelled request is answered as cancelled before it costs anything,
+ * and a broken `--stdio` framing ends the process cleanly (server/framing.ts).
  */
-import * as fs from 'node:fs';
 import {
+  type CancellationToken,
   CodeLens,
   CompletionItem,
   CompletionItemKind,
   Diagnostic,
   DiagnosticSeverity,
   DocumentSymbol,
+  ErrorCodes,
   FoldingRange,
   InlayHint,
+  LSPErrorCodes,
   Location,
   MarkupKind,
   ProposedFeatures,
   Range,
+  ResponseError,
   SelectionRange,
   SemanticTokensBuilder,
+  StreamMessageWriter,
   SymbolInformation,
   SymbolKind,
   TextDocumentSyncKind,
-  TextDocuments,
   createConnection,
 } from 'vscode-languageserver/node';
 import { TextDocument } from 'vscode-languageserver-textdocument';
-import { parseDictionaryFile } from '../core/hash';
 import type { ScriptSymbol, Span } from '../core/havokScript';
 import { type AnalysedScript, scriptDiagnostics } from '../core/scriptIndex';
 import { bindingLenses, siteLine } from './analysis/bindings';
 import { type CompletionKind, completion } from './analysis/completion';
 import { foldingSpans } from './analysis/folding';
-import { hashLiteralAt, hashLiterals, hashNames } from './analysis/hashes';
+import { hashLiteralAt, hashLiterals, hashNames, literalNames } from './analysis/hashes';
 import { hover } from './analysis/hover';
+import { QuietTimers } from './analysis/quietTimers';
 import { selectionSpans } from './analysis/selection';
 import { TOKEN_MODIFIERS, TOKEN_TYPES, semanticSpans } from './analysis/semantics';
 import { boundFunctionDefinition, definition, definitionOffset, references } from './analysis/navigation';
-import { type MountSettings, type ScriptLocation, ScriptWorkspace } from './analysis/workspace';
+import { type ScriptLocation, ScriptWorkspace } from './analysis/workspace';
+import { FramingError, StdioReader } from './framing';
+import {
+  BadParams,
+  Cancelled,
+  type Params,
+  changesParam,
+  checkCancelled,
+  objectParam,
+  openedParam,
+  paramsOf,
+  positionParam,
+  rangeParam,
+  uriParam,
+} from './params';
+import { type ServerSettings, memoryCeilingBytes, readDictionaryFiles, readSettings } from './settings';
 
-interface ServerSettings extends Partial<MountSettings> {
-  /** A folder for the index cache (the extension's storage); no cache without it. */
-  cacheFolder?: string;
-  /** Text files of names, one a line, added to the hash dictionary. */
-  dictionaryFiles?: string[];
-  /** Inlay hints after raw hex hashes (off by default: they are noise where names are known). */
-  inlayHints?: boolean;
+const log = (line: string): void => void process.stderr.write(`arch06 language server: ${line}\n`);
+// `--stdio`: the strict framing reader (a framing error ends the process); IPC: the library's transport.
+const reader = process.argv.includes('--stdio') ? new StdioReader(process.stdin, log) : undefined;
+const connection = reader ? createConnection(ProposedFeatures.all, reader, new StreamMessageWriter(process.stdout)) : createConnection(ProposedFeatures.all);
+reader?.onError((e) => {
+  if (!(e instanceof FramingError)) return;
+  log(`the stdio framing broke (${e.message}); exiting, since no later message can be found reliably`);
+  process.exit(1);
+});
+
+// The last line of defence: whatever escaped a handler is logged, never fatal.
+process.on('unhandledRejection', (e) => logError('an unhandled rejection', e));
+process.on('uncaughtException', (e) => logError('an uncaught exception', e));
+
+function logError(what: string, e: unknown): void {
+  try {
+    connection.console.error(`${what}: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
+  } catch {
+    log(`${what}: ${String(e)}`);
+  }
 }
 
-const connection = createConnection(ProposedFeatures.all);
-const documents = new TextDocuments(TextDocument);
+/** The open documents, kept here (not by the library's TextDocuments) so each notification's params are checked first. */
+const documents = new Map<string, TextDocument>();
 let settings: ServerSettings = {};
 let workspace = ScriptWorkspace.create(undefined);
 /** How long a hash hover or inlay hint waits for the names still being gathered before it answers with what is in. */
 const NAMES_WAIT_MS = 3000;
+/** A document's diagnostics follow its edits once they pause this long. */
+const quiet = new QuietTimers(250);
 
 /** Resolves once the first mount and index are built: requests wait for it rather than answer from nothing. */
 let markReady: () => void = () => undefined;
 const ready = new Promise<void>((resolve) => (markReady = resolve));
 
+/**
+ * A request handler that answers alone: bad params are InvalidParams, a cancellation
+ * RequestCancelled (checked before the work and after each wait), anything else thrown an
+ * InternalError naming the method; the process goes on either way.
+ */
+function onRequest<R>(method: string, handler: (params: Params, token: CancellationToken) => R | Promise<R>): void {
+  connection.onRequest(method, async (params: unknown, token: CancellationToken) => {
+    try {
+      const p = paramsOf(method, params);
+      checkCancelled(token);
+      const result = await handler(p, token);
+      checkCancelled(token);
+      return result;
+    } catch (e) {
+      if (e instanceof BadParams) return new ResponseError(ErrorCodes.InvalidParams, `${method}: ${e.message}`);
+      if (e instanceof Cancelled) return new ResponseError(LSPErrorCodes.RequestCancelled, `${method} cancelled`);
+      logError(method, e);
+      return new ResponseError(ErrorCodes.InternalError, `arch06: ${method} failed: ${e instanceof Error ? e.message : String(e)}`);
+    }
+  });
+}
+
+/** A notification handler whose failure (sync or async) is logged, never fatal. */
+function onNotification(method: string, handler: (params: Params) => void | Promise<void>): void {
+  connection.onNotification(method, (params: unknown) => {
+    try {
+      void Promise.resolve(handler(paramsOf(method, params))).catch((e: unknown) => logError(method, e));
+    } catch (e) {
+      logError(method, e);
+    }
+  });
+}
+
 /** (Re)mount and index the install the settings name, with progress in the client. */
 async function openWorkspace(next: ServerSettings): Promise<void> {
   settings = next;
-  const progress = await connection.window.createWorkDoneProgress();
-  progress.begin('arch06: indexing scripts and registries', 0, '', false);
+  const progress = await connection.window.createWorkDoneProgress().catch(() => undefined);
+  progress?.begin('arch06: indexing scripts and registries', 0, '', false);
   const started = Date.now();
+  const ceiling = memoryCeilingBytes(next);
   let ws: ScriptWorkspace;
   try {
-    ws = ScriptWorkspace.create(next.installRoot ? (next as MountSettings) : undefined, {
-      onProgress: (done, total) => progress.report(Math.floor((done / Math.max(1, total)) * 100), `${done} / ${total}`),
+    ws = ScriptWorkspace.create(next.installRoot ? { installRoot: next.installRoot, cfg: next.cfg, extraArchives: next.extraArchives } : undefined, {
+      onProgress: (done, total) => progress?.report(Math.floor((done / Math.max(1, total)) * 100), `${done} / ${total}`),
       cacheFolder: next.cacheFolder,
       log: (line) => connection.console.warn(line),
+      // What the index keeps is held to half the ceiling, the names' reads to a quarter; the live
+      // heap is checked between files too, so a process fuller than counted stops the index early.
+      maxRetainedBytes: ceiling / 2,
+      namesBudgetBytes: ceiling / 4,
+      overMemory: () => overMemory(ceiling),
     });
   } catch (e) {
     connection.window.showErrorMessage(`arch06 language server: could not mount ${next.installRoot}: ${e instanceof Error ? e.message : String(e)}`);
     ws = ScriptWorkspace.create(undefined);
   }
-  progress.done();
-  ws.setUserNames(readDictionaryFiles(next.dictionaryFiles ?? []));
+  progress?.done();
+  setUserNames(ws, next);
   workspace.dispose();
   workspace = ws;
   const i = ws.index;
-  if (i)
+  if (i) {
     connection.console.info(
       `${ws.indexedFrom === 'cache' ? 'read the index from the cache' : 'indexed'}: ${i.scripts().length} scripts and ${i.registries} registries of ${next.installRoot} in ${Date.now() - started} ms` +
         (i.failures.length ? `; ${i.failures.length} could not be read (first: ${i.failures[0].path}: ${i.failures[0].reason})` : ''),
     );
+    if (i.degraded)
+      connection.window.showWarningMessage(
+        `arch06 language server: ${i.skipped.filter((s) => s.reason.startsWith('not indexed')).length} files left out of the index: ${i.degraded} (setting arch06.languageServer.maxMemoryMB)`,
+      );
+  }
   markReady();
-  for (const d of documents.all()) refresh(d);
+  for (const uri of documents.keys()) publish(uri);
   // The cross-script facts (globals across scripts, the API's usage) in the background, so the first
   // completion or reference does not wait for the pass.
   setTimeout(() => {
-    const x = ws.cross();
-    connection.console.info(
-      `cross-script index (globals, API usage) ${ws.crossFrom === 'cache' ? 'read from the cache' : 'built'} in ${x.buildMs.toFixed(0)} ms`,
-    );
+    try {
+      const x = ws.cross();
+      connection.console.info(
+        `cross-script index (globals, API usage) ${ws.crossFrom === 'cache' ? 'read from the cache' : 'built'} in ${x.buildMs.toFixed(0)} ms`,
+      );
+    } catch (e) {
+      logError('the cross-script index', e);
+    }
   }, 0);
   connection.languages.inlayHint.refresh().catch(() => undefined);
   connection.sendRequest('workspace/codeLens/refresh').catch(() => undefined);
 }
 
-function readDictionaryFiles(files: string[]): string[] {
-  const names: string[] = [];
-  for (const f of files) {
-    try {
-      // Dictionary files are word lists: a file larger than 64 MiB is not one.
-      if (fs.statSync(f).size > 64 * 1024 * 1024) throw new Error('larger than 64 MiB');
-      names.push(...parseDictionaryFile(fs.readFileSync(f, 'utf8')));
-    } catch (e) {
-      connection.window.showWarningMessage(`arch06: dictionary file ${f} not read: ${e instanceof Error ? e.message : String(e)}`);
-    }
-  }
-  return names;
+/** Why the process is over its memory ceiling (heap and buffers past 80% of it), or undefined. */
+function overMemory(ceiling: number): string | undefined {
+  const m = process.memoryUsage();
+  const used = m.heapUsed + m.arrayBuffers;
+  return used > ceiling * 0.8 ? `the server uses ${Math.round(used / 2 ** 20)} MiB of its ${Math.round(ceiling / 2 ** 20)} MiB ceiling` : undefined;
 }
 
-/** Analyse a document and publish its diagnostics. */
-function refresh(d: TextDocument): AnalysedScript {
-  const script = workspace.didOpen(d.uri, d.version, d.getText());
-  connection.sendDiagnostics({ uri: d.uri, diagnostics: scriptDiagnostics(workspace.index, script).map((x) => toDiagnostic(d, x)) });
-  return script;
+function setUserNames(ws: ScriptWorkspace, s: ServerSettings): void {
+  const { names, warnings } = readDictionaryFiles(s.dictionaryFiles ?? []);
+  for (const w of warnings) connection.window.showWarningMessage(`arch06: dictionary file ${w}`);
+  ws.setUserNames(names);
+}
+
+// Documents: open, change (incremental), close. Diagnostics follow after a quiet period.
+
+onNotification('textDocument/didOpen', (p) => {
+  const o = openedParam(p);
+  documents.set(o.uri, TextDocument.create(o.uri, o.languageId, o.version, o.text));
+  publish(o.uri);
+});
+
+onNotification('textDocument/didChange', (p) => {
+  const c = changesParam(p);
+  const d = documents.get(c.uri);
+  if (!d) return;
+  documents.set(c.uri, TextDocument.update(d, c.changes, c.version));
+  quiet.after(c.uri, () => publish(c.uri));
+});
+
+onNotification('textDocument/didClose', (p) => {
+  const uri = uriParam(p);
+  documents.delete(uri);
+  quiet.cancel(uri);
+  workspace.didClose(uri);
+  connection.sendDiagnostics({ uri, diagnostics: [] });
+});
+
+/**
+ * Scripts get every feature; the other documents the client sends (the decoded-text views of
+ * registries, string tables, bundles) only get hashes decoded on hover.
+ */
+const isScript = (d: TextDocument): boolean => d.languageId === 'havokscript';
+
+/** Analyse a script's current text (once the index is ready) and publish its diagnostics. */
+function publish(uri: string): void {
+  void ready
+    .then(() => {
+      const d = documents.get(uri);
+      if (!d || !isScript(d)) return;
+      const script = workspace.analyse(d.uri, d.version, d.getText());
+      const index = workspace.inMount(uri) ? workspace.index : undefined;
+      const notice = workspace.notice(uri);
+      const found = notice ? [{ start: 0, end: 0, message: notice, severity: 'warning' as const }] : scriptDiagnostics(index, script);
+      connection.sendDiagnostics({ uri, version: d.version, diagnostics: found.map((x) => toDiagnostic(d, x)) });
+    })
+    .catch((e: unknown) => logError(`diagnostics of ${uri}`, e));
 }
 
 // Conversions: offsets ⇄ positions, analysis kinds ⇄ LSP kinds.
@@ -172,22 +296,23 @@ const COMPLETION_KIND: Record<CompletionKind, CompletionItemKind> = {
   module: CompletionItemKind.Module,
 };
 
-/**
- * Scripts get every feature; the other documents the client sends (the decoded-text views of
- * registries, string tables, bundles) only get hashes decoded on hover.
- */
-const isScript = (d: TextDocument): boolean => d.languageId === 'havokscript';
-
-/** The document's analysis, (re)made when its version changed (after the first index is built). */
-async function scriptOf(uri: string): Promise<{ d: TextDocument; script: AnalysedScript } | undefined> {
+/** The open document a request names, once the first index is ready (undefined when it is not open). */
+async function openDocument(p: Params, token: CancellationToken): Promise<TextDocument | undefined> {
+  const uri = uriParam(p);
   await ready;
-  const d = documents.get(uri);
+  checkCancelled(token);
+  return documents.get(uri);
+}
+
+/** The open script a request names with its current version's analysis (made now if need be). */
+async function scriptOf(p: Params, token: CancellationToken): Promise<{ d: TextDocument; script: AnalysedScript } | undefined> {
+  const d = await openDocument(p, token);
   if (!d || !isScript(d)) return undefined;
-  return { d, script: workspace.document(uri) ?? refresh(d) };
+  return { d, script: workspace.analyse(d.uri, d.version, d.getText()) };
 }
 
 connection.onInitialize((params) => {
-  settings = (params.initializationOptions ?? {}) as ServerSettings;
+  settings = readSettings((params as { initializationOptions?: unknown } | null)?.initializationOptions);
   return {
     capabilities: {
       textDocumentSync: TextDocumentSyncKind.Incremental,
@@ -207,30 +332,36 @@ connection.onInitialize((params) => {
   };
 });
 
-connection.onInitialized(() => void openWorkspace(settings));
-connection.onNotification('arch06/settings', (next: ServerSettings) => {
-  const mountOf = (x: ServerSettings): string => JSON.stringify([x.installRoot ?? '', x.cfg ?? '', x.extraArchives ?? []]);
-  if (mountOf(next) !== mountOf(settings)) return void openWorkspace(next);
+connection.onInitialized(() => void openWorkspace(settings).catch((e: unknown) => logError('opening the install', e)));
+onNotification('arch06/settings', async (p) => {
+  const next = readSettings(p);
+  const mountOf = (x: ServerSettings): string => JSON.stringify([x.installRoot ?? '', x.cfg ?? '', x.extraArchives ?? [], x.maxMemoryMB ?? 0]);
+  if (mountOf(next) !== mountOf(settings)) return openWorkspace(next);
   // The same install: only the hash settings changed; no remount, no new index.
   settings = next;
-  workspace.setUserNames(readDictionaryFiles(next.dictionaryFiles ?? []));
+  setUserNames(workspace, next);
   connection.languages.inlayHint.refresh().catch(() => undefined);
 });
 
-documents.onDidChangeContent((e) => void ready.then(() => (isScript(e.document) ? refresh(e.document) : undefined)));
-documents.onDidClose((e) => {
-  workspace.didClose(e.document.uri);
-  connection.sendDiagnostics({ uri: e.document.uri, diagnostics: [] });
-});
+/** What the server has done, for tests and diagnosis: analyses made and waiting, open documents, memory, a degraded index. */
+onRequest('arch06/status', () => ({
+  analyses: workspace.analyses,
+  pending: quiet.size,
+  documents: documents.size,
+  heapUsed: process.memoryUsage().heapUsed,
+  indexDegraded: workspace.index?.degraded ?? null,
+}));
 
-connection.onDocumentSymbol(async (p) => {
-  const s = await scriptOf(p.textDocument.uri);
+onRequest('textDocument/documentSymbol', async (p, token) => {
+  const s = await scriptOf(p, token);
   return s ? s.script.symbols.map((x) => toDocumentSymbol(s.d, x)) : [];
 });
 
-connection.onWorkspaceSymbol(async (p) => {
+onRequest('workspace/symbol', async (p, token) => {
+  const query = typeof p.query === 'string' ? p.query : '';
   await ready;
-  const q = p.query.toLowerCase();
+  checkCancelled(token);
+  const q = query.toLowerCase();
   const out: SymbolInformation[] = [];
   for (const script of workspace.scripts()) {
     for (const d of script.definitions.values()) {
@@ -249,38 +380,40 @@ connection.onWorkspaceSymbol(async (p) => {
   return out;
 });
 
-connection.onHover(async (p) => {
-  const d = documents.get(p.textDocument.uri);
-  if (d && !isScript(d)) {
-    await ready;
-    const literal = hashLiteralAt(d.getText(), d.offsetAt(p.position));
+onRequest('textDocument/hover', async (p, token) => {
+  const position = positionParam(p.position);
+  const d = await openDocument(p, token);
+  if (!d) return null;
+  if (!isScript(d)) {
+    const literal = hashLiteralAt(d.getText(), d.offsetAt(position));
     if (literal) await workspace.namesGathered(NAMES_WAIT_MS);
-    return literal ? { contents: { kind: MarkupKind.Markdown, value: hashNames(workspace, literal.hash, literal.text) }, range: range(d, literal.span) } : null;
+    return literal ? { contents: { kind: MarkupKind.Markdown, value: hashNames(workspace, literal) }, range: range(d, literal.span) } : null;
   }
-  const s = await scriptOf(p.textDocument.uri);
-  if (!s) return null;
-  if (hashLiteralAt(s.script.text, s.d.offsetAt(p.position))) await workspace.namesGathered(NAMES_WAIT_MS);
-  const h = hover(workspace, p.textDocument.uri, s.d.offsetAt(p.position));
-  return h ? { contents: { kind: MarkupKind.Markdown, value: h.markdown }, range: range(s.d, h.span) } : null;
+  const script = workspace.analyse(d.uri, d.version, d.getText());
+  if (hashLiteralAt(script.text, d.offsetAt(position))) await workspace.namesGathered(NAMES_WAIT_MS);
+  checkCancelled(token);
+  const h = hover(workspace, d.uri, d.offsetAt(position));
+  return h ? { contents: { kind: MarkupKind.Markdown, value: h.markdown }, range: range(d, h.span) } : null;
 });
 
-connection.onDefinition(async (p) => {
-  const d = documents.get(p.textDocument.uri);
-  if (d && !isScript(d)) {
-    await ready;
-    return boundFunctionDefinition(workspace, d.uri, d.getText(), d.offsetAt(p.position)).map(toLocation);
-  }
-  const s = await scriptOf(p.textDocument.uri);
-  return s ? definition(workspace, p.textDocument.uri, s.d.offsetAt(p.position)).map(toLocation) : [];
+onRequest('textDocument/definition', async (p, token) => {
+  const position = positionParam(p.position);
+  const d = await openDocument(p, token);
+  if (!d) return [];
+  if (!isScript(d)) return boundFunctionDefinition(workspace, d.uri, d.getText(), d.offsetAt(position)).map(toLocation);
+  workspace.analyse(d.uri, d.version, d.getText());
+  return definition(workspace, d.uri, d.offsetAt(position)).map(toLocation);
 });
 
-connection.onReferences(async (p) => {
-  const s = await scriptOf(p.textDocument.uri);
-  return s ? references(workspace, p.textDocument.uri, s.d.offsetAt(p.position), p.context.includeDeclaration).map(toLocation) : [];
+onRequest('textDocument/references', async (p, token) => {
+  const position = positionParam(p.position);
+  const includeDeclaration = objectParam(p, 'context').includeDeclaration === true;
+  const s = await scriptOf(p, token);
+  return s ? references(workspace, s.d.uri, s.d.offsetAt(position), includeDeclaration).map(toLocation) : [];
 });
 
-connection.onCodeLens(async (p) => {
-  const s = await scriptOf(p.textDocument.uri);
+onRequest('textDocument/codeLens', async (p, token) => {
+  const s = await scriptOf(p, token);
   if (!s) return [];
   return bindingLenses(workspace, s.script).map((l): CodeLens => ({
     range: range(s.d, l.span),
@@ -298,10 +431,11 @@ connection.onCodeLens(async (p) => {
   }));
 });
 
-connection.onCompletion(async (p) => {
-  const s = await scriptOf(p.textDocument.uri);
+onRequest('textDocument/completion', async (p, token) => {
+  const position = positionParam(p.position);
+  const s = await scriptOf(p, token);
   if (!s) return [];
-  return completion(workspace, p.textDocument.uri, s.d.offsetAt(p.position)).map((e): CompletionItem => ({
+  return completion(workspace, s.d.uri, s.d.offsetAt(position)).map((e): CompletionItem => ({
     label: e.label,
     kind: COMPLETION_KIND[e.kind],
     ...(e.detail ? { detail: e.detail } : {}),
@@ -311,22 +445,29 @@ connection.onCompletion(async (p) => {
   }));
 });
 
-connection.languages.inlayHint.on(async (p) => {
+onRequest('textDocument/inlayHint', async (p, token) => {
+  const r = rangeParam(p.range);
   if (!settings.inlayHints) return [];
-  const s = await scriptOf(p.textDocument.uri);
+  const s = await scriptOf(p, token);
   if (!s) return [];
   await workspace.namesGathered(NAMES_WAIT_MS);
-  const dict = workspace.dictionary();
+  checkCancelled(token);
   const hints: InlayHint[] = [];
-  for (const l of hashLiterals(s.script.text, { start: s.d.offsetAt(p.range.start), end: s.d.offsetAt(p.range.end) })) {
-    const name = dict.name(l.hash);
-    if (name) hints.push({ position: s.d.positionAt(l.span.end), label: ` ${name}`, paddingLeft: true, tooltip: `StringHash("${name}")` });
+  for (const l of hashLiterals(s.script.text, { start: s.d.offsetAt(r.start), end: s.d.offsetAt(r.end) })) {
+    const name = literalNames(workspace, l)?.name;
+    if (name)
+      hints.push({
+        position: s.d.positionAt(l.span.end),
+        label: ` ${name}`,
+        paddingLeft: true,
+        tooltip: `${l.kind === 'hi' ? 'hi hash' : 'StringHash'}("${name}")`,
+      });
   }
   return hints;
 });
 
-connection.onFoldingRanges(async (p) => {
-  const s = await scriptOf(p.textDocument.uri);
+onRequest('textDocument/foldingRange', async (p, token) => {
+  const s = await scriptOf(p, token);
   if (!s) return [];
   return foldingSpans(s.script.chunk, s.script.text).map((x): FoldingRange => ({
     startLine: s.d.positionAt(x.start).line,
@@ -334,10 +475,11 @@ connection.onFoldingRanges(async (p) => {
   }));
 });
 
-connection.onSelectionRanges(async (p) => {
-  const s = await scriptOf(p.textDocument.uri);
+onRequest('textDocument/selectionRange', async (p, token) => {
+  const positions = Array.isArray(p.positions) ? p.positions.map((x, i) => positionParam(x, `positions[${i}]`)) : [];
+  const s = await scriptOf(p, token);
   if (!s) return [];
-  return p.positions.map((pos) => {
+  return positions.map((pos) => {
     // Outermost first, each the parent of the next.
     let parent: SelectionRange | undefined;
     for (const span of selectionSpans(s.script, s.d.offsetAt(pos)).reverse()) parent = { range: range(s.d, span), ...(parent ? { parent } : {}) };
@@ -345,8 +487,8 @@ connection.onSelectionRanges(async (p) => {
   });
 });
 
-connection.languages.semanticTokens.on(async (p) => {
-  const s = await scriptOf(p.textDocument.uri);
+onRequest('textDocument/semanticTokens/full', async (p, token) => {
+  const s = await scriptOf(p, token);
   const builder = new SemanticTokensBuilder();
   if (!s) return builder.build();
   for (const t of semanticSpans(workspace, s.script)) {
@@ -364,5 +506,4 @@ connection.languages.semanticTokens.on(async (p) => {
   return builder.build();
 });
 
-documents.listen(connection);
 connection.listen();

@@ -175,7 +175,7 @@ function dumpBundle(m: Mount, p: string, json: boolean): number {
   out.omit(b.members.length - members.length);
   for (const u of out.items(b.undeclared)) out.line(`undeclared in the container: ${out.name(u.path)} (${u.size} bytes)`);
   out.line(
-    `${b.members.length} members: container ${b.counts.container}, loose ${b.counts.loose}, missing ${b.counts.missing}` +
+    `${b.members.length} members: container ${b.counts.container}, loose ${b.counts.loose}${b.counts.empty ? `, empty ${b.counts.empty}` : ''}, missing ${b.counts.missing}` +
       (b.mirror ? `; the manifest ${b.mirror.mirrors ? 'mirrors' : 'does not mirror'} the container` : ''),
   );
   for (const n of b.notes) out.line(`note: ${out.text(n)}`);

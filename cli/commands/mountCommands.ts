@@ -141,6 +141,7 @@ function lsBundleFolder(args: ParsedArgs, m: Mount, folder: string, at: BundleFo
   } else {
     const served = (f: (typeof l.files)[number]): string => {
       if (f.servedFrom === 'missing') return 'missing (declared by the manifest, shipped nowhere)';
+      if (f.servedFrom === 'empty') return 'empty (declared with 0 bytes: a container stores no zero-size member)';
       const size = f.sizeMatchesDeclared ? '' : ` (the manifest declares ${formatSize(f.declaredSize)})`;
       return `${f.servedFrom === 'loose' ? 'loose' : 'container'} ${escapeName(f.source ?? '')}${size}`;
     };

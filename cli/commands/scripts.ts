@@ -25,8 +25,17 @@ export function scriptsCommand(args: ParsedArgs): number {
   try {
     const input = need(args, 1, '<path>');
     const index = ScriptIndex.build(m);
-    const script = index.analysed(toGamePath(input));
-    if (!script) throw new Arch06Error('NOT_FOUND', 'no mounted source serves this script (loose or in a bundle container)', { file: input });
+    const path = toGamePath(input);
+    const script = index.analysed(path);
+    if (!script) {
+      // Served but left out of the index (over its size limit, unreadable): say why, not that it is missing.
+      const same = (p: { path: string }): boolean => p.path.toLowerCase() === path.toLowerCase();
+      const skipped = index.skipped.find(same);
+      if (skipped) throw new Arch06Error('OUT_OF_RANGE', `this script is served but not indexed: ${skipped.reason}`, { file: input });
+      const failed = index.failures.find(same);
+      if (failed) throw new Arch06Error('INVALID', `this script is served but could not be read: ${failed.reason}`, { file: input });
+      throw new Arch06Error('NOT_FOUND', 'no mounted source serves this script (loose or in a bundle container)', { file: input });
+    }
     const lineOf = lineNumbers(script.text);
     let listable = MAX_OUTPUT_ITEMS;
     const functions = flattenOutline(script.symbols)

@@ -7,9 +7,11 @@
  *   retail manifests do).
  * - The container is the `<stem>.embb` with the same path stem, its winning copy.
  * - A member is served from a loose entry of the same path when the mount has one (the measured
- *   Desert case uses the loose copy), else from the container's payload, else it is missing:
- *   declared by the manifest, absent from the container (retail has 13,695 such paths in winning
- *   manifests, 8,521 of them shipping loose).
+ *   Desert case uses the loose copy), else from the container's payload, else it is empty when
+ *   the manifest declares it with size 0 (a container stores no zero-size member: the retail
+ *   world layers declare their `.wldmsh` so, see core/formats/bundle/bndl.ts), else it is
+ *   missing: declared with bytes, absent from the container (retail has 13,695 such paths in
+ *   winning manifests, 8,521 of them shipping loose).
  * - A bundle with no container anywhere (2,001 retail manifests: sound, string, GlobalDatabase
  *   bundles) resolves its members as loose entries or missing ones. Seed 004 also found 34 such
  *   members inside other bundles' containers; that search is not done here.
@@ -24,14 +26,20 @@
  */
 import { Arch06Error, isArch06Error } from '../errors';
 import { ByteSource, checkRange } from '../io/byteSource';
-import { BndlManifest, MirrorCheck, checkMirror, parseBndl } from '../formats/bundle/bndl';
+import { BndlManifest, parseBndl } from '../formats/bundle/bndl';
+import { MirrorCheck, checkMirror } from '../formats/bundle/mirror';
 import { EMBB_HEADER_SIZE, EmbbContainer, EmbbMember, readEmbb } from '../formats/bundle/embb';
 import { headerCheckFor, readEntryChecked, readEntryCheckedAsync } from './entryRead';
 import { GamePath, toGamePath } from './gamePath';
 import { Mount, WhichResult } from './mount';
 import { SourceEntry } from './source';
 
-export type MemberOrigin = 'loose' | 'container' | 'missing';
+/**
+ * Where a member's bytes come from: a loose entry, the container, nowhere because it is declared
+ * with 0 bytes (`empty`: nothing to store, as the retail layers' `.wldmsh`), or nowhere although
+ * it is declared with bytes (`missing`).
+ */
+export type MemberOrigin = 'loose' | 'container' | 'empty' | 'missing';
 
 export interface BundleMember {
   /** The path as the manifest spells it. */
@@ -65,19 +73,23 @@ export interface BundleFile {
 }
 
 /**
- * The container-size identity (seed 004 "How a manifest and its container relate"): the container
- * a manifest mirrors is exactly `header + pathTable + pathOffsets + members` bytes long, that is
- * 16 + path table size (u32 @0x08) + 4n + Σ(4 + declared size[i]).
+ * The container-size identity (seed 004 "How a manifest and its container relate", as the retail
+ * files show it: core/formats/bundle/bndl.ts): the container a manifest mirrors is exactly
+ * `header + pathTable + pathOffsets + members` bytes long, over the members it stores (those not
+ * declared with size 0), that is 16 + (u32 @0x08 - the 0-byte members' path slots) + 4 x stored
+ * + Σ over stored (4 + declared size[i]).
  */
 export interface SizeIdentity {
   /** The EMBB header, 16 bytes. */
   header: number;
-  /** The path table (pool) size: the manifest's u32 @0x08, read as S3 reads it. */
+  /** The container's path table (pool): the manifest's u32 @0x08, read as S3 reads it, less `notStored.pathBytes`. */
   pathTable: number;
-  /** 4n: one u32 path offset per member. */
+  /** 4 x stored: one u32 path offset per stored member. */
   pathOffsets: number;
-  /** Σ(4 + declared size): each member's size word and payload. */
+  /** Σ(4 + declared size) over the stored members: each one's size word and payload. */
   members: number;
+  /** The members declared with 0 bytes, which a container does not store, and the path-area bytes their paths take. */
+  notStored: { count: number; pathBytes: number };
   /** The sum: the length of the container this manifest would mirror. */
   predicted: number;
   /** The winning container's length, when there is a container. */
@@ -115,6 +127,8 @@ export interface ResolvedBundle {
 }
 
 const BUNDLE_EXT = /\.(bndl|embb)$/i;
+const EMPTY_NOTE =
+  'declared with 0 bytes: a container stores no zero-size member, so there is nothing to serve (the retail world layers declare their .wldmsh this way)';
 
 /** The path stem of a bundle given as `x.bndl`, `x.embb` or `x` (any case, either separator). */
 export function bundleStem(input: string): GamePath {
@@ -234,7 +248,7 @@ export function resolveBundle(mount: Mount, input: string): ResolvedBundle {
   const rank = (name: string): number => mount.sources.findIndex((s) => s.name === name);
   const containerRank = container ? rank(container.source) : -1;
   const declared = new Set<string>();
-  const counts: Record<MemberOrigin, number> = { loose: 0, container: 0, missing: 0 };
+  const counts: Record<MemberOrigin, number> = { loose: 0, container: 0, empty: 0, missing: 0 };
   // Each path string is looked up once: members sharing one (a crafted manifest repeats one path 50,000 times) share the answer.
   const looseLookups = new Map<string, { loose?: SourceEntry; note?: string }>();
   const looseOf = (path: string): { loose?: SourceEntry; note?: string } => {
@@ -280,6 +294,8 @@ export function resolveBundle(mount: Mount, input: string): ResolvedBundle {
         size: e.size,
         sizeMatchesDeclared: e.size === m.declaredSize,
       };
+    } else if (m.declaredSize === 0) {
+      out = { path: m.path, declaredSize: 0, servedFrom: 'empty', size: 0, sizeMatchesDeclared: true, note: EMPTY_NOTE };
     } else {
       out = { path: m.path, declaredSize: m.declaredSize, servedFrom: 'missing', sizeMatchesDeclared: false };
     }
@@ -290,12 +306,13 @@ export function resolveBundle(mount: Mount, input: string): ResolvedBundle {
   });
 
   const undeclared = (embb?.members ?? []).filter((m) => !declared.has(keyOf(m.path))).map((m) => ({ path: m.path, offset: m.offset, size: m.size }));
-  const n = parsed.members.length;
+  const stored = parsed.members.length - parsed.notStored.length;
   const identity: SizeIdentity = {
     header: EMBB_HEADER_SIZE,
-    pathTable: parsed.pathAreaSize,
-    pathOffsets: 4 * n,
-    members: parsed.members.reduce((sum, m) => sum + 4 + m.declaredSize, 0),
+    pathTable: parsed.pathAreaSize - parsed.notStoredPathBytes,
+    pathOffsets: 4 * stored,
+    members: parsed.members.reduce((sum, m) => sum + (m.declaredSize ? 4 + m.declaredSize : 0), 0),
+    notStored: { count: parsed.notStored.length, pathBytes: parsed.notStoredPathBytes },
     predicted: parsed.predictedContainerSize,
     certain: parsed.typeFollowsPaths,
   };
@@ -345,14 +362,19 @@ export function locateBundleMember(mount: Mount, bundle: ResolvedBundle, member:
     const entry = mount.entry(bundle.container.path, bundle.container.source);
     return { entry, start: m.embedded.offset, end: m.embedded.offset + m.embedded.size };
   }
-  throw new Arch06Error('NOT_FOUND', 'member declared by the manifest but neither in the container nor a loose entry', {
+  const why =
+    m.servedFrom === 'empty'
+      ? 'member declared with 0 bytes: no source stores it'
+      : 'member declared by the manifest but neither in the container nor a loose entry';
+  throw new Arch06Error('NOT_FOUND', why, {
     file: `${bundle.stem}.bndl`,
     actual: m.path,
   });
 }
 
-/** A member's bytes within the mount's cap: the loose entry, or one ranged read of the container entry (only the chunks holding the payload are decoded). */
+/** A member's bytes within the mount's cap: the loose entry, or one ranged read of the container entry (only the chunks holding the payload are decoded); no bytes for an empty one. */
 export function readBundleMember(mount: Mount, bundle: ResolvedBundle, member: BundleMember | string): Uint8Array {
+  if (memberOf(bundle, member).servedFrom === 'empty') return new Uint8Array(0);
   const { entry, start, end } = locateBundleMember(mount, bundle, member);
   return readEntryChecked(
     entry,
@@ -368,6 +390,7 @@ export function readBundleMember(mount: Mount, bundle: ResolvedBundle, member: B
  */
 export function readBundleMemberChecked(mount: Mount, bundle: ResolvedBundle, member: BundleMember | string): Uint8Array {
   const m = memberOf(bundle, member);
+  if (m.servedFrom === 'empty') return new Uint8Array(0);
   const { entry, start, end } = locateBundleMember(mount, bundle, m);
   const options = { name: m.path, checkHeader: headerCheckFor(m.path) ?? null, maxBytes: mount.maxEntryBytes, raiseHint: mount.maxEntryHint };
   return readEntryChecked(entry, options, start, end);
@@ -375,6 +398,7 @@ export function readBundleMemberChecked(mount: Mount, bundle: ResolvedBundle, me
 
 /** The same, without blocking the thread. */
 export async function readBundleMemberAsync(mount: Mount, bundle: ResolvedBundle, member: BundleMember | string): Promise<Uint8Array> {
+  if (memberOf(bundle, member).servedFrom === 'empty') return new Uint8Array(0);
   const { entry, start, end } = locateBundleMember(mount, bundle, member);
   const options = { name: memberOf(bundle, member).path, checkHeader: null, maxBytes: mount.maxEntryBytes, raiseHint: mount.maxEntryHint };
   return readEntryCheckedAsync(entry, options, start, end);

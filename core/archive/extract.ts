@@ -79,6 +79,15 @@ export async function extractEntries(mount: Mount, entries: SourceEntry[], outDi
   const out = OutputFolder.open(outDir, { forbid: mount.readOnlyPlaces() });
   const block = options.blockSize ?? 16 << 20;
   const result: ExtractResult = { files: 0, bytes: 0, failures: [], cancelled: false };
+  try {
+    await extractInto(out, entries, block, result, options);
+  } finally {
+    out.close();
+  }
+  return result;
+}
+
+async function extractInto(out: OutputFolder, entries: SourceEntry[], block: number, result: ExtractResult, options: ExtractOptions): Promise<void> {
   for (const [i, e] of entries.entries()) {
     if (options.isCancelled?.()) {
       result.cancelled = true;
@@ -107,5 +116,4 @@ export async function extractEntries(mount: Mount, entries: SourceEntry[], outDi
     }
     options.onProgress?.(i + 1, entries.length, result.bytes, e.path);
   }
-  return result;
 }

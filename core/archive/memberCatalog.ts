@@ -85,6 +85,8 @@ export function describeMember(row: MemberRow): string {
       ? `the container${row.source ? ` (${row.source})` : ''}`
       : row.servedFrom === 'loose'
         ? `a loose copy${row.source ? ` in ${row.source}` : ''}`
-        : 'nowhere: no source ships it';
+        : row.servedFrom === 'empty'
+          ? 'nowhere: declared with 0 bytes'
+          : 'nowhere: no source ships it';
   return `in ${name}, served from ${from}`;
 }

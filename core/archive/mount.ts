@@ -28,6 +28,13 @@ export interface MountOptions {
   root: string;
   /** An explicit cfg (the engine's -archcfg); default: root/x64/default.archcfg. */
   cfg?: string;
+  /**
+   * The list's text in place of the cfg file's (its lines still resolve against the cfg's folder):
+   * a list as it will be once a mod is installed (core/mod's overlay), mounted by this same rule.
+   */
+  cfgText?: string;
+  /** Names for directory sources by absolute disk path (a mod folder outside the install). */
+  sourceNames?: ReadonlyMap<string, string>;
   /** Archives mounted before the cfg list (the engine's -arch); they rank below every line. */
   extraArchives?: string[];
   /** Bytes one entry may hold in memory when a reader takes it whole (default 1 GiB): `maxEntryBytes`. */
@@ -138,7 +145,7 @@ export class Mount {
       try {
         if (kind === 'directory') {
           const rel = path.relative(root, abs).split(path.sep).join('/');
-          source = new DirectorySource(rel && !rel.startsWith('..') ? rel : abs, abs);
+          source = new DirectorySource(options.sourceNames?.get(path.resolve(abs)) ?? (rel && !rel.startsWith('..') ? rel : abs), abs);
         } else {
           source = LtarSource.openFile(abs, path.basename(abs));
         }
@@ -164,7 +171,7 @@ export class Mount {
       const abs = path.isAbsolute(extra) ? extra : resolveCaseInsensitive(root, extra, dirCache);
       mountOne(0, extra, abs);
     }
-    const lines = parseArchcfg(readTextFile(cfgPath));
+    const lines = parseArchcfg(options.cfgText ?? readTextFile(cfgPath));
     for (const l of lines) mountOne(l.line, l.text, resolveCaseInsensitive(cfgDir, l.text, dirCache));
 
     const listed = new Set([...mounted.map((s) => s.diskPath), ...broken.map((b) => b.path)]);

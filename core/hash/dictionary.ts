@@ -8,7 +8,12 @@
  * collision, counted and kept aside (a few per hash). Names that differ only in case are the same
  * name: the table folds case, so they always share a hash. A name holding a byte the table does
  * not know is skipped and counted, never guessed.
+ *
+ * The same names answer `0x…hi` literals too (./hiHash.ts, another function): identifier-like
+ * names (what events and functions are called) are also kept by their hi hash, case kept, with
+ * their own collisions.
  */
+import { hiHash } from './hiHash';
 import { StringHasher, defaultHasher } from './stringHash';
 
 /**
@@ -36,6 +41,8 @@ export interface DictionaryStats {
   collisions: number;
   /** Names per origin that gave a new hash. */
   byOrigin: Record<NameOrigin, number>;
+  /** Distinct hi hashes with a name (identifier-like names only). */
+  hiNames: number;
 }
 
 export type AddResult = 'new' | 'same' | 'collision' | 'unhashable';
@@ -43,13 +50,18 @@ export type AddResult = 'new' | 'same' | 'collision' | 'unhashable';
 /** Collisions kept per hash (all are counted). */
 const MAX_OTHERS = 4;
 
+/** Names also kept by their hi hash: identifiers, as events and functions are named (paths and sentences are not). */
+const HI_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,255}$/;
+
 export class HashDictionary {
   private readonly byHash = new Map<number, DictionaryEntry>();
+  private readonly byHi = new Map<number, DictionaryEntry>();
   readonly stats: DictionaryStats = {
     added: 0,
     unhashable: 0,
     collisions: 0,
     byOrigin: Object.fromEntries(NAME_ORIGINS.map((o) => [o, 0])) as Record<NameOrigin, number>,
+    hiNames: 0,
   };
 
   constructor(private readonly hasher: StringHasher = defaultHasher) {}
@@ -62,6 +74,7 @@ export class HashDictionary {
   /** Hash `name` and record it; says whether the hash was new, already had this name, or another one. */
   add(name: string, origin: NameOrigin): AddResult {
     this.stats.added++;
+    if (HI_NAME.test(name)) this.addHi(name, origin);
     const r = this.hasher.tryHash(name);
     if (!r.ok) {
       this.stats.unhashable++;
@@ -94,6 +107,20 @@ export class HashDictionary {
 
   entry(hash: number): DictionaryEntry | undefined {
     return this.byHash.get(hash >>> 0);
+  }
+
+  /** The names whose hi hash (an `0x…hi` literal's function, ./hiHash.ts) is `hash`: the first seen, then collisions. */
+  hiEntry(hash: number): DictionaryEntry | undefined {
+    return this.byHi.get(hash >>> 0);
+  }
+
+  private addHi(name: string, origin: NameOrigin): void {
+    const h = hiHash(name)!; // identifiers are ASCII
+    const e = this.byHi.get(h);
+    if (!e) {
+      this.byHi.set(h, { name, origin });
+      this.stats.hiNames++;
+    } else if (e.name !== name && !e.others?.some((o) => o.name === name) && (e.others ??= []).length < MAX_OTHERS) e.others.push({ name, origin });
   }
 }
 

@@ -7,6 +7,12 @@
  * with backslashes. Unknown entries are `undefined`: hashing a name that contains such a byte
  * is reported, never silently turned into a number. The table is replaceable as a whole
  * (`new StringHasher(table)`), so a later reader can load the real one from the executable.
+ *
+ * Characters above U+00FF are refused, never folded to their low byte: the engine's table has
+ * 256 entries because it hashes a name's bytes (the narrow `char` string it stores), so an index
+ * is one byte. A UTF-16 code unit above 0xFF is no byte of such a name; which bytes the engine
+ * would see for it depends on an encoding the seeds do not state. Wrapping `U+0161` to `0x61`
+ * would hash `ša` as `aa`, a wrong answer that looks like a right one.
  */
 import { Arch06Error } from '../errors';
 
@@ -46,9 +52,9 @@ export class StringHasher {
     }
   }
 
-  /** Whether the table knows this byte's value. */
+  /** Whether the table knows this byte's value (a number outside 0..255 is no byte: false). */
   knows(byte: number): boolean {
-    return this.lut[byte & 0xff] >= 0;
+    return Number.isInteger(byte) && byte >= 0 && byte < 256 && this.lut[byte] >= 0;
   }
 
   /** Hash a name, reporting the first byte the table does not know instead of throwing. */
@@ -65,7 +71,7 @@ export class StringHasher {
     const isString = typeof name === 'string';
     for (let i = start; i < end; i++) {
       const c = isString ? (name as string).charCodeAt(i) : (name as Uint8Array)[i];
-      const v = c < 256 ? lut[c] : -1;
+      const v = c < 256 ? lut[c] : -1; // above U+00FF: no byte, refused (see the top comment)
       if (v < 0) return { ok: false, byte: c, index: i };
       h = (Math.imul(h, 919) + v) >>> 0;
     }
@@ -77,15 +83,15 @@ export class StringHasher {
     const r = this.tryHash(name);
     if (r.ok) return r.hash;
     const shown = typeof name === 'string' ? name : Array.from(name, (c) => String.fromCharCode(c)).join(''); // latin1, without Node's Buffer
-    throw new Arch06Error(
-      'UNKNOWN_HASH_BYTE',
-      `cannot hash "${shown}": the StringHash table value of byte 0x${r.byte.toString(16).padStart(2, '0')} is not known`,
-      {
-        offset: r.index,
-        expected: 'letters, digits, space, _ - . \\ /',
-        actual: JSON.stringify(String.fromCharCode(r.byte)),
-      },
-    );
+    const why =
+      r.byte > 0xff
+        ? `character U+${r.byte.toString(16).toUpperCase().padStart(4, '0')} is above U+00FF, and StringHash hashes bytes`
+        : `the StringHash table value of byte 0x${r.byte.toString(16).padStart(2, '0')} is not known`;
+    throw new Arch06Error('UNKNOWN_HASH_BYTE', `cannot hash "${shown}": ${why}`, {
+      offset: r.index,
+      expected: 'letters, digits, space, _ - . \\ /',
+      actual: JSON.stringify(String.fromCharCode(r.byte)),
+    });
   }
 }
 

@@ -12,3 +12,5 @@ export type { ScriptSymbol, ScriptSymbolKind } from './outline';
 export { resolveNames, useAt } from './scopes';
 export type { MemberUse, NameUse, ScriptNames } from './scopes';
 export type * from './syntax';
+export { memberTarget, objectAt, objectMember, objectMembers } from './objects';
+export type { MemberTarget } from './objects';

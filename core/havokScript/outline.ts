@@ -6,7 +6,8 @@
  * - the fields of a top-level `local section_<hash> = { … }` table: `name = function (self,
  *   threadId, scriptId) … end` is a bindable function, `name = hmake <Type> { … }` a script object
  *   whose own `Member = function` fields are its methods;
- * - Lua's `function a.b:c()`, `local function f()` and `name = function` statements.
+ * - Lua's `function a.b:c()`, `local function f()` and `name = function` statements (`function O:M()`
+ *   on an object `O = hmake …` of the script is one of O's methods).
  *
  * `bindable` marks what a registry's SCRB block can name: the section tables' fields and the
  * top-level functions.
@@ -74,7 +75,13 @@ export function outline(chunk: Chunk, source: string): ScriptSymbol[] {
   };
 
   const out: ScriptSymbol[] = [];
-  for (const s of chunk.body) out.push(...topLevel(s, defined, fn));
+  for (const s of chunk.body) {
+    const symbols = topLevel(s, defined, fn);
+    // `function O:M()` / `function O.M()` on an object this script makes: one of O's methods.
+    const object = s.kind === 'FunctionDeclaration' && s.path.length === 2 ? out.find((o) => o.kind === 'hmake' && o.name === s.path[0].name) : undefined;
+    if (object) object.children.push(...symbols.map((m) => ({ ...m, bindable: false })));
+    else out.push(...symbols);
+  }
   return out;
 }
 

@@ -450,13 +450,13 @@ _gatecontroller_SO_Script_7b19c3d5 = hmake _gatecontroller_SO_Script_6d1f0a42_me
 		-- event handlers defined in this script object.
 		if (parent.__eventmap == nil) then
 			parent.__eventmap = {}
-			parent.__eventmap[0x3c9a61f2hi] = {func = parent.OpenGate, name = "OpenGate"};
+			parent.__eventmap[0x19f44e0dhi] = {func = parent.OpenGate, name = "OpenGate"};
 		end
 		return self
 	end,
 	Init = function ( self )
 		local Instance = self.scriptId.Instance
-			WBEventSystem:Add( self.GateRelay, self.GateRelay.OnTrigger, { self.scriptId, self.lookupId, 0x3c9a61f2hi } );
+			WBEventSystem:Add( self.GateRelay, self.GateRelay.OnTrigger, { self.scriptId, self.lookupId, 0x19f44e0dhi } );
 
 	end
 ,	OpenGate = function ( self, args )

@@ -109,9 +109,23 @@ export interface ScriptIndexOptions {
   onProgress?: (done: number, total: number) => void;
   /** Checked between files; true stops the build (the index holds what was read). */
   isCancelled?: () => boolean;
+  /**
+   * What the index may keep, in bytes (counted: script texts, and registries by their size): the
+   * files past it are skipped, each said so, and `degraded` says why. No limit unless given.
+   */
+  maxRetainedBytes?: number;
+  /** Checked between files: a reason when the process is over its memory ceiling (the rest is skipped like above). */
+  overMemory?: () => string | undefined;
 }
 
-const key = (p: string): string => toGamePath(p).toLowerCase();
+/** The lookup key of a game path; a string that is no game path (a document's URI, a crafted name) gets one no entry has. */
+const key = (p: string): string => {
+  try {
+    return toGamePath(p).toLowerCase();
+  } catch {
+    return `\0${p}`;
+  }
+};
 
 /**
  * One registry's bindings as its file holds them (issue 21): objects pointing at runs of binding
@@ -160,6 +174,8 @@ export class ScriptIndex {
   private namesJoined: { objects: string; bindings: string } | undefined;
   registries = 0;
   cancelled = false;
+  /** Why files were left out to stay under a memory ceiling (they are in `skipped`), if they were. */
+  degraded: string | undefined;
 
   private constructor() {}
 
@@ -171,6 +187,8 @@ export class ScriptIndex {
     const copies = servedCopies(mount, index.skipped);
     const total = copies.length;
     let done = 0;
+    const retainedCap = options.maxRetainedBytes ?? Infinity;
+    let retained = 0;
     for (const c of copies) {
       if (options.isCancelled?.()) {
         index.cancelled = true;
@@ -179,8 +197,13 @@ export class ScriptIndex {
       const copy: ServedCopy = { path: c.path, from: c.from, source: c.source, ...(c.bundle ? { bundle: c.bundle } : {}) };
       try {
         const limit = c.kind === 'script' ? maxBytes : maxRegistry;
-        if (c.size > limit) index.skipped.push({ path: c.path, reason: `${c.size} bytes, above the ${limit}-byte limit` });
+        // A script's text is two bytes a character; a registry's model a few times its file.
+        const cost = c.size * (c.kind === 'script' ? 2 : 4);
+        index.degraded ??= retained + cost > retainedCap ? `the index reached its memory budget (${retainedCap} bytes)` : options.overMemory?.();
+        if (index.degraded) index.skipped.push({ path: c.path, reason: `not indexed: ${index.degraded}` });
+        else if (c.size > limit) index.skipped.push({ path: c.path, reason: `${c.size} bytes, above the ${limit}-byte limit` });
         else {
+          retained += cost;
           const bytes = c.read();
           // Scripts come first (servedCopies): a registry's bindings are checked as it is read.
           if (c.kind === 'script') index.addScript(copy, bytes);

@@ -1,13 +1,24 @@
 /**
- * "Find in Files" over a mount: every winning file whose path matches a glob is read and
- * searched for a literal string or a regular expression, line by line. Binary-looking files
- * (a NUL in the first 8 KiB) are skipped, as editors do; huge files are skipped above a limit.
+ * "Find in Files" over a mount, the one search the extension and `arch06 search` run: every
+ * winning file whose path matches a glob, then the bundle members only a container serves, each
+ * searched in the text it has (./fileText.ts: plain text, a script's source after its SCRI header,
+ * a decoded text view when asked) for a literal string or a regular expression (./lineMatch.ts).
+ *
+ * The search runs in slices (`TextSearch.step`), so a caller can stream matches as they are found
+ * and keep its thread responsive (`searchTextStreaming` pauses between slices); `searchText` runs
+ * it to the end. Files of a binary type are skipped unread, and every skip is counted by why.
  */
-import { Arch06Error, isArch06Error } from '../errors';
-import { Mount } from '../archive/mount';
+import { isArch06Error } from '../errors';
+import { MessageList } from '../io/bounded';
+import type { Mount } from '../archive/mount';
 import type { MemberRow } from '../archive/memberCatalog';
 import { type ResolvedBundle, readBundleMember, resolveBundle } from '../archive/bundles';
+import type { SourceEntry } from '../archive/source';
 import { globToRegExp } from './glob';
+import { type FilePlan, SNIFF_BYTES, type TextView, planFile, textOf, NUL_REASON } from './fileText';
+import { type Matcher, makeMatcher } from './lineMatch';
+
+export type { TextView } from './fileText';
 
 export interface TextSearchOptions {
   query: string;
@@ -15,17 +26,25 @@ export interface TextSearchOptions {
   matchCase?: boolean;
   /** Files to include (glob); default every file. */
   include?: string;
+  /** Search the decoded text views of binary formats (registries, string tables, bundles, skeletons) too. */
+  decoded?: boolean;
   /** Files larger than this are skipped (default 16 MiB). */
   maxFileSize?: number;
   /** Stop after this many matches (default 10,000). */
   maxMatches?: number;
+  /** Keep the matches in the result (default true); a caller streaming through `onMatch` may say no. */
+  keepMatches?: boolean;
   isCancelled?: () => boolean;
   onProgress?: (filesSearched: number, filesTotal: number) => void;
+  /** Each match as it is found. */
+  onMatch?: (match: TextMatch) => void;
   /**
    * Bundle members to search too (a MemberCatalog's rows): those only a container serves, whose
    * paths match `include` (a member a loose entry serves is searched as that entry).
    */
   members?: readonly MemberRow[];
+  /** The mount's distinct paths in index order (`mount.distinctPaths()`), when the caller holds them already. */
+  paths?: readonly string[];
 }
 
 export interface TextMatch {
@@ -33,6 +52,8 @@ export interface TextMatch {
   source: string;
   /** For a bundle member: its manifest's game path (open it in the bundle's folder). */
   bundle?: string;
+  /** The text searched: the bytes as text, a script's source (lines as its text view numbers them), a decoded text. */
+  view: TextView;
   /** 0-based line and character range of the match. */
   line: number;
   start: number;
@@ -43,105 +64,263 @@ export interface TextMatch {
 
 export interface TextSearchResult {
   matches: TextMatch[];
+  /** Every match found (also when not kept). */
+  matchCount: number;
+  filesMatched: number;
   filesSearched: number;
+  /** Files searched, by the text they were searched in. */
+  searchedAs: Record<TextView, number>;
+  /** Files skipped as binary, by why (a binary file type, a NUL byte, compiled script, …). */
+  binary: Record<string, number>;
+  /** Files that could not be read or were too large (the first 500; `skippedCount` counts all). */
   filesSkipped: { path: string; reason: string }[];
+  skippedCount: number;
+  /** Files whose paths matched the include (loose paths and container-only members). */
+  filesTotal: number;
   limitHit: boolean;
   cancelled: boolean;
 }
 
-export function searchText(mount: Mount, options: TextSearchOptions): TextSearchResult {
-  const flags = options.matchCase ? 'g' : 'gi';
-  let re: RegExp;
-  try {
-    re = new RegExp(options.isRegExp ? options.query : options.query.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'), flags);
-  } catch (e) {
-    throw new Arch06Error('BAD_ARGUMENT', `invalid regular expression: ${(e as Error).message}`);
-  }
-  if (!options.query) throw new Arch06Error('BAD_ARGUMENT', 'empty search text');
-  const include = globToRegExp(options.include ?? '');
-  const maxSize = options.maxFileSize ?? 16 << 20;
-  const maxMatches = options.maxMatches ?? 10_000;
-  const result: TextSearchResult = { matches: [], filesSearched: 0, filesSkipped: [], limitHit: false, cancelled: false };
+const DEFAULT_MAX_FILE = 16 << 20;
+const PREVIEW_CHARS = 400;
 
-  const ix = mount.index();
-  // One pass builds every path (per folder, not per entry); the glob picks from those.
-  const paths = mount.distinctPaths();
-  const targets: number[] = [];
-  for (let d = 0; d < ix.size; d++) if (include.test(paths[d])) targets.push(d);
-  const memberTargets = (options.members ?? []).filter((m) => m.servedFrom === 'container' && include.test(m.path));
-  const total = targets.length + memberTargets.length;
-  const td = new TextDecoder('utf-8');
-  /** Search one file's bytes; false once the match limit is hit. */
-  const searchBytes = (path: string, source: string, bundle: string | undefined, bytes: Uint8Array): void => {
-    if (bytes.subarray(0, 8192).includes(0)) return; // binary
-    result.filesSearched++;
-    const lines = td.decode(bytes).split(/\r?\n/);
-    for (let l = 0; l < lines.length && !result.limitHit; l++) {
-      const text = lines[l];
-      re.lastIndex = 0;
-      for (let m = re.exec(text); m; m = re.exec(text)) {
-        const from = Math.max(0, m.index - 200);
-        result.matches.push({
-          path,
-          source,
-          ...(bundle ? { bundle } : {}),
-          line: l,
-          start: m.index,
-          end: m.index + m[0].length,
-          preview: text.slice(from, from + 400),
-        });
-        if (result.matches.length >= maxMatches) {
-          result.limitHit = true;
-          break;
-        }
-        if (m[0].length === 0) re.lastIndex++; // an empty match must still advance
+/** One search, run in slices: `step()` until `done`. */
+export class TextSearch {
+  readonly result: TextSearchResult;
+  private readonly matcher: Matcher;
+  private readonly include: RegExp;
+  private readonly maxSize: number;
+  private readonly maxMatches: number;
+  private readonly paths: readonly string[];
+  private readonly targets: number[] = [];
+  private memberTargets: MemberRow[] = [];
+  private next = 0;
+  private nextMember = 0;
+  private resolved: { manifest: string; bundle: ResolvedBundle | Error } | undefined;
+  private readonly skipped = new MessageList();
+
+  constructor(
+    private readonly mount: Mount,
+    private readonly options: TextSearchOptions,
+  ) {
+    this.matcher = makeMatcher(options.query, options.isRegExp ?? false, options.matchCase ?? false);
+    this.include = globToRegExp(options.include ?? '');
+    this.maxSize = options.maxFileSize ?? DEFAULT_MAX_FILE;
+    this.maxMatches = options.maxMatches ?? 10_000;
+    this.paths = options.paths ?? mount.distinctPaths();
+    for (let d = 0; d < this.paths.length; d++) if (this.include.test(this.paths[d])) this.targets.push(d);
+    this.result = {
+      matches: [],
+      matchCount: 0,
+      filesMatched: 0,
+      filesSearched: 0,
+      searchedAs: { text: 0, script: 0, decoded: 0 },
+      binary: {},
+      filesSkipped: [],
+      skippedCount: 0,
+      filesTotal: this.targets.length,
+      limitHit: false,
+      cancelled: false,
+    };
+    this.addMembers(options.members ?? []);
+  }
+
+  /** Bundle members to search after the mounted paths (those only a container serves, matching the include). */
+  addMembers(rows: readonly MemberRow[]): void {
+    const picked = rows.filter((m) => m.servedFrom === 'container' && this.include.test(m.path));
+    this.memberTargets = this.memberTargets.length ? [...this.memberTargets, ...picked] : picked;
+    this.result.filesTotal += picked.length;
+  }
+
+  get done(): boolean {
+    const r = this.result;
+    return r.cancelled || r.limitHit || (this.next >= this.targets.length && this.nextMember >= this.memberTargets.length);
+  }
+
+  /** Search files until `deadline` (a `performance.now()` time; default: to the end) or the end. */
+  step(deadline = Infinity): void {
+    const r = this.result;
+    const ix = this.mount.index();
+    while (!this.done) {
+      if (this.options.isCancelled?.()) {
+        r.cancelled = true;
+        break;
       }
+      if (this.next < this.targets.length) {
+        const d = this.targets[this.next++];
+        const source = this.mount.sources[ix.winnerSource[d]];
+        this.searchEntry(this.paths[d], () => source.entryAt(ix.winnerFile[d]));
+      } else this.searchMember(this.memberTargets[this.nextMember++]);
+      this.options.onProgress?.(this.next + this.nextMember, r.filesTotal);
+      if (performance.now() >= deadline) break;
     }
-  };
-  const stop = (): boolean => {
-    if (options.isCancelled?.()) result.cancelled = true;
-    return result.cancelled || result.limitHit;
-  };
-  for (const d of targets) {
-    if (stop()) break;
-    const source = mount.sources[ix.winnerSource[d]];
-    const path = paths[d];
+    r.filesSkipped = this.skippedList();
+  }
+
+  private skippedList(): { path: string; reason: string }[] {
+    return this.skipped.list().map((line) => {
+      const cut = line.indexOf('\0');
+      return cut < 0 ? { path: '', reason: line } : { path: line.slice(0, cut), reason: line.slice(cut + 1) };
+    });
+  }
+
+  private skip(path: string, reason: string): void {
+    this.result.skippedCount++;
+    this.skipped.add(() => `${path}\0${reason}`);
+  }
+
+  private binary(reason: string): void {
+    this.result.binary[reason] = (this.result.binary[reason] ?? 0) + 1;
+  }
+
+  private searchEntry(path: string, entryOf: () => SourceEntry): void {
+    const plan = planFile(path, this.options.decoded ?? false);
+    if (plan.read === 'no') return this.binary(plan.binary);
     try {
-      const entry = source.entryAt(ix.winnerFile[d]);
-      if (entry.size > maxSize) result.filesSkipped.push({ path, reason: `larger than ${maxSize} bytes` });
-      else searchBytes(path, source.name, undefined, entry.readSync());
+      const entry = entryOf();
+      if (entry.size > this.maxSize) return this.skip(path, `larger than ${this.maxSize} bytes`);
+      // A large file of unknown type is sniffed first: a binary one costs its first bytes only.
+      if (plan.read === 'text' && entry.size > 8 * SNIFF_BYTES && entry.readSync(0, SNIFF_BYTES).includes(0)) return this.binary(NUL_REASON);
+      this.searchBytes(path, entry.source.name, undefined, plan, entry.readSync());
     } catch (e) {
       if (!isArch06Error(e)) throw e;
-      result.filesSkipped.push({ path, reason: e.message });
+      this.skip(path, e.message);
     }
-    options.onProgress?.(result.filesSearched, total);
   }
-  // Members, one resolved bundle at a time (rows of one manifest are adjacent in a catalog).
-  let resolved: { manifest: string; bundle: ResolvedBundle | Error } | undefined;
-  for (const row of memberTargets) {
-    if (stop()) break;
+
+  private searchMember(row: MemberRow): void {
     const shown = `${row.bundle} [${row.path}]`;
+    const plan = planFile(row.path, this.options.decoded ?? false);
+    if (plan.read === 'no') return this.binary(plan.binary);
+    if ((row.size ?? 0) > this.maxSize) return this.skip(shown, `larger than ${this.maxSize} bytes`);
     try {
-      if ((row.size ?? 0) > maxSize) {
-        result.filesSkipped.push({ path: shown, reason: `larger than ${maxSize} bytes` });
-        continue;
-      }
-      if (resolved?.manifest !== row.bundle) {
+      // Rows of one manifest are adjacent in a catalog: one resolved bundle at a time.
+      if (this.resolved?.manifest !== row.bundle) {
         let bundle: ResolvedBundle | Error;
         try {
-          bundle = resolveBundle(mount, row.bundle);
+          bundle = resolveBundle(this.mount, row.bundle);
         } catch (e) {
           bundle = e instanceof Error ? e : new Error(String(e));
         }
-        resolved = { manifest: row.bundle, bundle };
+        this.resolved = { manifest: row.bundle, bundle };
       }
-      if (resolved.bundle instanceof Error) throw resolved.bundle;
-      searchBytes(row.path, row.source ?? '', row.bundle, readBundleMember(mount, resolved.bundle, row.path));
+      if (this.resolved.bundle instanceof Error) throw this.resolved.bundle;
+      this.searchBytes(row.path, row.source ?? '', row.bundle, plan, readBundleMember(this.mount, this.resolved.bundle, row.path));
     } catch (e) {
       if (!isArch06Error(e)) throw e;
-      result.filesSkipped.push({ path: shown, reason: e.message });
+      this.skip(shown, e.message);
     }
-    options.onProgress?.(result.filesSearched, total);
   }
-  return result;
+
+  private searchBytes(path: string, source: string, bundle: string | undefined, plan: Exclude<FilePlan, { read: 'no' }>, bytes: Uint8Array): void {
+    const had = textOf(path, plan, bytes);
+    if ('binary' in had) return this.binary(had.binary);
+    const r = this.result;
+    r.filesSearched++;
+    r.searchedAs[had.view]++;
+    const before = r.matchCount;
+    const keep = this.options.keepMatches ?? true;
+    this.matcher.each(had.text, (h) => {
+      const from = Math.max(0, Math.min(h.start - 200, h.lineText.length - PREVIEW_CHARS));
+      const match: TextMatch = {
+        path,
+        source,
+        ...(bundle ? { bundle } : {}),
+        view: had.view,
+        line: h.line,
+        start: h.start,
+        end: h.end,
+        preview: h.lineText.slice(from, from + PREVIEW_CHARS),
+      };
+      r.matchCount++;
+      if (keep) r.matches.push(match);
+      this.options.onMatch?.(match);
+      if (r.matchCount >= this.maxMatches) r.limitHit = true;
+      return !r.limitHit;
+    });
+    if (r.matchCount > before) r.filesMatched++;
+  }
+}
+
+/** Run a search to its end. Throws BAD_ARGUMENT for an empty query or a broken regular expression. */
+export function searchText(mount: Mount, options: TextSearchOptions): TextSearchResult {
+  const s = new TextSearch(mount, options);
+  s.step();
+  return s.result;
+}
+
+export interface StreamingOptions extends TextSearchOptions {
+  /** Awaited between slices: the caller's event loop runs there (progress, cancel, the matches sent on). */
+  pause: () => Promise<void>;
+  /** How long one slice searches (default 30 ms). */
+  sliceMs?: number;
+  /**
+   * Bundle members still being listed: awaited once the mounted paths are searched, so the first
+   * results never wait for the member catalogue (undefined: no members).
+   */
+  laterMembers?: () => Promise<readonly MemberRow[] | undefined>;
+}
+
+/** Run a search in slices of `sliceMs`, awaiting `pause` between them, streaming matches through `onMatch`. */
+export async function searchTextStreaming(mount: Mount, options: StreamingOptions): Promise<TextSearchResult> {
+  const s = new TextSearch(mount, options);
+  const slice = options.sliceMs ?? 30;
+  const run = async (): Promise<void> => {
+    while (!s.done) {
+      s.step(performance.now() + slice);
+      if (!s.done) await options.pause();
+    }
+  };
+  await run();
+  if (options.laterMembers && !s.result.cancelled && !s.result.limitHit) {
+    const rows = await options.laterMembers();
+    if (rows) {
+      s.addMembers(rows);
+      await run();
+    }
+  }
+  return s.result;
+}
+
+const count = (n: number, one: string, many = `${one}s`): string => `${n.toLocaleString('en-US')} ${n === 1 ? one : many}`;
+
+/**
+ * The result line both front ends print: matches, files, what was searched (as text, as script
+ * source, as decoded text) and what was skipped as binary and why.
+ */
+export function describeSearch(r: TextSearchResult, query: string): string {
+  const as = [
+    r.searchedAs.text ? `${r.searchedAs.text.toLocaleString('en-US')} as text` : '',
+    r.searchedAs.script ? `${count(r.searchedAs.script, 'script')} as source` : '',
+    r.searchedAs.decoded ? `${r.searchedAs.decoded.toLocaleString('en-US')} as decoded text` : '',
+  ].filter(Boolean);
+  // Details grouped under their reason ("a binary file type: .tex 60,000, .mesh 40,000"), largest first.
+  const groups = new Map<string, { total: number; details: [string, number][] }>();
+  for (const [key, n] of Object.entries(r.binary)) {
+    const cut = key.indexOf(': ');
+    const reason = cut < 0 ? key : key.slice(0, cut);
+    const g = groups.get(reason) ?? { total: 0, details: [] };
+    g.total += n;
+    if (cut >= 0) g.details.push([key.slice(cut + 2), n]);
+    groups.set(reason, g);
+  }
+  const binary = [...groups].sort((a, b) => b[1].total - a[1].total || (a[0] < b[0] ? -1 : 1));
+  const binaryTotal = binary.reduce((n, [, g]) => n + g.total, 0);
+  const group = ([reason, g]: [string, { total: number; details: [string, number][] }]): string =>
+    `${g.total.toLocaleString('en-US')} ${reason}${
+      g.details.length
+        ? ` (${g.details
+            .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
+            .map(([d, n]) => `${d} ${n.toLocaleString('en-US')}`)
+            .join(', ')})`
+        : ''
+    }`;
+  const parts = [
+    `${count(r.filesSearched, 'file')} searched${as.length ? ` (${as.join(', ')})` : ''}`,
+    binaryTotal ? `${binaryTotal.toLocaleString('en-US')} skipped as binary: ${binary.map(group).join('; ')}` : '',
+    r.skippedCount ? `${r.skippedCount.toLocaleString('en-US')} unreadable or too large` : '',
+    r.limitHit ? 'result limit reached' : '',
+    r.cancelled ? 'cancelled' : '',
+  ].filter(Boolean);
+  return `${count(r.matchCount, 'result')} for "${query}" in ${count(r.filesMatched, 'file')}; ${parts.join('; ')}`;
 }

@@ -43,7 +43,9 @@ export function renderManifest(bytes: Uint8Array, path: string, options: BundleT
   d.field('members', b.members.length);
   d.field('path.area', b.pathAreaSize);
   d.field('container.predicted', b.predictedContainerSize);
-  d.comment('the container this manifest mirrors is 16 + path area + 4n + Σ(4 + declared size) bytes long');
+  d.comment(
+    'the container this manifest mirrors is 16 + path area + 4n + Σ(4 + declared size) bytes long, over the n members it stores (a member declared with 0 bytes is not stored, nor its path)',
+  );
   d.field('confidence', b.confidence);
   d.section('members', [['count', b.members.length]]);
   d.comment('path  declared size (manifest order)');
@@ -53,6 +55,7 @@ export function renderManifest(bytes: Uint8Array, path: string, options: BundleT
     d.section('served', [
       ['container', r.counts.container],
       ['loose', r.counts.loose],
+      ['empty', r.counts.empty || undefined],
       ['missing', r.counts.missing],
     ]);
     d.field('manifest', `${r.manifest.source}:${r.manifest.path}`);
@@ -67,7 +70,7 @@ export function renderManifest(bytes: Uint8Array, path: string, options: BundleT
         ['source', m.source ?? null],
         ['size', m.size ?? null],
         ['declared', m.declaredSize],
-        ['matches', m.servedFrom === 'missing' ? undefined : m.sizeMatchesDeclared],
+        ['matches', m.servedFrom === 'missing' || m.servedFrom === 'empty' ? undefined : m.sizeMatchesDeclared],
         ['embedded', m.servedFrom === 'loose' && m.embedded ? m.embedded.size : undefined],
         ['note', m.note],
       ]),

@@ -1,6 +1,13 @@
-/** "arch06: Find in Files…": text in the merged view's files and bundle members matching a glob, with progress and cancel. */
+/**
+ * "arch06: Find in Files…": text in the merged view's files and bundle members matching a glob
+ * (core/search: plain text, script source after its SCRI header, and decoded text views when the
+ * setting `arch06.findInFiles.decodedViews` asks), with progress and cancel. Results stream into
+ * the Search Results view as they are found; the mounted paths are searched at once and the bundle
+ * members after them, so the first search of a session never waits for the member catalogue
+ * before its first results.
+ */
 import * as vscode from 'vscode';
-import { searchText } from '../../core/search';
+import { searchTextStreaming } from '../../core/search';
 import { MountService } from '../mountService';
 import { SearchResultsView } from '../views/searchResultsView';
 
@@ -26,26 +33,34 @@ export async function findInFilesCommand(context: vscode.ExtensionContext, servi
   await context.workspaceState.update('arch06.lastInclude', include);
   const isRegExp = query.startsWith('re:');
   const text = isRegExp ? query.slice(3) : query;
+  const decoded = vscode.workspace.getConfiguration('arch06').get<boolean>('findInFiles.decodedViews', false);
   await vscode.window.withProgress(
     { location: vscode.ProgressLocation.Notification, title: `Searching for "${text}"`, cancellable: true },
     async (progress, token) => {
+      const started = Date.now();
       let last = 0;
-      // Searching is synchronous work over the mount; yield now and then so progress and cancel stay live.
-      await new Promise((r) => setTimeout(r, 0));
       try {
-        progress.report({ message: 'listing bundle members…' });
-        const all = await service.pathsWithMembers();
-        if (token.isCancellationRequested || service.mount !== m) return;
-        progress.report({
-          message: `searching ${all ? `${all.looseCount.toLocaleString('en')} paths and ${all.members.length.toLocaleString('en')} bundle members` : 'the mounted paths'}…`,
-        });
-        await new Promise((r) => setTimeout(r, 0)); // let the message paint before the synchronous search
-        const result = searchText(m, {
-          ...(all ? { members: all.members } : {}),
+        view.begin(text);
+        await vscode.commands.executeCommand('arch06.searchResults.focus');
+        // The members' index holds the distinct paths already once it is listed: no second list of them.
+        const ready = service.readyPathsWithMembers();
+        const result = await searchTextStreaming(m, {
           query: text,
           isRegExp,
           include,
-          isCancelled: () => token.isCancellationRequested,
+          decoded,
+          keepMatches: false,
+          ...(ready ? { members: ready.members, paths: ready.fuzzy.paths.slice(0, ready.looseCount) } : {}),
+          laterMembers: ready
+            ? undefined
+            : async () => {
+                progress.report({ message: 'listing bundle members…' });
+                const all = await service.pathsWithMembers();
+                return token.isCancellationRequested || service.mount !== m ? undefined : all?.members;
+              },
+          pause: () => new Promise((r) => setTimeout(r, 0)),
+          isCancelled: () => token.isCancellationRequested || service.mount !== m,
+          onMatch: (match) => view.add(match),
           onProgress: (done, total) => {
             const pct = Math.floor((done / Math.max(1, total)) * 100);
             if (pct > last) {
@@ -54,9 +69,12 @@ export async function findInFilesCommand(context: vscode.ExtensionContext, servi
             }
           },
         });
-        view.show(text, result);
-        await vscode.commands.executeCommand('arch06.searchResults.focus');
+        view.finish(result);
+        service.log(
+          `Find in Files "${text}" (${include || 'all files'}${decoded ? ', decoded views' : ''}): ${view.summaryText} in ${Date.now() - started} ms`,
+        );
       } catch (e) {
+        view.finish(undefined);
         service.reportError('Find in Files failed', e);
       }
     },

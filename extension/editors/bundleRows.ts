@@ -48,7 +48,7 @@ export function memberType(path: string): string {
   return dot > 0 ? leaf.slice(dot + 1).toLowerCase() : '';
 }
 
-const noCounts = (): Record<ServedFrom, number> => ({ container: 0, loose: 0, missing: 0, unresolved: 0 });
+const noCounts = (): Record<ServedFrom, number> => ({ container: 0, loose: 0, empty: 0, missing: 0, unresolved: 0 });
 const plural = (n: number, one: string, many = `${one}s`): string => `${n.toLocaleString('en-US')} ${n === 1 ? one : many}`;
 
 /** Whether `path` names a file inside a bundle folder (a game path that is not empty and has no `..`). */
@@ -96,6 +96,8 @@ export function resolvedModel(b: ResolvedBundle, looseCopies: LooseCopies): Bund
     let target: OpenTarget;
     if (m.servedFrom === 'missing')
       target = { reason: `${m.path} is declared by the manifest, but no source ships it: the container does not hold it and no loose copy exists.` };
+    else if (m.servedFrom === 'empty')
+      target = { reason: `${m.path} is declared with 0 bytes: a container stores no zero-size member, so there is nothing to open.` };
     else if (!game) target = { reason: `${m.path} cannot be a game path, so it has no place in the bundle folder.` };
     else target = { uriPath: bundleMemberUriPath(b.manifest.path, game) };
     row.openable = 'uriPath' in target;
@@ -115,6 +117,7 @@ export function resolvedModel(b: ResolvedBundle, looseCopies: LooseCopies): Bund
     pathTable: b.identity.pathTable,
     pathOffsets: b.identity.pathOffsets,
     members: b.identity.members,
+    notStored: b.identity.notStored,
     predicted: b.identity.predicted,
     actual: b.identity.actual ?? null,
     holds: b.identity.holds ?? null,
@@ -279,12 +282,12 @@ export function standaloneModel(name: string, bytes: Uint8Array): BundleModel {
       copies: [],
       openable: false,
     }));
-    const n = parsed.members.length;
     const identity: IdentityView = {
       header: 16,
-      pathTable: parsed.pathAreaSize,
-      pathOffsets: 4 * n,
-      members: parsed.members.reduce((s, m) => s + 4 + m.declaredSize, 0),
+      pathTable: parsed.pathAreaSize - parsed.notStoredPathBytes,
+      pathOffsets: 4 * (parsed.members.length - parsed.notStored.length),
+      members: parsed.members.reduce((s, m) => s + (m.declaredSize ? 4 + m.declaredSize : 0), 0),
+      notStored: { count: parsed.notStored.length, pathBytes: parsed.notStoredPathBytes },
       predicted: parsed.predictedContainerSize,
       actual: null,
       holds: null,
@@ -339,6 +342,6 @@ export function standaloneModel(name: string, bytes: Uint8Array): BundleModel {
 
 /** A one-line summary for the log: `N members: X container, Y loose, Z missing`. */
 export function summaryLine(v: BundleView): string {
-  const parts = (['container', 'loose', 'missing', 'unresolved'] as const).filter((k) => v.counts[k] > 0).map((k) => `${v.counts[k]} ${k}`);
+  const parts = (['container', 'loose', 'empty', 'missing', 'unresolved'] as const).filter((k) => v.counts[k] > 0).map((k) => `${v.counts[k]} ${k}`);
   return `${plural(v.rows.length, 'member')}${parts.length ? `: ${parts.join(', ')}` : ''}`;
 }

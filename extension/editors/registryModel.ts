@@ -145,7 +145,7 @@ export async function loadPartScript(mount: Mount, registryPath: string, resolve
     else {
       const bundle = partBundle(path, resolve);
       const member = memberOf(bundle, path);
-      if (bundle && member && member.servedFrom !== 'missing') {
+      if (bundle && member && (member.servedFrom === 'loose' || member.servedFrom === 'container')) {
         const { entry, start, end } = locateBundleMember(mount, bundle, member);
         found = {
           uriPath: bundleMemberUriPath(bundle.manifest.path, member.path),

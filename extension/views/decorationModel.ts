@@ -46,6 +46,7 @@ function memberDecoration(mount: Mount, bundles: BundleFolders, bundle: GamePath
   const x = b.member(member);
   if (!x) return undefined;
   const sizeNote = x.sizeMatchesDeclared ? '' : ` (the manifest declares ${x.declaredSize} bytes${x.size !== undefined ? `, the copy has ${x.size}` : ''})`;
+  if (x.servedFrom === 'empty') return { badge: '0', tooltip: 'Declared with 0 bytes: a container stores no zero-size member, so nothing is missing' };
   if (x.servedFrom === 'missing') return { badge: '!', tooltip: 'Declared by the manifest, but neither in the container nor shipped loose', colour: 'error' };
   if (x.servedFrom === 'loose')
     return { badge: 'L', tooltip: `Served from a loose entry in ${x.source}${sizeNote}${x.note ? `\n${x.note}` : ''}`, colour: 'warning' };

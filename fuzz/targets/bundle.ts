@@ -6,7 +6,7 @@
  * manifests and containers of Patch_00.
  */
 import { parseBndl, parseEmbb, readEmbb, writeBndl, writeEmbb } from '../../core/formats/bundle';
-import { checkMirror } from '../../core/formats/bundle/bndl';
+import { checkMirror } from '../../core/formats/bundle/mirror';
 import { MemoryByteSource } from '../../core/io';
 import { ByteWriter } from '../../core/io/byteWriter';
 import { renderText } from '../../core/text';

@@ -93,7 +93,7 @@ async function analyse(c: FuzzCase): Promise<unknown> {
   const ws = await sharedWorkspace();
   const text = c.text ?? new TextDecoder().decode(c.bytes);
   const uri = c.rnd.chance(0.85) ? c.rnd.pick(URIS) : c.rnd.pick(URIS) + c.rnd.pick(['/./x', '%', '/..', '#frag', '?q=1', '\u0000']);
-  const doc = ws.didOpen(uri, c.index + 1, text);
+  const doc = ws.analyse(uri, c.index + 1, text);
   try {
     const answers: unknown[] = [
       scriptDiagnostics(ws.index, doc),
@@ -101,7 +101,7 @@ async function analyse(c: FuzzCase): Promise<unknown> {
       bindingLenses(ws, doc),
       foldingSpans(doc.chunk, doc.text),
       semanticSpans(ws, doc),
-      hashLiterals(text, { start: 0, end: text.length }).map((l) => hashNames(ws, l.hash, l.text)),
+      hashLiterals(text, { start: 0, end: text.length }).map((l) => hashNames(ws, l)),
     ];
     for (const at of offsets(c.rnd, text.length)) {
       answers.push(

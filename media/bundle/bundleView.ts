@@ -76,7 +76,7 @@ dataset.state = 'waiting';
 
 // ---- summary -------------------------------------------------------------------------------
 
-const SERVED_LABEL: Record<ServedFrom, string> = { container: 'container', loose: 'loose', missing: 'missing', unresolved: 'not resolved' };
+const SERVED_LABEL: Record<ServedFrom, string> = { container: 'container', loose: 'loose', empty: 'empty', missing: 'missing', unresolved: 'not resolved' };
 
 function mark(served: ServedFrom, text = SERVED_LABEL[served]): string {
   return '<span class="mark m-' + served + '">' + esc(text) + '</span>';
@@ -114,7 +114,7 @@ function summaryHtml(v: BundleView): string {
   } else if (v.mode === 'resolved') facts.push('no container: members are loose entries or missing');
   if (facts.length) html += '<p class="facts">' + facts.join(' · ') + '</p>';
 
-  const counts = (['container', 'loose', 'missing', 'unresolved'] as const)
+  const counts = (['container', 'loose', 'empty', 'missing', 'unresolved'] as const)
     .filter((k) => v.counts[k] > 0)
     .map((k) => mark(k, fmt(v.counts[k]) + ' ' + SERVED_LABEL[k]));
   let line = fmt(v.rows.length) + (v.rows.length === 1 ? ' member' : ' members') + (counts.length ? ': ' + counts.join(' ') : '');
@@ -136,7 +136,15 @@ function summaryHtml(v: BundleView): string {
       fmt(i.members) +
       ' members (Σ 4 + declared size) = <b>' +
       fmt(i.predicted) +
-      '</b>';
+      '</b>' +
+      (i.notStored.count
+        ? ' <span class="muted" title="A container stores no member declared with 0 bytes: its path (' +
+          fmt(i.notStored.pathBytes) +
+          ' bytes of the manifest\'s path area), its offset and its size word are absent, as in the retail world layers">(' +
+          fmt(i.notStored.count) +
+          (i.notStored.count === 1 ? ' member' : ' members') +
+          ' declared with 0 bytes, not stored)</span>'
+        : '');
     let verdict: string;
     let cls = '';
     if (i.actual === null) verdict = v.mode === 'standalone' ? 'the container was not read' : 'no container to check it against';
@@ -151,7 +159,7 @@ function summaryHtml(v: BundleView): string {
     html +=
       '<p class="identity ' +
       cls +
-      '" id="identity" title="seed 004: a container its manifest mirrors is exactly 16 + path table + 4n + Σ(4 + size) bytes">Container size: ' +
+      '" id="identity" title="seed 004 and the retail layers: a container its manifest mirrors is exactly 16 + path table + 4n + Σ(4 + size) bytes, over the n members it stores">Container size: ' +
       terms +
       '; ' +
       verdict +
@@ -160,7 +168,13 @@ function summaryHtml(v: BundleView): string {
   }
   if (v.mirror && !v.mirror.mirrors)
     html += '<p class="mirror">The manifest does not mirror its container: ' + v.mirror.differences.map(esc).join('; ') + '.</p>';
-  else if (v.mirror) html += '<p class="mirror ok">The manifest mirrors its container byte for byte (paths, offsets, sizes).</p>';
+  else if (v.mirror) {
+    const empty = v.identity?.notStored.count ?? 0;
+    const left = empty
+      ? '; the ' + (empty === 1 ? 'member' : fmt(empty) + ' members') + ' declared with 0 bytes left out, as retail containers leave them out'
+      : '';
+    html += '<p class="mirror ok">The manifest mirrors its container byte for byte (paths, offsets, sizes' + left + ').</p>';
+  }
   if (v.undeclared.length)
     html +=
       '<details><summary>' +
@@ -175,7 +189,7 @@ function summaryHtml(v: BundleView): string {
 
 // ---- the table -----------------------------------------------------------------------------
 
-const SERVED_RANK: Record<ServedFrom, number> = { loose: 0, container: 1, missing: 2, unresolved: 3 };
+const SERVED_RANK: Record<ServedFrom, number> = { loose: 0, container: 1, empty: 2, missing: 3, unresolved: 4 };
 
 /** Numbers compare as numbers, absent values after every present one (either direction). */
 function compareNullable(a: number | null, b: number | null, desc: boolean): number {

@@ -24,10 +24,11 @@ export type { FailedMessage, ReadyMessage } from '../shared/protocol';
 
 /**
  * Where the engine serves a member from (core/archive/bundles.ts): a loose entry of the same path,
- * else the container, else nowhere. `unresolved`: the file was opened outside the mounted install,
- * so the search order is unknown.
+ * else the container, else nowhere: `empty` when it is declared with 0 bytes (a container stores
+ * no zero-size member, as the retail world layers show), `missing` otherwise. `unresolved`: the
+ * file was opened outside the mounted install, so the search order is unknown.
  */
-export type ServedFrom = 'container' | 'loose' | 'missing' | 'unresolved';
+export type ServedFrom = 'container' | 'loose' | 'empty' | 'missing' | 'unresolved';
 
 /** One member as the table shows it. */
 export interface MemberRow {
@@ -54,12 +55,17 @@ export interface MemberRow {
   openable: boolean;
 }
 
-/** The container-size identity: header + pathTable + pathOffsets + members = predicted, against the container's size. */
+/**
+ * The container-size identity over the members a container stores (all but those declared with 0
+ * bytes): header + pathTable + pathOffsets + members = predicted, against the container's size.
+ */
 export interface IdentityView {
   header: number;
   pathTable: number;
   pathOffsets: number;
   members: number;
+  /** Members declared with 0 bytes, left out of the sum with their paths (`pathBytes` of the manifest's path area). */
+  notStored: { count: number; pathBytes: number };
   predicted: number;
   actual: number | null;
   holds: boolean | null;

@@ -1,12 +1,13 @@
 /**
  * Completion from what the install teaches: after `Global.` or `Global:` the members the mount's
  * scripts use on that global (most used first) and those the seeds document; after `self.`/`self:`
- * (or any local) the methods and fields this script defines; elsewhere the locals in scope before
+ * in an `hmake` object's method (or a name standing for an object) that object's members; after
+ * another local the methods and fields this script defines; elsewhere the locals in scope before
  * the cursor, the engine globals by use, this script's definitions and the keywords. Unknown
  * globals are never errors, so nothing here is exhaustive: it is what the scripts show.
  */
-import { KEYWORDS } from '../../core/havokScript';
-import { DOCUMENTED_API, DOCUMENTED_CLASSES, documentedApi } from '../../core/scriptIndex';
+import { KEYWORDS, type ScriptSymbol, objectAt, objectMembers, useAt } from '../../core/havokScript';
+import { type AnalysedScript, DOCUMENTED_API, DOCUMENTED_CLASSES, documentedApi } from '../../core/scriptIndex';
 import { allSymbols } from './navigation';
 import type { ScriptWorkspace } from './workspace';
 
@@ -29,8 +30,12 @@ export function completion(ws: ScriptWorkspace, uri: string, offset: number): Co
   const line = doc.text.slice(doc.text.lastIndexOf('\n', offset - 1) + 1, offset);
   const member = MEMBER_BEFORE.exec(line);
   if (member) {
-    const [, object, indexer] = member;
-    const local = doc.names.names.some((n) => n.name === object && n.scope === 'local' && n.start < offset);
+    const [whole, object, indexer] = member;
+    // The object's name as the last parse resolved it (the use right before the indexer).
+    const use = useAt(doc.names.names, offset - whole.length + object.length);
+    const owner = use?.name === object && use.owner !== undefined ? objectAt(doc.symbols, use.owner) : undefined;
+    if (owner) return objectCompletions(doc, owner, indexer as '.' | ':');
+    const local = use?.name === object ? use.scope === 'local' : doc.names.names.some((n) => n.name === object && n.scope === 'local' && n.start < offset);
     return local || object === 'self' ? ownMembers(ws, uri) : globalMembers(ws, object, indexer as '.' | ':');
   }
   const out: CompletionEntry[] = [];
@@ -77,7 +82,23 @@ function globalMembers(ws: ScriptWorkspace, object: string, indexer: '.' | ':'):
   return out;
 }
 
-/** The methods and fields this script's hmake objects and hstructures define. */
+/** One object's members (`self:` in its methods): its methods after `:`, its methods and fields after `.`. */
+function objectCompletions(doc: AnalysedScript, object: ScriptSymbol, indexer: '.' | ':'): CompletionEntry[] {
+  const out: CompletionEntry[] = [];
+  for (const s of objectMembers(doc.symbols, object)) {
+    const method = s.kind === 'method' || s.detail === 'ifunction';
+    if (indexer === ':' && !method) continue;
+    out.push({
+      label: s.name,
+      kind: method ? 'method' : 'field',
+      detail: `${object.name}${indexer}${s.name}${s.detail && s.kind === 'method' ? ' ' + s.detail : s.detail ? ' : ' + s.detail : ''}`,
+      rank: method ? 1 : 0,
+    });
+  }
+  return out;
+}
+
+/** The methods and fields this script's hmake objects and hstructures define (an object not known: all of them). */
 function ownMembers(ws: ScriptWorkspace, uri: string): CompletionEntry[] {
   const doc = ws.document(uri)!;
   const out = new Map<string, CompletionEntry>();

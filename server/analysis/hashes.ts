@@ -1,25 +1,29 @@
 /**
- * Hashes decoded inline. Every name in the engine's data is a 32-bit StringHash (seed 000), so the
+ * Hashes decoded inline. Names in the engine's data are 32-bit StringHashes (seed 000), so the
  * server keeps one dictionary of candidate names (ScriptWorkspace.gatherNames, through
  * core/nameSources: every mounted path and bundle member, path indexes, every script's literals
  * and definitions, the registries' OBJL and SCRB names, skeletons' names, the user's files). A
- * hash literal under the cursor shows its names and where each came from, or says that none is
- * known; inlay hints (off by default) put the name after raw hex hashes.
+ * script's `0x…hi` literals are another function (core/hash hiHash.ts, found on the retail
+ * scripts' `__eventmap` pairs), which the same dictionary answers for its identifier names. A hash
+ * literal under the cursor shows its names, the function and where each name came from, or says
+ * that none is known; inlay hints (off by default) put the name after the literals.
  */
-import { formatHash } from '../../core/hash';
+import { HI_HASH_RULE, HI_HASH_VERIFIED, type DictionaryEntry, formatHash, hiHashVerifiedFor } from '../../core/hash';
 import type { Span } from '../../core/havokScript';
 import type { ScriptWorkspace } from './workspace';
 
-/** `0x` + 1-8 hex digits + optional `hi`; a 64-bit `hl` literal is not a StringHash. */
+/** `0x` + 1-16 hex digits + optional `hi`/`hl`. */
 const HEX = /0[xX]([0-9a-fA-F]{1,16})(hi|hl)?\b/g;
 
 export interface HashLiteral {
   span: Span;
   text: string;
   hash: number;
+  /** Which function: a `hi` literal's (hiHash), a 64-bit `hl` literal's (unknown), else StringHash (8 raw hex digits). */
+  kind: 'hi' | 'hl' | 'string';
 }
 
-/** The hash literal holding `offset`: a `…hi` literal, or a raw `0x` with exactly 8 digits. */
+/** The hash literal holding `offset`: a `…hi` or `…hl` literal, or a raw `0x` with exactly 8 digits. */
 export function hashLiteralAt(text: string, offset: number): HashLiteral | undefined {
   const from = Math.max(0, offset - 24);
   const window = text.slice(from, offset + 24);
@@ -35,9 +39,10 @@ export function hashLiteralAt(text: string, offset: number): HashLiteral | undef
 
 function hashLiteral(m: RegExpMatchArray, start: number): HashLiteral | undefined {
   const [text, digits, suffix] = m;
-  if (suffix === 'hl' || digits.length > 8) return undefined;
-  if (!suffix && digits.length !== 8) return undefined;
-  return { span: { start, end: start + text.length }, text, hash: parseInt(digits, 16) >>> 0 };
+  const span = { start, end: start + text.length };
+  if (suffix === 'hl') return { span, text, hash: 0, kind: 'hl' };
+  if (digits.length > 8 || (!suffix && digits.length !== 8)) return undefined;
+  return { span, text, hash: parseInt(digits, 16) >>> 0, kind: suffix === 'hi' ? 'hi' : 'string' };
 }
 
 /** Every hash literal of `text` inside `range` (for inlay hints). */
@@ -50,14 +55,27 @@ export function hashLiterals(text: string, range: Span): HashLiteral[] {
   return out;
 }
 
-/** A hover's text for a hash: its candidate names with their origins, or that none is known. */
-export function hashNames(ws: ScriptWorkspace, hash: number, literal: string): string {
+/** The dictionary's names for a literal (none for an `hl` one, whose function is unknown). */
+export function literalNames(ws: ScriptWorkspace, literal: HashLiteral): DictionaryEntry | undefined {
   const dict = ws.dictionary();
-  const e = dict.entry(hash);
-  const head = `\`${literal}\` = StringHash ${formatHash(hash)}`;
+  return literal.kind === 'hl' ? undefined : literal.kind === 'hi' ? dict.hiEntry(literal.hash) : dict.entry(literal.hash);
+}
+
+/** A hover's text for a hash literal: its candidate names with their origins and the function, or that none is known. */
+export function hashNames(ws: ScriptWorkspace, literal: HashLiteral): string {
+  if (literal.kind === 'hl')
+    return `\`${literal.text}\`: a 64-bit \`hl\` hash literal; its hash function is unknown (no real script holds one to work it out from).`;
+  const dict = ws.dictionary();
+  const e = literalNames(ws, literal);
+  const head =
+    literal.kind === 'hi'
+      ? `\`${literal.text}\` = hi hash ${formatHash(literal.hash)} (not StringHash: ${HI_HASH_RULE})`
+      : `\`${literal.text}\` = StringHash ${formatHash(literal.hash)}`;
   const gathering = ws.namesComplete ? '' : ' (still gathering names: this may change)';
+  const origin = literal.kind === 'hi' ? `\n\nThe rule ${HI_HASH_VERIFIED}.` : '';
   if (!e)
-    return `${head}\n\nNo known name has this hash${gathering}: the dictionary holds ${dict.size.toLocaleString('en')} names (paths, path indexes, bundle members, script literals and definitions, registry and skeleton names, your dictionary files).`;
-  const rows = [e, ...(e.others ?? [])].map((n) => `- \`${n.name}\` (${n.origin})`);
-  return `${head}\n\n${rows.length > 1 ? 'Names with this hash' : 'Name'}${gathering}:\n${rows.join('\n')}`;
+    return `${head}\n\nNo known name has this hash${gathering}: the dictionary holds ${dict.size.toLocaleString('en')} names (paths, path indexes, bundle members, script literals and definitions, registry and skeleton names, your dictionary files).${origin}`;
+  const extended = (name: string): string => (literal.kind === 'hi' && !hiHashVerifiedFor(name) ? ', beyond the letters the rule is verified on' : '');
+  const rows = [e, ...(e.others ?? [])].map((n) => `- \`${n.name}\` (${n.origin}${extended(n.name)})`);
+  return `${head}\n\n${rows.length > 1 ? 'Names with this hash' : 'Name'}${gathering}:\n${rows.join('\n')}${origin}`;
 }

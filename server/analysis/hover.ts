@@ -1,16 +1,19 @@
 /**
  * Hover: what the thing under the cursor is, from what the install says about it.
  *
- * - a hash literal (`0x3c9a61f2hi`, or any 8-digit `0x…`): the names with that StringHash and
+ * - a hash literal (`0x19f44e0dhi`, or any 8-digit `0x…`): the names with that hash and
  *   where each comes from, or that none is known;
  * - a bound function or script object: its signature, its doc comment (the retail scripts put the
  *   binding's event and prefab there) and the objects the registries bind to it;
+ * - a member on a known object (`self:Escape` in one of its methods): that object's method or
+ *   field; a member whose object nothing names: that it cannot be resolved, and the objects
+ *   defining that name, not one of them picked;
  * - an engine global or member (`System:LoadWorld`, `ScriptRelay.Create`): the seeds'
  *   documentation when they have it, and how the mount's scripts use it;
  * - a local: where it is declared, with its `: type`.
  */
-import { type Span, useAt } from '../../core/havokScript';
-import { documentedApi, type IndexedScript } from '../../core/scriptIndex';
+import { type MemberUse, type ScriptSymbol, type Span, memberTarget, objectAt, useAt } from '../../core/havokScript';
+import { type AnalysedScript, documentedApi, type IndexedScript } from '../../core/scriptIndex';
 import { siteLine } from './bindings';
 import { hashLiteralAt, hashNames } from './hashes';
 import { allSymbols, symbolAt } from './navigation';
@@ -32,38 +35,32 @@ export function hover(ws: ScriptWorkspace, uri: string, offset: number): HoverRe
   if (!doc) return undefined;
 
   const literal = hashLiteralAt(doc.text, offset);
-  if (literal) return { span: literal.span, markdown: hashNames(ws, literal.hash, literal.text) };
+  if (literal) return { span: literal.span, markdown: hashNames(ws, literal) };
 
   const name = useAt(doc.names.names, offset);
   const member = name ? undefined : useAt(doc.names.members, offset);
   const own = name || member ? undefined : symbolAt(doc, offset);
 
-  // A definition of this script (its own name, or a use of a global/member it defines).
-  const defined =
-    own ?? (name?.scope === 'global' || member ? allSymbols(doc).find((s) => s.name === (name?.name ?? member?.member) && s.kind !== 'field') : undefined);
-  if (defined && (defined.kind === 'function' || defined.kind === 'method' || defined.kind === 'hmake')) {
-    const span = own ? own.selection : (name ?? member)!;
-    const head = defined.kind === 'hmake' ? `${defined.name} = hmake ${defined.detail ?? ''}` : `${defined.name} = function ${defined.detail ?? '()'}`;
-    const parts = [code(head)];
-    if (defined.doc) parts.push(defined.doc.replace(/\n/g, '  \n'));
-    if (defined.bindable && ws.index) {
-      const sites = ws.index.boundBy(doc.path, defined.name);
-      if (sites.length) {
-        const rows = sites.slice(0, LIST_ROWS).map((s) => `- ${siteLine(s)}`);
-        if (sites.length > LIST_ROWS) rows.push(`- … and ${sites.length - LIST_ROWS} more`);
-        parts.push(`**Bound by ${sites.length} object${sites.length === 1 ? '' : 's'}:**\n${rows.join('\n')}`);
-      } else parts.push('No registry in the mount binds it.');
-    }
-    parts.push(`Defined at line ${lineOf(doc, defined.selection.start)}.`);
-    return { span: { start: span.start, end: span.end }, markdown: parts.join('\n\n') };
+  if (member) {
+    const h = memberHover(ws, doc, member);
+    if (h) return h;
+  }
+  // A definition of this script (its own name, or a use of a global it defines).
+  const defined = own ?? (name?.scope === 'global' ? allSymbols(doc).find((s) => s.name === name.name && s.kind !== 'field') : undefined);
+  if (defined && isCode(defined)) {
+    const object = own && allSymbols(doc).find((o) => o.kind === 'hmake' && o.children.includes(own));
+    return { span: span(own ? own.selection : name!), markdown: definitionText(ws, doc, defined, object) };
   }
 
   if (name?.scope === 'local' && name.declaration) {
     const decl = doc.names.names.find((n) => n.start === name.declaration!.start);
     const typed = declarationType(doc, name.declaration);
+    const object = name.owner === undefined ? undefined : objectAt(doc.symbols, name.owner);
+    // An implicit `self` (`function O:M()`) has no declaration of its own to point at.
+    const where = decl ? `Declared at line ${lineOf(doc, decl.start)}.` : `The implicit \`self\` of the method at line ${lineOf(doc, name.declaration.start)}.`;
     return {
-      span: { start: name.start, end: name.end },
-      markdown: `${code(`local ${name.name}${typed ? ' : ' + typed : ''}`)}\nDeclared at line ${lineOf(doc, (decl ?? name.declaration).start)}.`,
+      span: span(name),
+      markdown: `${code(`local ${name.name}${typed ? ' : ' + typed : ''}`)}\n${where}${object ? `\n\nStands for the object \`${object.name}\` (\`hmake ${object.detail ?? ''}\`, line ${lineOf(doc, object.selection.start)}).` : ''}`,
     };
   }
 
@@ -83,6 +80,8 @@ export function hover(ws: ScriptWorkspace, uri: string, offset: number): HoverRe
 
   if (member) {
     const parts: string[] = [];
+    const t = memberTarget(doc.symbols, member);
+    if (t.kind === 'unresolved' && t.objects.length > 0) return { span: span(member), markdown: unresolvedText(doc, member, t.objects) };
     const doc0 = member.objectIsGlobal ? documentedApi(member.object, member.indexer, member.member) : undefined;
     parts.push(code(`${member.object ?? '…'}${member.indexer}${member.member}`));
     if (doc0) parts.push(`${code(doc0.signature)}\n${doc0.doc}\n\n*${doc0.from}*`);
@@ -93,6 +92,56 @@ export function hover(ws: ScriptWorkspace, uri: string, offset: number): HoverRe
     return { span: { start: member.start, end: member.end }, markdown: parts.join('\n\n') };
   }
   return undefined;
+}
+
+const span = (s: Span): Span => ({ start: s.start, end: s.end });
+const isCode = (s: ScriptSymbol): boolean => s.kind === 'function' || s.kind === 'method' || s.kind === 'hmake';
+
+/** A function, method or object of this script: signature, doc comment, the objects bound to it, its line. */
+function definitionText(ws: ScriptWorkspace, doc: IndexedScript, defined: ScriptSymbol, object?: ScriptSymbol): string {
+  const head = defined.kind === 'hmake' ? `${defined.name} = hmake ${defined.detail ?? ''}` : `${defined.name} = function ${defined.detail ?? '()'}`;
+  const parts = [code(head)];
+  if (object) parts.push(`Method of the object \`${object.name}\` (\`hmake ${object.detail ?? ''}\`).`);
+  if (defined.doc) parts.push(defined.doc.replace(/\n/g, '  \n'));
+  if (defined.bindable && ws.index) {
+    const sites = ws.index.boundBy(doc.path, defined.name);
+    if (sites.length) {
+      const rows = sites.slice(0, LIST_ROWS).map((s) => `- ${siteLine(s)}`);
+      if (sites.length > LIST_ROWS) rows.push(`- … and ${sites.length - LIST_ROWS} more`);
+      parts.push(`**Bound by ${sites.length} object${sites.length === 1 ? '' : 's'}:**\n${rows.join('\n')}`);
+    } else parts.push('No registry in the mount binds it.');
+  }
+  parts.push(`Defined at line ${lineOf(doc, defined.selection.start)}.`);
+  return parts.join('\n\n');
+}
+
+/** A member on a known object: its method, its field's declaration, or that the object has none of that name. */
+function memberHover(ws: ScriptWorkspace, doc: AnalysedScript, member: MemberUse): HoverResult | undefined {
+  const t = memberTarget(doc.symbols, member);
+  if (t.kind !== 'object') return undefined;
+  const [first] = t.found;
+  if (first && isCode(first)) return { span: span(member), markdown: definitionText(ws, doc, first, t.object) };
+  const head = code(`${member.object ?? '…'}${member.indexer}${member.member}`);
+  const of = `\`${t.object.name}\` (\`hmake ${t.object.detail ?? ''}\`, line ${lineOf(doc, t.object.selection.start)})`;
+  if (!first)
+    return { span: span(member), markdown: `${head}\n\nThe object ${of} defines no member \`${member.member}\` (neither its table nor its structures).` };
+  const structure = allSymbols(doc).find((s) => s.kind === 'structure' && s.children.includes(first));
+  const decl = `${first.name}${first.detail ? ' : ' + first.detail : ''}`;
+  return {
+    span: span(member),
+    markdown: `${head}\n\n${code(decl)}\nField of the object ${of}${structure ? `, declared by \`hstructure ${structure.name}\`` : ''} at line ${lineOf(doc, first.selection.start)}.`,
+  };
+}
+
+/** A member whose object nothing names: say so, and which objects define a member of that name, instead of picking one. */
+function unresolvedText(doc: IndexedScript, member: MemberUse, objects: ScriptSymbol[]): string {
+  const why =
+    member.object === undefined
+      ? 'its object is an expression'
+      : `\`${member.object}\` is not bound to one \`hmake\` object here (not \`self\` or \`parent\` of an object's method, nor a local set from them)`;
+  const rows = objects.slice(0, LIST_ROWS).map((o) => `- \`${o.name}\` (line ${lineOf(doc, o.selection.start)})`);
+  if (objects.length > LIST_ROWS) rows.push(`- … and ${objects.length - LIST_ROWS} more`);
+  return `${code(`${member.object ?? '…'}${member.indexer}${member.member}`)}\n\nCannot be resolved to one object: ${why}. ${objects.length === 1 ? 'One object of this script defines' : `${objects.length} objects of this script define`} \`${member.member}\`:\n${rows.join('\n')}`;
 }
 
 function usageLine(uses: number, calls: number, scripts: number): string {

@@ -2,11 +2,13 @@
  * Go to definition and find references. A name is what Lua's scoping makes it (core/havokScript
  * scopes.ts): a local goes to its declaration and finds its uses in the same script; a global goes
  * to its top-level definitions in every script of the mount and finds its uses in all of them; a
- * member (`self:OpenGate`, `parent.__eventmap`) goes to the methods and fields of that name the
- * script defines (its hmake objects, its hstructures). A definition's own name counts as a place
- * of itself.
+ * member goes through the object its left side stands for (core/havokScript objects.ts):
+ * `self:OpenGate` inside an `hmake` object's method to that object's own `OpenGate`, `parent.X`
+ * in its constructor likewise; a member of an engine global to nothing of the script; a member
+ * whose object nothing names to every method and field of that name (the candidates). A
+ * definition's own name counts as a place of itself.
  */
-import { type ScriptSymbol, type Span, flattenOutline, useAt } from '../../core/havokScript';
+import { type MemberUse, type ScriptSymbol, type Span, flattenOutline, memberTarget, objectAt, objectMember, useAt } from '../../core/havokScript';
 import type { AnalysedScript, IndexedScript } from '../../core/scriptIndex';
 import { ownScriptPath } from '../../core/formats/registry';
 import type { ScriptLocation, ScriptWorkspace } from './workspace';
@@ -35,21 +37,40 @@ export function definition(ws: ScriptWorkspace, uri: string, offset: number): Sc
     return ws.globalDefinitions(name.name).map((d) => at(d.script, d.span, d.script === doc ? uri : undefined));
   }
   const member = useAt(doc.names.members, offset);
-  if (member) {
-    // The code a member names, when the script has it (an hmake method); else its declarations (hstructure fields).
-    const named = membersNamed(doc, member.member);
-    const code = named.filter((s) => s.kind !== 'field');
-    return (code.length ? code : named).map((s) => at(doc, s.selection, uri));
-  }
+  if (member) return memberDefinitions(doc, member).map((s) => at(doc, s.selection, uri));
   const own = symbolAt(doc, offset);
   return own ? [at(doc, own.selection, uri)] : [];
 }
 
-/** Methods, functions and fields a script defines under `name`; functions first. */
-function membersNamed(script: AnalysedScript, name: string): ScriptSymbol[] {
-  const found = allSymbols(script).filter((s) => s.name === name);
-  const rank = (s: ScriptSymbol): number => (s.kind === 'method' || s.kind === 'function' || s.kind === 'hmake' ? 0 : 1);
-  return found.sort((a, b) => rank(a) - rank(b));
+/**
+ * Where a member use goes: its object's member (the code when there is some, else the field's
+ * declaration), nothing for an engine global's member, and for a member whose object is not known
+ * every candidate of that name (code first).
+ */
+export function memberDefinitions(doc: AnalysedScript, member: MemberUse): ScriptSymbol[] {
+  const t = memberTarget(doc.symbols, member);
+  if (t.kind === 'engine') return [];
+  return t.kind === 'object' ? objectPlaces(t.found) : codeFirst(t.candidates);
+}
+
+/** Of the candidates, the code (methods, functions) when there is some, else all of them. */
+function codeFirst(named: ScriptSymbol[]): ScriptSymbol[] {
+  const code = named.filter((s) => s.kind !== 'field');
+  return code.length ? code : named;
+}
+
+/** Where one object's member is: its code (a table defining it twice holds both), else its first declaration. */
+const objectPlaces = (found: ScriptSymbol[]): ScriptSymbol[] => {
+  const code = found.filter((s) => s.kind !== 'field');
+  return code.length ? code : found.slice(0, 1);
+};
+
+/** The object a member use stands on, when it is known (`self` in a method, a global object). */
+const ownerObject = (doc: AnalysedScript, m: MemberUse): ScriptSymbol | undefined => (m.owner === undefined ? undefined : objectAt(doc.symbols, m.owner));
+
+/** The object whose table defines `symbol` (a method or field of an hmake object), if any. */
+function objectOfSymbol(doc: AnalysedScript, symbol: ScriptSymbol): ScriptSymbol | undefined {
+  return allSymbols(doc).find((o) => o.kind === 'hmake' && o.children.includes(symbol));
 }
 
 /** Every place the name at `offset` is used (with its definitions when `includeDeclaration`). */
@@ -69,10 +90,28 @@ export function references(ws: ScriptWorkspace, uri: string, offset: number, inc
       .filter((p) => includeDeclaration || p.role !== 'write')
       .map((p) => at(p.script, p.span, p.script.path.toLowerCase() === doc.path.toLowerCase() ? uri : undefined));
   }
-  const memberName = useAt(doc.names.members, offset)?.member ?? symbolAt(doc, offset)?.name;
+  const use = useAt(doc.names.members, offset);
+  const own = use ? undefined : symbolAt(doc, offset);
+  const memberName = use?.member ?? own?.name;
   if (memberName === undefined) return [];
-  const out = doc.names.members.filter((m) => m.member === memberName).map((m) => at(doc, m, uri));
-  if (includeDeclaration) for (const s of membersNamed(doc, memberName)) out.push(at(doc, s.selection, uri));
+  // The object asked about: the use's, or the one defining the symbol under the cursor.
+  const object = use ? ownerObject(doc, use) : own && objectOfSymbol(doc, own);
+  if (use && !object && memberTarget(doc.symbols, use).kind === 'engine') {
+    // An engine global's member: its uses on that global in this script.
+    return doc.names.members.filter((m) => m.member === memberName && m.object === use.object && m.objectIsGlobal).map((m) => at(doc, m, uri));
+  }
+  // With a known object: the uses on it, and those whose object nothing names (they may be it); never another object's.
+  const same = (m: MemberUse): boolean => {
+    if (m.member !== memberName) return false;
+    const o = ownerObject(doc, m);
+    if (object) return o === object || (!o && memberTarget(doc.symbols, m).kind === 'unresolved');
+    return memberTarget(doc.symbols, m).kind !== 'engine';
+  };
+  const out = doc.names.members.filter(same).map((m) => at(doc, m, uri));
+  if (includeDeclaration) {
+    const defs = object ? objectPlaces(objectMember(doc.symbols, object, memberName)) : use ? memberDefinitions(doc, use) : own ? [own] : [];
+    for (const s of defs) out.push(at(doc, s.selection, uri));
+  }
   return out.sort((a, b) => a.span.start - b.span.start);
 }
 

@@ -58,8 +58,21 @@ export interface GlobalPlace {
   role: 'read' | 'write';
 }
 
+/** A document longer than this (in UTF-16 units) is kept but not parsed: the index's limit for a served script (16 MiB). */
+export const MAX_ANALYSED_CHARS = 16 * 1024 * 1024;
+
+/** What a workspace is made with beyond the index's options. */
+export interface WorkspaceOptions extends ScriptIndexOptions {
+  cacheFolder?: string;
+  log?: (line: string) => void;
+  /** Bytes the hash names' gathering may read (core/nameSources' budget). */
+  namesBudgetBytes?: number;
+}
+
 export class ScriptWorkspace {
-  private readonly open = new Map<string, { version: number; script: AnalysedScript }>();
+  private readonly open = new Map<string, { version: number; script: AnalysedScript; notice?: string }>();
+  /** How many times a document's text was parsed (edits analysed, not queued: the storm tests count them). */
+  analyses = 0;
   private crossCache: CrossScriptIndex | undefined;
   private userNames: string[] = [];
   /** The hash dictionary, filled in the background by `gatherNames` (see there); started on first use. */
@@ -76,14 +89,18 @@ export class ScriptWorkspace {
    * A workspace over an install (mounted and indexed now, from the cache folder's snapshot when it
    * is current), or none (loose files only).
    */
-  static create(
-    settings: MountSettings | undefined,
-    options: ScriptIndexOptions & { cacheFolder?: string; log?: (line: string) => void } = {},
-  ): ScriptWorkspace {
+  static create(settings: MountSettings | undefined, options: WorkspaceOptions = {}): ScriptWorkspace {
     if (!settings?.installRoot) return new ScriptWorkspace(undefined, undefined);
     const mount = MountClass.open({ root: settings.installRoot, cfg: settings.cfg, extraArchives: settings.extraArchives });
-    const cached = cachedIndex(mount, options.cacheFolder, options, options.log);
+    let cached;
+    try {
+      cached = cachedIndex(mount, options.cacheFolder, options, options.log);
+    } catch (e) {
+      mount.close();
+      throw e;
+    }
     const ws = new ScriptWorkspace(mount, cached.index);
+    ws.namesBudget = options.namesBudgetBytes;
     ws.indexedFrom = cached.from;
     ws.indexMs = cached.ms;
     ws.snapshots = cached.place;
@@ -97,6 +114,7 @@ export class ScriptWorkspace {
   /** Where the cross-script facts came from (for the log), once made. */
   crossFrom: 'cache' | 'built' | undefined;
   private snapshots: SnapshotPlace | undefined;
+  private namesBudget: number | undefined;
   private log: (line: string) => void = () => undefined;
 
   dispose(): void {
@@ -116,23 +134,40 @@ export class ScriptWorkspace {
     }
   }
 
-  /** Open (or change) a document: its text is analysed as the script at its game path. */
-  didOpen(uri: string, version: number, text: string): AnalysedScript {
+  /**
+   * The analysis of a document's `version` (its text analysed as the script at its game path):
+   * made now unless this version's is kept. A text over `MAX_ANALYSED_CHARS` is kept unparsed,
+   * with a notice.
+   */
+  analyse(uri: string, version: number, text: string): AnalysedScript {
     const prev = this.open.get(uri);
     if (prev && prev.version === version) return prev.script;
     const path = this.gamePathOf(uri);
     const served = path ? this.index?.script(path) : undefined;
     const copy: ServedCopy = served ?? { path: path ?? uri, from: 'loose', source: path ? 'editor' : uri };
-    const script = analyseText(copy, text);
-    this.open.set(uri, { version, script });
+    this.analyses++;
+    const tooLarge = text.length > MAX_ANALYSED_CHARS;
+    const script = tooLarge ? { ...analyseText(copy, ''), text } : analyseText(copy, text);
+    const notice = tooLarge ? `${text.length} characters, above the ${MAX_ANALYSED_CHARS}-character limit: not analysed` : undefined;
+    this.open.set(uri, { version, script, ...(notice ? { notice } : {}) });
     return script;
+  }
+
+  /** Why the document's text was not analysed, if it was not. */
+  notice(uri: string): string | undefined {
+    return this.open.get(uri)?.notice;
+  }
+
+  /** Whether the document is a file of the mount (its bindings and problems apply), not a loose or foreign one. */
+  inMount(uri: string): boolean {
+    return this.index !== undefined && this.gamePathOf(uri) !== undefined;
   }
 
   didClose(uri: string): void {
     this.open.delete(uri);
   }
 
-  /** The open document's analysis. */
+  /** The open document's last analysis. */
   document(uri: string): AnalysedScript | undefined {
     return this.open.get(uri)?.script;
   }
@@ -229,6 +264,7 @@ export class ScriptWorkspace {
         report = this.mount
           ? await collectInstallNames(this.mount, dict, {
               pause,
+              ...(this.namesBudget !== undefined ? { maxBytes: this.namesBudget } : {}),
               isCancelled: () => this.disposed || generation !== this.namesGeneration,
               ...(index
                 ? {

@@ -2,7 +2,9 @@
 // ../shared's Patch_00.arch06 (copied into this test's own temp folder, never into the project).
 // Its four world layers' manifests are LZB16 chunks; once decoded, each `fortwallgameplay.bndl`
 // shows a `[bundle]` folder whose members are served from the layer's EMBB container, and the
-// member the manifest declares with size 0 (the .wldmsh) is marked missing. Screenshots as usual.
+// member the manifest declares with size 0 (the .wldmsh, which a container never stores) is marked
+// empty, not missing; the bundle editor on the manifest flags nothing (issue 20 item 4: the
+// identity holds, the manifest mirrors its container). Screenshots as usual.
 import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
@@ -43,7 +45,7 @@ test(
       const rows = await h.explorerRows();
       const names = rows.map((r) => r.name);
       for (const m of [...CONTAINER_MEMBERS, 'fortwallgameplay.wldmsh']) assert.ok(names.includes(m), `the bundle folder lists ${m}: ${names.join(', ')}`);
-      // Served from the container (badge C) or missing (badge !): the Explorer draws a decoration's
+      // Served from the container (badge C) or empty (badge 0): the Explorer draws a decoration's
       // badge as the ::after content of the row's label.
       const badge = (name: string): Promise<string> =>
         h.page
@@ -59,8 +61,38 @@ test(
             return '';
           });
       for (const m of CONTAINER_MEMBERS) assert.equal(await badge(m), 'C', `${m} is served from the container`);
-      assert.equal(await badge('fortwallgameplay.wldmsh'), '!', 'the .wldmsh the manifest declares is missing from the container');
+      assert.equal(await badge('fortwallgameplay.wldmsh'), '0', 'the .wldmsh the manifest declares with 0 bytes is empty, not missing');
       await h.screenshot('island-bundle-folder');
+
+      // The bundle editor on the retail manifest: the identity holds, the manifest mirrors its container, nothing in red.
+      await h.openExplorerFile([ROOT, ...LAYER, 'fortwallgameplay.bndl']);
+      const frame = await h.waitFor(
+        async () => {
+          for (const f of h.page.frames()) {
+            const ok = await f.evaluate(() => (globalThis as unknown as { document: any }).document.body?.dataset.state === 'rows').catch(() => false);
+            if (ok) return f;
+          }
+          return undefined;
+        },
+        30_000,
+        'the bundle editor webview',
+      );
+      const summary = await frame.evaluate(() => {
+        const doc = (globalThis as unknown as { document: any }).document;
+        return {
+          identity: String(doc.getElementById('identity')?.textContent ?? ''),
+          mirror: String(doc.querySelector('.mirror')?.className ?? ''),
+          bad: doc.querySelectorAll('#summary .bad, #rows .row.mismatch').length as number,
+          counts: String(doc.getElementById('counts')?.textContent ?? ''),
+        };
+      });
+      assert.match(summary.identity, /✓ the identity holds/);
+      assert.match(summary.identity, /1 member declared with 0 bytes, not stored/);
+      assert.equal(summary.mirror, 'mirror ok');
+      assert.equal(summary.bad, 0, 'nothing flagged');
+      assert.match(summary.counts, /9 container/);
+      assert.match(summary.counts, /1 empty/);
+      await h.screenshot('island-bundle-editor');
     } catch (e) {
       await h.screenshot('failure').catch(() => undefined);
       throw e;

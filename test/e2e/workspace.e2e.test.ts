@@ -183,8 +183,19 @@ test('browse, compare, find and extract in the arch06: workspace', { skip: e2eSk
 
     // 8. Extract a folder from the Explorer's context menu; the bytes on disk equal the CLI's.
     await h.explorerContextMenu([ROOT, 'data'], 'Extract to Folder…');
+    // The picker opens outside the install (issue 20 item 5): its path box never starts in the game folder.
+    const dialogInput = h.page.locator('.quick-input-widget input').first();
+    await h.waitFor(async () => (await dialogInput.isVisible()) && (await dialogInput.inputValue()).length > 1, 15_000, 'the folder picker to show its start');
+    const start = await dialogInput.inputValue();
+    assert.ok(!path.resolve(start).startsWith(path.resolve(game)), `the picker starts outside the install: ${start}`);
     await h.answerFileDialog(out);
-    await h.waitForNotification('Extracted 3 file(s)', 30_000);
+    await h.waitForNotification('Extracted 3 files', 30_000);
+    // The progress notification (with its Cancel) is gone while the result waits for an answer.
+    assert.deepEqual(
+      (await h.notifications()).filter((n) => n.startsWith('Extracting')),
+      [],
+      'no progress left behind',
+    );
     await h.screenshot('extracted');
     for (const f of ['big_stored.bin', 'patched.bin', 'empty.bin']) {
       assert.ok(fs.readFileSync(path.join(out, 'data', f)).equals(cat(game, `data\\${f}`)), `extracted data/${f} matches`);

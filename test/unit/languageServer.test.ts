@@ -9,7 +9,7 @@ import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { type MessageConnection, StreamMessageReader, StreamMessageWriter, createMessageConnection } from 'vscode-jsonrpc/node';
-import { stringHash } from '../../core/hash';
+import { hiHash, stringHash } from '../../core/hash';
 import { writeRegistry } from '../../core/formats/registry';
 import { SAMPLE_LAYER, SAMPLE_LAYER_REGISTRY, SAMPLE_LAYER_SCRIPT, SAMPLE_LAYER_SOURCE, sampleGame } from '../../core/sample';
 import { tempDir, writeTree } from '../support/fixtures';
@@ -207,23 +207,32 @@ test('language server over stdio on the sample install: symbols, hover, definiti
       JSON.stringify(members),
     );
 
-    // A hash literal: its name (a string literal of the script) on hover and as an inlay hint.
-    const hashed = `local key = 0x${stringHash('UI_Sample_GateOpen').toString(16).padStart(8, '0')}hi\n`;
+    // Hash literals: 8 hex digits are a StringHash, a `hi` literal the hi hash; their names (string
+    // literals of the script) on hover and as inlay hints.
+    const hashed = `local key = 0x${stringHash('UI_Sample_GateOpen').toString(16).padStart(8, '0')}\nlocal ev = 0x${hiHash('OpenGate')!.toString(16).padStart(8, '0')}hi\n`;
     const hashUri = SCRIPT_URI.replace('fortgate.scripts', 'hashes.scripts');
     await client.open(hashUri, hashed);
     const hashHover = await client.request<{ contents: { value: string }; range: Range }>('textDocument/hover', {
       textDocument: { uri: hashUri },
       position: { line: 0, character: 14 },
     });
-    assert.match(hashHover.contents.value, /`UI_Sample_GateOpen` \(script literal\)/);
-    assert.deepEqual(hashHover.range, { start: { line: 0, character: 12 }, end: { line: 0, character: 24 } });
+    assert.match(hashHover.contents.value, /StringHash 0x[0-9A-F]{8}\n\nName:\n- `UI_Sample_GateOpen` \(script literal\)/);
+    assert.deepEqual(hashHover.range, { start: { line: 0, character: 12 }, end: { line: 0, character: 22 } });
+    const hiHover = await client.request<{ contents: { value: string }; range: Range }>('textDocument/hover', {
+      textDocument: { uri: hashUri },
+      position: { line: 1, character: 14 },
+    });
+    assert.match(hiHover.contents.value, /hi hash 0x[0-9A-F]{8} \(not StringHash[^\n]*\n\nName:\n- `OpenGate` \(script literal\)/);
     const hints = await client.request<{ position: Position; label: string }[]>('textDocument/inlayHint', {
       textDocument: { uri: hashUri },
-      range: { start: { line: 0, character: 0 }, end: { line: 1, character: 0 } },
+      range: { start: { line: 0, character: 0 }, end: { line: 2, character: 0 } },
     });
     assert.deepEqual(
       hints.map((h) => [h.position, h.label.trim()]),
-      [[{ line: 0, character: 24 }, 'UI_Sample_GateOpen']],
+      [
+        [{ line: 0, character: 22 }, 'UI_Sample_GateOpen'],
+        [{ line: 1, character: 23 }, 'OpenGate'],
+      ],
     );
     // An unknown hash says so.
     const unknownUri = SCRIPT_URI.replace('fortgate.scripts', 'unknown.scripts');

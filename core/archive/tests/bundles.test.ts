@@ -154,7 +154,7 @@ test('a manifest patched above its container: the winning manifest lists the mem
     ['loose', 'Patch_01.arch06', true],
   );
   assert.deepEqual(by.get('voice.bnk'), { path: 'characters\\orcs\\orc\\voice.bnk', declaredSize: 40, servedFrom: 'missing', sizeMatchesDeclared: false });
-  assert.deepEqual(b.counts, { loose: 3, container: 1, missing: 1 });
+  assert.deepEqual(b.counts, { loose: 3, container: 1, empty: 0, missing: 1 });
   assert.deepEqual(b.undeclared, []);
   // Plain data: survives JSON.
   assert.deepEqual(JSON.parse(JSON.stringify(b)).members.length, 5);
@@ -201,7 +201,7 @@ test('a manifest that mirrors its container: every member from the container, th
   assert.equal(b.manifest.source, 'Base.arch06');
   assert.equal(b.manifest.path, 'bundles\\Plain.bndl');
   assert.equal(b.type, 'Flair_1MB');
-  assert.deepEqual(b.mirror, { mirrors: true, identityHolds: true, differences: [] });
+  assert.deepEqual(b.mirror, { mirrors: true, identityHolds: true, notStored: 0, differences: [] });
   assert.equal(b.manifestAboveContainer, false);
   assert.deepEqual(
     b.members.map((x) => [x.servedFrom, x.size, x.sizeMatchesDeclared]),
@@ -224,6 +224,7 @@ test('the container-size identity: 16 + path table + 4n + Σ(4 + declared size),
     pathTable: 24,
     pathOffsets: 8,
     members: 4 + 1 + 4 + 2,
+    notStored: { count: 0, pathBytes: 0 },
     predicted: 59,
     actual: 59,
     holds: true,

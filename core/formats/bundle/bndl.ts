@@ -21,9 +21,33 @@
  *   16 + path table size + 4n + sum(4 + size[i]) = container size
  *
  * where the path table size is u32 @0x08 read as S3 reads it (the length of the path area, which
- * is the type string's offset when the type string follows the paths). Seed 004 counts 11
- * manifests with no members and an empty type: their u32 @0x10 is 0, so for version 6 a count of
- * 0 is read as an empty manifest, not as the data-carrying shape.
+ * is the type string's offset when the type string follows the paths).
+ *
+ * What the retail bytes add (the four world layers of Patch_00.arch06, `fortwallgameplay.bndl`
+ * of island, mtnpass, snowmtn and volcano): a member declared with size 0 is not stored in the
+ * container at all. Each of those manifests declares 10 members, one of them the layer's
+ * `.wldmsh` with size 0; the container holds the other 9, in the manifest's order, with the
+ * manifest's sizes. Its pool is the manifest's path area with the `.wldmsh` path's slot (the
+ * path, its NUL and the NUL padding to 4: 64 bytes in all four) cut out, and the offsets after
+ * it move down by that slot; no offset entry and no size word stand for it. Every container is
+ * 72 bytes (64 + 4 + 4) shorter than the plain sum above, and exactly as long as the sum taken
+ * over the members it stores. Seed 004 agrees: no walked retail container holds a zero-size
+ * section. So the identity is written over the stored members (`notStored` are the others):
+ *
+ *   16 + (path area - the not-stored members' path slots) + sum over stored (4 + 4 + size[i])
+ *
+ * Hypotheses the bytes ruled out: a fixed 72-byte difference from padding or the type string
+ * (the empty type string and its padding are the 4 NULs between u32 @0x08 and u32 @0x0C; the
+ * container's pool is byte for byte the path area less the slot, cut at the slot's own place,
+ * mid-pool in all four, with the offsets after it shifted by the slot's length), padding in the
+ * payload chain (payloads follow each other at once), other sizes (every stored size is the
+ * declared one). `core/formats/tests/realSamples.test.ts` checks all of it on the four pairs.
+ * Members of non-zero size that a container lacks (seed 004's 3,929 patched pairs, e.g. the
+ * Desert's 42) are a different case: nothing real of theirs is available here, so they still
+ * count in the identity and the mirror check reports them.
+ *
+ * Seed 004 counts 11 manifests with no members and an empty type: their u32 @0x10 is 0, so for
+ * version 6 a count of 0 is read as an empty manifest, not as the data-carrying shape.
  *
  * The data-carrying shape (u32 @0x10 == 0; Shadow of Mordor's BNDL v4 `.embb` files, S5, and S3
  * for any version) is read-only here and labelled as such; no SoW file is known to use it:
@@ -38,7 +62,8 @@ import { quoteShort } from '../../io/bounded';
 import { Confidence } from '../../io/confidence';
 import { FieldReader, ParseOptions } from '../../io/fieldReader';
 import { expectMagicVersion } from '../../io/magic';
-import { EMBB_HEADER_SIZE, EmbbContainer } from './embb';
+import { EMBB_HEADER_SIZE } from './embb';
+import { cutSlots } from './pathPool';
 
 export const BNDL_MAGIC = 0x4c444e42; // "BNDL" read as a little-endian u32
 export const BNDL_VERSION = 6;
@@ -79,7 +104,17 @@ export interface BndlManifest {
   pathArea: Uint8Array;
   /** Whether every member path ends (with its NUL) at or before `typeOffset`. */
   typeFollowsPaths: boolean;
-  /** 16 + pathAreaSize + 4n + sum(4 + size[i]): the length of the container this manifest would mirror. */
+  /**
+   * Indices of the members a container does not store: those declared with size 0 (see the file
+   * comment: the retail layers' `.wldmsh`). Their paths' slots are not in a mirrored container's pool.
+   */
+  notStored: number[];
+  /** The bytes of the path area the not-stored members' path slots take (64 for each retail `.wldmsh`). */
+  notStoredPathBytes: number;
+  /**
+   * 16 + (pathAreaSize - notStoredPathBytes) + sum over the stored members of (4 + 4 + size[i]):
+   * the length of the container this manifest would mirror.
+   */
   predictedContainerSize: number;
   confidence: Confidence;
   notes: string[];
@@ -260,7 +295,17 @@ function parseManifest(r: FieldReader): BndlManifest {
     notes.push(`${bytes.length - covered} bytes after the last string and the path-offset table (retail manifests parse to their last byte)`);
   const pathAreaSize = typeOffset;
   const pathArea = Uint8Array.from(bytes.subarray(poolStart, Math.min(bytes.length, poolStart + pathAreaSize)));
-  const declared = members.reduce((n, m) => n + 4 + m.declaredSize, 0);
+  const notStored: number[] = [];
+  let stored = 0;
+  members.forEach((m, i) => {
+    if (m.declaredSize === 0) notStored.push(i);
+    else stored += 8 + m.declaredSize; // its offset entry, its size word, its payload
+  });
+  const notStoredPathBytes = cutSlots(
+    members.map((m) => m.pathOffset),
+    notStored,
+    pathAreaSize,
+  ).reduce((n, c) => n + c.end - c.start, 0);
   return {
     variant: 'manifest',
     file,
@@ -273,7 +318,9 @@ function parseManifest(r: FieldReader): BndlManifest {
     pathAreaSize,
     pathArea,
     typeFollowsPaths,
-    predictedContainerSize: EMBB_HEADER_SIZE + pathAreaSize + 4 * count + declared,
+    notStored,
+    notStoredPathBytes,
+    predictedContainerSize: EMBB_HEADER_SIZE + pathAreaSize - notStoredPathBytes + stored,
     confidence: notes.length === 0 ? 'confirmed' : 'uncertain',
     notes,
   };
@@ -353,43 +400,4 @@ function parseDataBundle(r: FieldReader): BndlDataBundle {
     confidence: 'uncertain',
     notes,
   };
-}
-
-// ---- manifest against container ----------------------------------------------------------
-
-export interface MirrorCheck {
-  /** Path area, offsets, sizes and length all agree (seed 004's 186,478 of 190,407 pairs). */
-  mirrors: boolean;
-  /** The identity 16 + path table size + 4n + sum(4 + size[i]) = container size. */
-  identityHolds: boolean;
-  /** Why `mirrors` is false, in words. */
-  differences: string[];
-}
-
-/** Compare a manifest with a (single-block) container, as seed 004 does for every pair. */
-export function checkMirror(manifest: BndlManifest, container: EmbbContainer): MirrorCheck {
-  const differences: string[] = [];
-  const identityHolds = manifest.predictedContainerSize === container.size;
-  if (!identityHolds) differences.push(`predicted container size ${manifest.predictedContainerSize}, actual ${container.size}`);
-  if (container.blocks.length !== 1) differences.push(`container has ${container.blocks.length} blocks`);
-  const block = container.blocks[0];
-  if (manifest.members.length !== container.members.length)
-    differences.push(`manifest declares ${manifest.members.length} members, container holds ${container.members.length}`);
-  if (block && !bytesEqual(manifest.pathArea, block.pathPool)) differences.push("path area differs from the container's path pool");
-  const n = Math.min(manifest.members.length, container.members.length);
-  let offsets = 0;
-  let sizes = 0;
-  for (let i = 0; i < n; i++) {
-    if (manifest.members[i].pathOffset !== container.members[i].pathOffset) offsets++;
-    if (manifest.members[i].declaredSize !== container.members[i].size) sizes++;
-  }
-  if (offsets) differences.push(`${offsets} path offsets differ`);
-  if (sizes) differences.push(`${sizes} declared sizes differ from the payload sizes`);
-  return { mirrors: differences.length === 0, identityHolds, differences };
-}
-
-function bytesEqual(a: Uint8Array, b: Uint8Array): boolean {
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
-  return true;
 }

@@ -6,7 +6,9 @@
 export { parseEmbb, readEmbb } from './embb';
 export type { EmbbBlock, EmbbContainer, EmbbMember, EmbbReadOptions } from './embb';
 export { parseBndl } from './bndl';
-export type { Bndl, BndlDataBundle, BndlDataMember, BndlManifest, BndlManifestMember, MirrorCheck } from './bndl';
+export { patchDeclaredSizes } from './bndlPatch';
+export type { Bndl, BndlDataBundle, BndlDataMember, BndlManifest, BndlManifestMember } from './bndl';
+export type { MirrorCheck } from './mirror';
 export { writeEmbb } from './embbWriter';
 export type { EmbbWriterMember } from './embbWriter';
 export { writeBndl } from './bndlWriter';

@@ -79,3 +79,30 @@ export function buildPathPool(paths: string[], options: PathPoolOptions = {}): {
   for (const i of unique) pool.set(Buffer.from(paths[i], 'latin1'), offsets[i]);
   return { pool, offsets };
 }
+
+/** A half-open byte range of a path pool. */
+export interface Slot {
+  start: number;
+  end: number;
+}
+
+/**
+ * The pool slots of the strings at `offsets[i]` for the indices `cut` (ascending) that no other
+ * index points at: from a slot's offset to the next distinct offset (or `poolSize`), ascending.
+ * In the retail layout a slot is the path, its NUL and the NUL padding to 4 (a manifest member
+ * declared with size 0 leaves exactly that out of its container's pool, see ./bndl.ts).
+ */
+export function cutSlots(offsets: number[], cut: number[], poolSize: number): Slot[] {
+  if (cut.length === 0) return [];
+  const starts = new Set(cut.map((i) => offsets[i]));
+  for (let i = 0, j = 0; i < offsets.length; i++) {
+    if (j < cut.length && cut[j] === i) j++;
+    else starts.delete(offsets[i]); // a kept string stays in the pool
+  }
+  const all = [...new Set(offsets)].sort((a, b) => a - b);
+  const slots: Slot[] = [];
+  all.forEach((start, k) => {
+    if (starts.has(start) && start < poolSize) slots.push({ start, end: Math.min(all[k + 1] ?? poolSize, poolSize) });
+  });
+  return slots;
+}

@@ -64,3 +64,30 @@ test('parseHash accepts 0x, bare hex and decimal; rejects the rest', () => {
   assert.equal(parseHash('42'), 42);
   for (const bad of ['0x', '0x123456789', 'hello', '-1']) assert.throws(() => parseHash(bad), Arch06Error, bad);
 });
+
+test('characters above U+00FF are refused, never wrapped to their low byte, even with every byte known', () => {
+  // A full table, as read from the executable: every byte 0..255 has a value (here byte + 1).
+  const full = new StringHasher(Array.from({ length: 256 }, (_, b) => b + 1));
+  const known = new StringHasher();
+  for (const h of [known, full]) {
+    // U+0161 (š) has low byte 0x61 ('a'), U+0100 low byte 0x00, U+4E2D low byte 0x2D ('-'), U+FF41 (fullwidth a) 0x41.
+    for (const [name, index, code] of [
+      ['ša', 0, 0x161],
+      ['aĀ', 1, 0x100],
+      ['x中', 1, 0x4e2d],
+      ['ａ', 0, 0xff41],
+    ] as const) {
+      assert.deepEqual(h.tryHash(name), { ok: false, byte: code, index }, name);
+      assert.throws(
+        () => h.hash(name),
+        (e: unknown) => e instanceof Arch06Error && e.code === 'UNKNOWN_HASH_BYTE' && e.offset === index && e.message.includes('above U+00FF'),
+      );
+      assert.equal(h.knows(code), false, `0x${code.toString(16)}`);
+    }
+  }
+  // The same names with their low bytes hash: the refusal is the character, not its low byte.
+  assert.equal(known.hash('aa'), 1 * 919 + 1);
+  assert.equal(full.hash('\u00ff'), 256);
+  assert.equal(full.knows(0xff), true);
+  assert.equal(full.knows(-1), false);
+});

@@ -77,7 +77,7 @@ test('the sample bundle: container, loose and missing members, sizes, copies, th
     );
     assert.equal(view.rows[0].container, view.rows[0].declared);
     assert.equal(view.mismatches, 0);
-    assert.deepEqual(view.counts, { container: 3, loose: 1, missing: 1, unresolved: 0 });
+    assert.deepEqual(view.counts, { container: 3, loose: 1, empty: 0, missing: 1, unresolved: 0 });
     // The manifest declares two members its container lacks: the identity does not hold, and the sum is shown term by term.
     const i = view.identity!;
     assert.equal(i.holds, false);
@@ -290,7 +290,7 @@ test('thousands of members: one row each, built in one pass', () => {
 
 const patch = sharedPath('samples/real/Patch_00.arch06');
 
-test('the real world layers of Patch_00.arch06: nine members from the container, the declared 0-byte .wldmsh missing', { skip: patch.skip }, () => {
+test('the real world layers of Patch_00.arch06: nine members from the container, the 0-byte .wldmsh empty, nothing flagged', { skip: patch.skip }, () => {
   const root = tempDir('arch06-bundle-rows-real-');
   fs.mkdirSync(path.join(root, 'x64'));
   fs.writeFileSync(path.join(root, 'x64', 'default.archcfg'), '..\\Patch_00.arch06\n');
@@ -301,18 +301,31 @@ test('the real world layers of Patch_00.arch06: nine members from the container,
       const stem = `worlds\\retail\\${layer}\\sectionsandlayers\\fortwallgameplay`;
       const { view, targets } = resolvedModel(resolveBundle(m, `${stem}.bndl`), mountLooseCopies(m));
       assert.equal(view.rows.length, 10, layer);
-      assert.deepEqual(view.counts, { container: 9, loose: 0, missing: 1, unresolved: 0 }, layer);
-      const missing = view.rows.find((r) => r.served === 'missing')!;
-      assert.equal(missing.type, 'wldmsh', layer);
-      assert.equal(missing.declared, 0, layer);
+      assert.deepEqual(view.counts, { container: 9, loose: 0, empty: 1, missing: 0, unresolved: 0 }, layer);
+      const empty = view.rows.find((r) => r.served === 'empty')!;
+      assert.equal(empty.type, 'wldmsh', layer);
+      assert.equal(empty.declared, 0, layer);
+      assert.equal(empty.container, null, layer);
       assert.equal(view.mismatches, 0, layer);
       assert.ok(
         view.rows.some((r) => r.type === 'objres'),
         layer,
       );
-      // The manifest declares one member (4 offset bytes + a 4-byte size word) more than its container holds.
-      assert.equal(view.identity!.holds, false, layer);
+      // What the editor would flag: a failing identity, a mirror difference, a size mismatch, a note. None.
+      assert.equal(view.identity!.holds, true, layer);
+      assert.equal(view.identity!.actual, view.identity!.predicted, layer);
+      assert.deepEqual(view.identity!.notStored, { count: 1, pathBytes: 64 }, layer);
+      assert.equal(view.identity!.pathOffsets, 4 * 9, layer);
+      assert.deepEqual(view.mirror, { mirrors: true, differences: [] }, layer);
+      assert.deepEqual(view.undeclared, [], layer);
+      assert.deepEqual(view.notes, [], layer);
+      assert.ok(
+        view.rows.every((r) => r.mismatch === undefined),
+        layer,
+      );
       assert.equal(targets.filter((t) => 'uriPath' in t).length, 9, layer);
+      assert.match((targets[view.rows.indexOf(empty)] as { reason: string }).reason, /declared with 0 bytes/);
+      assert.equal(summaryLine(view), '10 members: 9 container, 1 empty', layer);
     }
   } finally {
     m.close();

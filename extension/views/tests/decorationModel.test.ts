@@ -98,3 +98,26 @@ test("a member whose served copy differs in size from the manifest's declaration
     m.close();
   }
 });
+
+test('a member declared with 0 bytes (as the retail layers declare their .wldmsh) is not flagged as missing', () => {
+  const r = tempDir('arch06-decorations-empty-');
+  const base = new LtarWriter();
+  base.addBytes(
+    'b\\x.bndl',
+    writeBndl('', [
+      { path: 'm\\a.txt', size: 1 },
+      { path: 'm\\x.wldmsh', size: 0 },
+    ]),
+  );
+  base.addBytes('b\\x.embb', writeEmbb([{ path: 'm\\a.txt', bytes: Buffer.from('A') }]));
+  writeTree(r, { 'x64/default.archcfg': '..\\Base.arch06\n', 'Base.arch06': base.toBytes() });
+  const m = Mount.open({ root: r });
+  try {
+    const d = decorationFor(m, new BundleFolders(), parseUriPath('/b/x.bndl [bundle]/m/x.wldmsh'))!;
+    assert.equal(d.badge, '0');
+    assert.equal(d.colour, undefined, 'no error colour');
+    assert.match(d.tooltip, /Declared with 0 bytes/);
+  } finally {
+    m.close();
+  }
+});

@@ -5,8 +5,8 @@
 import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { SAMPLE_LAYER, SAMPLE_LAYER_SCRIPT, SAMPLE_LAYER_SOURCE, SAMPLE_SWORD_BONES } from '../../../core/sample';
-import { stringHash } from '../../../core/hash';
-import { hashNames } from '../hashes';
+import { formatHash, hiHash, stringHash } from '../../../core/hash';
+import { type HashLiteral, hashLiteralAt, hashNames } from '../hashes';
 import { mountSample } from '../../../test/support/sampleMount';
 import { completion } from '../completion';
 import { foldingSpans } from '../folding';
@@ -29,7 +29,7 @@ test('completion: engine members after Global: and Global., own methods after se
   const ws = workspace();
   try {
     const text = SAMPLE_LAYER_SOURCE.replace('not System:IsDayTime()', 'not System:').replace('SO:Init()', 'self:');
-    ws.didOpen(URI, 1, text);
+    ws.analyse(URI, 1, text);
     const labels = (needle: string): string[] => completion(ws, URI, text.indexOf(needle) + needle.length).map((e) => e.label);
     const system = labels('not System:');
     assert.ok(system.includes('LoadWorld'), 'documented by the seeds');
@@ -50,7 +50,7 @@ test('completion: engine members after Global: and Global., own methods after se
 test('folding: functions, tables, blocks and hstructures that span lines', () => {
   const ws = workspace();
   try {
-    const doc = ws.didOpen(URI, 1, SAMPLE_LAYER_SOURCE);
+    const doc = ws.analyse(URI, 1, SAMPLE_LAYER_SOURCE);
     const lines = foldingSpans(doc.chunk, doc.text).map((s) => [doc.text.slice(0, s.start).split('\n').length, doc.text.slice(0, s.end).split('\n').length]);
     const lineOf = (needle: string): number => SAMPLE_LAYER_SOURCE.slice(0, SAMPLE_LAYER_SOURCE.indexOf(needle)).split('\n').length;
     assert.ok(lines.some(([a]) => a === lineOf('hstructure _gatecontroller_SO_Script_6d1f0a42_meta')));
@@ -66,7 +66,7 @@ test('references across scripts: an open document counts with its edited text', 
   const ws = workspace();
   try {
     const edited = SAMPLE_LAYER_SOURCE + '\nLithThreadSleep( 0, 1 )\n';
-    ws.didOpen(URI, 1, edited);
+    ws.analyse(URI, 1, edited);
     const at = edited.indexOf('LithThreadSleep');
     const here = references(ws, URI, at, true).filter((r) => r.uri === URI);
     assert.equal(here.length, 3, 'the two uses of the served text and the edit');
@@ -78,7 +78,7 @@ test('references across scripts: an open document counts with its edited text', 
 test('semantic highlighting: engine classes and functions, bound definitions, parameters', () => {
   const ws = workspace();
   try {
-    const doc = ws.didOpen(URI, 1, SAMPLE_LAYER_SOURCE);
+    const doc = ws.analyse(URI, 1, SAMPLE_LAYER_SOURCE);
     const spans = semanticSpans(ws, doc).map((t) => `${doc.text.slice(t.start, t.end)}:${t.type}:${t.modifiers.join('+')}`);
     for (const want of [
       'LithThreadSleep:function:defaultLibrary',
@@ -98,7 +98,7 @@ test('semantic highlighting: engine classes and functions, bound definitions, pa
 test('selection ranges: from the name under the cursor out through its call, statement, function and table to the file', () => {
   const ws = workspace();
   try {
-    const doc = ws.didOpen(URI, 1, SAMPLE_LAYER_SOURCE);
+    const doc = ws.analyse(URI, 1, SAMPLE_LAYER_SOURCE);
     const at = SAMPLE_LAYER_SOURCE.indexOf('LithThreadSleep( threadId, 2 )') + 2;
     const texts = selectionSpans(doc, at).map((s) => SAMPLE_LAYER_SOURCE.slice(s.start, s.end));
     assert.equal(texts[0], 'LithThreadSleep');
@@ -113,10 +113,13 @@ test('selection ranges: from the name under the cursor out through its call, sta
   }
 });
 
+/** The hash literal `text` is. */
+const literal = (text: string): HashLiteral => hashLiteralAt(text, 1)!;
+
 test('hash names: the server gathers the same sources as the extension (skeletons, bundle members, bindings) and hovers say where a name came from', async () => {
   const ws = workspace();
   try {
-    const pending = hashNames(ws, stringHash('Grip'), '0x0hi');
+    const pending = hashNames(ws, literal(formatHash(stringHash('Grip'))));
     assert.match(pending, /still gathering names/); // asked before the walk has run: says so
     const report = await ws.gatherNames(async () => undefined);
     assert.ok(ws.namesComplete);
@@ -126,9 +129,17 @@ test('hash names: the server gathers the same sources as the extension (skeleton
     assert.equal(ws.dictionary().entry(stringHash(SAMPLE_LAYER_SCRIPT))?.origin, 'path', 'a bundle member');
     assert.equal(ws.dictionary().entry(stringHash('Script1'))?.origin, 'binding name');
     assert.equal(ws.dictionary().entry(stringHash('GateRelay'))?.origin, 'script literal');
-    const hover = hashNames(ws, stringHash('Blade_Tip'), '0xabcdef01hi');
-    assert.match(hover, /Name:\n- `Blade_Tip` \(skeleton name\)/);
-    assert.match(hashNames(ws, 0x12345678, '0x12345678'), /No known name has this hash: the dictionary holds [\d,]+ names/);
+    const hover = hashNames(ws, literal(formatHash(stringHash('Blade_Tip'))));
+    assert.match(hover, /= StringHash 0x[0-9A-F]{8}\n\nName:\n- `Blade_Tip` \(skeleton name\)/);
+    assert.match(hashNames(ws, literal('0x12345678')), /No known name has this hash: the dictionary holds [\d,]+ names/);
+    // A `hi` literal is the other function: the sample's event map names OpenGate by it, and says so.
+    const hi = hashNames(ws, literal(`0x${hiHash('OpenGate')!.toString(16)}hi`));
+    assert.match(hi, /= hi hash 0x[0-9A-F]{8} \(not StringHash: h = h × 919 \+ \(c − 0x40\)/);
+    assert.match(hi, /Name:\n- `OpenGate` \(script literal\)/);
+    assert.match(hi, /matches all 95 `__eventmap` pairs/);
+    // The same digits as StringHash of a name do not name it as a hi literal.
+    assert.match(hashNames(ws, literal(`0x${stringHash('OpenGate').toString(16).padStart(8, '0')}hi`)), /No known name has this hash/);
+    assert.match(hashNames(ws, literal('0x00000002a1f0c3d4hl')), /64-bit `hl` hash literal; its hash function is unknown/);
     // The same user names (a settings notification about inlay hints) keep the dictionary; new ones gather again.
     const gathered = ws.dictionary();
     ws.setUserNames([]);

@@ -1,7 +1,8 @@
 // The language server's analysis on the four real layers of Patch_00.arch06: every script parses
 // cleanly, every hstructure, hmake object and bound function is in the outline, every function the
 // registries bind has a code lens counting its objects (40, 17, 18, 19 rows), and hover on one
-// names its objects; the usage index lists the engine calls the scripts make.
+// names its objects; the usage index lists the engine calls the scripts make; every hi literal
+// hovers as the event name its __eventmap line spells.
 import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { REAL_LAYER_NAMES, mountRealPatch, realLayerStem, realPatch } from '../../../test/support/realLayers';
@@ -23,7 +24,7 @@ test('real layers: clean parse, full outline, code lenses counting 40/17/18/19 o
       const path = `${realLayerStem(layer)}.scripts`;
       const served = ws.index!.script(path)!;
       const uri = ws.uriOf(served);
-      const script = ws.didOpen(uri, 1, served.text);
+      const script = ws.analyse(uri, 1, served.text);
       assert.deepEqual(scriptDiagnostics(ws.index, script), [], layer);
       const symbols = allSymbols(script);
       const count = (kind: string): number => symbols.filter((s) => s.kind === kind).length;
@@ -50,3 +51,37 @@ test('real layers: clean parse, full outline, code lenses counting 40/17/18/19 o
     ws.dispose();
   }
 });
+
+test(
+  'real layers: every hi literal hovers as the event name its __eventmap line spells, by the hi hash, with where the name came from',
+  { skip: realPatch.skip },
+  async () => {
+    const m = mountRealPatch();
+    const root = m.root;
+    m.close();
+    const ws = ScriptWorkspace.create({ installRoot: root });
+    try {
+      await ws.gatherNames(async () => undefined);
+      let named = 0;
+      for (const layer of REAL_LAYER_NAMES) {
+        const served = ws.index!.script(`${realLayerStem(layer)}.scripts`)!;
+        const uri = ws.uriOf(served);
+        ws.analyse(uri, 1, served.text);
+        // The oracle: the name the same line spells (the script's own data).
+        const spelled = new Map<string, string>();
+        for (const f of served.text.matchAll(/__eventmap\[(0x[0-9a-fA-F]{1,8}hi)\][^\n]*\bname\s*=\s*"([^"\n]*)"/g)) spelled.set(f[1].toLowerCase(), f[2]);
+        for (const f of served.text.matchAll(/0x[0-9a-fA-F]{1,8}hi\b/g)) {
+          const h = hover(ws, uri, f.index + 3)!;
+          const want = spelled.get(f[0].toLowerCase());
+          assert.ok(want, `${layer}: ${f[0]} is on an __eventmap line too`);
+          assert.ok(h.markdown.includes(`= hi hash 0x${f[0].slice(2, -2).toUpperCase().padStart(8, '0')} (not StringHash`), h.markdown);
+          assert.ok(h.markdown.includes(`- \`${want}\` (script literal)`), `${layer}: ${f[0]} → ${want}: ${h.markdown}`);
+          named++;
+        }
+      }
+      assert.ok(named >= 95, `${named} literals named`);
+    } finally {
+      ws.dispose();
+    }
+  },
+);

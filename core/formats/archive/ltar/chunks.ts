@@ -17,6 +17,20 @@ import { FieldReader } from '../../../io/fieldReader';
 import { OodleWhere, decodeOodle, decodeOodleInto } from '../../../oodle';
 import { CHUNK_ALIGN, CHUNK_HEADER_SIZE, MAX_CHUNK_LEN } from './layout';
 
+/**
+ * The chunk rule, the one place it is written: a chunk whose stored length equals its raw length
+ * is its own bytes; any other chunk is one Oodle stream (see the top comment on storedLen > rawLen).
+ */
+export function isStoredChunk(storedLen: number, rawLen: number): boolean {
+  return storedLen === rawLen;
+}
+
+/** Where a read's chunk payloads come from; `at` is relative to the entry's start. */
+interface PayloadBytes {
+  copyInto(at: number, length: number, out: Uint8Array, outAt: number): void;
+  bytes(at: number, length: number): Uint8Array;
+}
+
 export interface ChunkInfo {
   index: number;
   /** Header offset relative to the entry's start. */
@@ -73,7 +87,7 @@ export class ChunkStream {
       storedLen: this.storedLen[i],
       rawLen: this.rawLen[i],
       rawStart: this.rawStart[i],
-      stored: this.storedLen[i] === this.rawLen[i],
+      stored: isStoredChunk(this.storedLen[i], this.rawLen[i]),
     };
   }
 
@@ -180,25 +194,30 @@ export class ChunkStream {
     return { first, last, spanStart, spanLength };
   }
 
-  /** Decode chunks first..last from their stored span and copy the part inside [start, end). */
-  private assemble(span: Uint8Array, first: number, last: number, start: number, end: number): Uint8Array {
-    const out = new Uint8Array(end - start);
-    const spanStart = this.headerAt[first];
+  /**
+   * The one loop every read path runs: each chunk of first..last puts its part of [start, end)
+   * into `out`, stored chunks copied, the others decoded. Only where the payload bytes come from
+   * differs between the paths (`payloads`).
+   */
+  private fill(out: Uint8Array, start: number, end: number, first: number, last: number, payloads: PayloadBytes): void {
     for (let i = first; i <= last; i++) {
-      const payloadAt = this.headerAt[i] + CHUNK_HEADER_SIZE - spanStart;
-      const payload = span.subarray(payloadAt, payloadAt + this.storedLen[i]);
+      const stored = this.storedLen[i];
       const raw = this.rawLen[i];
       const chunkStart = this.rawStart[i];
       // The part of this chunk that falls inside [start, end), in chunk coordinates.
       const from = Math.max(start, chunkStart) - chunkStart;
       const to = Math.min(end, chunkStart + raw) - chunkStart;
-      if (this.storedLen[i] === raw) {
-        out.set(payload.subarray(from, to), chunkStart + from - start);
+      const outAt = chunkStart + from - start;
+      const payloadAt = this.headerAt[i] + CHUNK_HEADER_SIZE;
+      if (isStoredChunk(stored, raw)) {
+        payloads.copyInto(payloadAt + from, to - from, out, outAt);
+      } else if (from === 0 && to === raw && stored < raw) {
+        // A whole chunk inside the range decodes straight into the result.
+        decodeOodleInto(payloads.bytes(payloadAt, stored), out, outAt, raw, this.where(i));
       } else {
-        out.set(this.decodeChunk(i, payload).subarray(from, to), chunkStart + from - start);
+        out.set(this.decodeChunk(i, payloads.bytes(payloadAt, stored)).subarray(from, to), outAt);
       }
     }
-    return out;
   }
 
   /**
@@ -209,22 +228,12 @@ export class ChunkStream {
     if (start === end) return new Uint8Array(0);
     const p = this.plan(start, end);
     const out = new Uint8Array(end - start);
-    for (let i = p.first; i <= p.last; i++) {
-      const raw = this.rawLen[i];
-      const chunkStart = this.rawStart[i];
-      const from = Math.max(start, chunkStart) - chunkStart;
-      const to = Math.min(end, chunkStart + raw) - chunkStart;
-      const payloadAt = this.dataOffset + this.headerAt[i] + CHUNK_HEADER_SIZE;
-      if (this.storedLen[i] === raw) {
-        this.source.readIntoSync(payloadAt + from, to - from, out, chunkStart + from - start);
-      } else if (from === 0 && to === raw && this.storedLen[i] < raw) {
-        // A whole chunk inside the range decodes straight into the result.
-        decodeOodleInto(this.source.readSync(payloadAt, this.storedLen[i]), out, chunkStart - start, raw, this.where(i));
-      } else {
-        const decoded = this.decodeChunk(i, this.source.readSync(payloadAt, this.storedLen[i]));
-        out.set(decoded.subarray(from, to), chunkStart + from - start);
-      }
-    }
+    const base = this.dataOffset;
+    const source = this.source;
+    this.fill(out, start, end, p.first, p.last, {
+      copyInto: (at, length, into, intoAt) => source.readIntoSync(base + at, length, into, intoAt),
+      bytes: (at, length) => source.readSync(base + at, length),
+    });
     return out;
   }
 
@@ -250,10 +259,17 @@ export class ChunkStream {
     }
   }
 
+  /** `readSync`'s asynchronous twin: the stored span of the chunks is fetched in one read, then the same loop. */
   async read(start: number, end: number): Promise<Uint8Array> {
     if (start === end) return new Uint8Array(0);
     const p = this.plan(start, end);
     const span = await this.source.read(this.dataOffset + p.spanStart, p.spanLength);
-    return this.assemble(span, p.first, p.last, start, end);
+    const out = new Uint8Array(end - start);
+    const inSpan = (at: number, length: number): Uint8Array => span.subarray(at - p.spanStart, at - p.spanStart + length);
+    this.fill(out, start, end, p.first, p.last, {
+      copyInto: (at, length, into, intoAt) => into.set(inSpan(at, length), intoAt),
+      bytes: inSpan,
+    });
+    return out;
   }
 }

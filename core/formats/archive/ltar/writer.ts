@@ -4,7 +4,9 @@
  * ancestor folder present, each folder's files sorted by `_stricmp` and grouped in folder order,
  * deduplicated names, the 6 x fileCount gap before the data, entries stored plain, as stored
  * chunks, or as chunk payloads compressed by the caller. Used by fixtures, the sample game, the
- * benchmarks and (later) mod packing.
+ * benchmarks and mod packing (core/mod/pack.ts), which streams its files' bytes: a `deferred`
+ * entry is laid out from its size alone and its stored chunks are written by the caller, in the
+ * order `plan()` gives, with `storedChunkHeader`.
  */
 import { Arch06Error } from '../../../errors';
 import { ByteWriter } from '../../../io/byteWriter';
@@ -35,7 +37,35 @@ export type WriterEntry =
   /** A chunk stream whose chunks the caller built (e.g. Kraken payloads). */
   | { storage: 'chunks'; chunks: WriterChunk[] }
   /** A record with stored size 0: empty or absent. */
-  | { storage: 'empty' };
+  | { storage: 'empty' }
+  /**
+   * A chunk stream of stored chunks of 0x10000 bytes (the last one shorter) whose bytes the caller
+   * writes itself where `plan()` places the entry: only its size is needed to lay the archive out.
+   */
+  | { storage: 'deferred'; size: number; id: number };
+
+/** One entry of a planned archive, in file-table order (which is also data order). */
+export interface PlannedEntry {
+  /** The path as the archive stores it (folder + `\` + leaf). */
+  path: string;
+  /** Zero bytes before the entry's data (4-byte alignment in the archive). */
+  padBefore: number;
+  dataOffset: number;
+  storedSize: number;
+  size: number;
+  /** The entry's bytes, for every entry but a deferred one. */
+  parts?: Uint8Array[];
+  /** A deferred entry's id: the caller writes `storedSize` bytes of stored chunks here. */
+  deferredId?: number;
+}
+
+export interface ArchivePlan {
+  /** Header, name pool, file and folder tables and the gap before the data, back to back. */
+  head: Uint8Array[];
+  entries: PlannedEntry[];
+  /** The archive's length in bytes. */
+  totalSize: number;
+}
 
 interface PendingFile {
   folder: string;
@@ -69,6 +99,31 @@ function storedChunks(bytes: Uint8Array, chunkSize = MAX_CHUNK_LEN): WriterChunk
   return out;
 }
 
+/** Bytes a stored chunk stream of `size` bytes takes (chunk headers and padding included). */
+export function storedStreamSize(size: number): number {
+  if (!(Number.isSafeInteger(size) && size >= 0)) throw new Arch06Error('BAD_ARGUMENT', 'entry size must be a whole number of bytes', { actual: String(size) });
+  if (size === 0) return 0;
+  const full = Math.floor(size / MAX_CHUNK_LEN);
+  const last = size - full * MAX_CHUNK_LEN;
+  const chunk = (len: number): number => CHUNK_HEADER_SIZE + len + ((CHUNK_ALIGN - ((CHUNK_HEADER_SIZE + len) % CHUNK_ALIGN)) % CHUNK_ALIGN);
+  return full * chunk(MAX_CHUNK_LEN) + (last ? chunk(last) : 0);
+}
+
+/**
+ * Write a stored chunk's header (`len`, `len`) at `at` in `target` and its padding after the
+ * `len` payload bytes the caller puts at `at + 8`; returns the offset after the padding. A
+ * deferred entry is its chunks of 0x10000 bytes (the last one shorter), one after another.
+ */
+export function frameStoredChunk(target: Uint8Array, at: number, len: number): number {
+  if (!(len > 0 && len <= MAX_CHUNK_LEN)) throw new Arch06Error('BAD_ARGUMENT', 'chunk size must be 1..0x10000', { actual: String(len) });
+  const dv = new DataView(target.buffer, target.byteOffset, target.byteLength);
+  dv.setUint32(at, len, true);
+  dv.setUint32(at + 4, len, true);
+  let end = at + CHUNK_HEADER_SIZE + len;
+  while ((end - at) % CHUNK_ALIGN !== 0) target[end++] = PADDING_BYTE;
+  return end;
+}
+
 export class LtarWriter {
   private readonly files = new Map<string, PendingFile>();
   private readonly folders = new Map<string, string>(); // lower-case key -> path as given
@@ -87,6 +142,8 @@ export class LtarWriter {
     const { folder, leaf } = splitArchivePath(path);
     const key = (folder ? folder + '\\' + leaf : leaf).toLowerCase();
     if (this.files.has(key)) throw new Arch06Error('BAD_ARGUMENT', 'path added twice (paths are case-insensitive)', { actual: path });
+    if (entry.storage === 'deferred' && !(Number.isSafeInteger(entry.size) && entry.size >= 0))
+      throw new Arch06Error('BAD_ARGUMENT', 'a deferred entry needs its size', { actual: String(entry.size) });
     if (entry.storage === 'chunks') {
       for (const [i, c] of entry.chunks.entries()) {
         if (c.payload.length > MAX_CHUNK_LEN || c.rawLen > MAX_CHUNK_LEN || c.rawLen <= 0) {
@@ -110,8 +167,20 @@ export class LtarWriter {
     return this.files.size;
   }
 
-  /** The archive as a list of byte parts (written back to back), avoiding one huge copy. */
+  /** The archive as a list of byte parts (written back to back), avoiding one huge copy. No deferred entries. */
   build(): Uint8Array[] {
+    const plan = this.plan();
+    const out = [...plan.head];
+    for (const e of plan.entries) {
+      if (!e.parts) throw new Arch06Error('BAD_ARGUMENT', 'a deferred entry has no bytes to build: write it from plan()', { actual: e.path });
+      if (e.padBefore) out.push(new Uint8Array(e.padBefore));
+      for (const p of e.parts) out.push(p); // not push(...): an entry of 131,072 chunks overflows a spread
+    }
+    return out;
+  }
+
+  /** The archive's layout: the tables as bytes, then every entry where it goes (deferred ones by id). */
+  plan(): ArchivePlan {
     // Folders: root first, then the on-disk order the engine's folder search expects.
     const folderPaths = ['', ...[...this.folders.values()].sort(compareFolderPaths)];
     const folderIndex = new Map<string, number>(folderPaths.map((p, i) => [p.toLowerCase(), i]));
@@ -155,12 +224,11 @@ export class LtarWriter {
     let dataAt = tablesEnd + 6 * fileCount;
 
     // Entry data, each 4-aligned in the archive.
-    const dataParts: Uint8Array[] = [];
+    const entries: PlannedEntry[] = [];
     const records = new ByteWriter(fileCount * FILE_RECORD_SIZE);
     const align = (n: number): number => (CHUNK_ALIGN - (n % CHUNK_ALIGN)) % CHUNK_ALIGN;
     ordered.forEach((f, i) => {
       const pad = align(dataAt);
-      if (pad) dataParts.push(new Uint8Array(pad));
       dataAt += pad;
       const { parts, storedSize, size, chunked } = encodeEntry(f.entry);
       // {u32 name, u64 data offset, u64 stored size, u64 size, u8 reader = 1, u8 flags} (./layout.ts).
@@ -171,7 +239,14 @@ export class LtarWriter {
         .u64(size)
         .u8(1)
         .u8(chunked ? 9 : 0);
-      for (const p of parts) dataParts.push(p); // not push(...): an entry of 131,072 chunks overflows a spread
+      entries.push({
+        path: f.folder ? `${f.folder}\\${f.leaf}` : f.leaf,
+        padBefore: pad,
+        dataOffset: dataAt,
+        storedSize,
+        size,
+        ...(f.entry.storage === 'deferred' ? { deferredId: f.entry.id } : { parts }),
+      });
       dataAt += storedSize;
     });
 
@@ -181,7 +256,7 @@ export class LtarWriter {
     const header = new ByteWriter(HEADER_SIZE).u32(LTAR_MAGIC).u32(LTAR_VERSION).u32(poolSize).u32(folderPaths.length).u32(fileCount).u32(1);
     header.zeros(HEADER_SIZE - header.length);
 
-    return [header.toBytes(), pool.toBytes(), records.toBytes(), folderTable.toBytes(), new Uint8Array(6 * fileCount), ...dataParts];
+    return { head: [header.toBytes(), pool.toBytes(), records.toBytes(), folderTable.toBytes(), new Uint8Array(6 * fileCount)], entries, totalSize: dataAt };
   }
 
   /** The whole archive in one buffer (small archives, tests). */
@@ -194,6 +269,8 @@ function encodeEntry(entry: WriterEntry): { parts: Uint8Array[]; storedSize: num
   switch (entry.storage) {
     case 'empty':
       return { parts: [], storedSize: 0, size: 0, chunked: false };
+    case 'deferred':
+      return { parts: [], storedSize: storedStreamSize(entry.size), size: entry.size, chunked: true };
     case 'plain':
       return { parts: [entry.bytes], storedSize: entry.bytes.length, size: entry.bytes.length, chunked: false };
     case 'chunked':

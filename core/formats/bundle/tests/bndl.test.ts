@@ -2,7 +2,8 @@ import { test } from 'node:test';
 import { expectArch06Error } from '../../../../test/support/errors';
 import * as assert from 'node:assert/strict';
 import { Arch06Error } from '../../../errors';
-import { BndlDataBundle, BndlManifest, checkMirror, parseBndl } from '../bndl';
+import { BndlDataBundle, BndlManifest, parseBndl } from '../bndl';
+import { checkMirror } from '../mirror';
 import { writeBndl } from '../bndlWriter';
 import { parseEmbb } from '../embb';
 import { writeEmbb } from '../embbWriter';
@@ -57,7 +58,7 @@ test('the mirror identity: 16 + path table size + 4n + sum(4 + size[i]) = contai
     const n = (rnd() * 12) | 0;
     const ms = [...Array(n)].map((_, i) => ({
       path: `worlds\\r${round}\\${'abcdefgh'.slice(0, 1 + ((rnd() * 8) | 0))}_${i}.tex`,
-      bytes: randomBytes((rnd() * 300) | 0, rnd),
+      bytes: randomBytes(1 + ((rnd() * 300) | 0), rnd), // not 0: a 0-byte member is not stored (see the next test)
     }));
     const container = writeEmbb(ms);
     const bytes = writeBndl(
@@ -73,7 +74,39 @@ test('the mirror identity: 16 + path table size + 4n + sum(4 + size[i]) = contai
     const c = parseEmbb(container, 'c.embb');
     assert.deepEqual(Buffer.from(m.pathArea), Buffer.from(c.blocks[0].pathPool));
     const check = checkMirror(m, c);
-    assert.deepEqual(check, { mirrors: true, identityHolds: true, differences: [] }, `round ${round}`);
+    assert.deepEqual(check, { mirrors: true, identityHolds: true, notStored: 0, differences: [] }, `round ${round}`);
+  }
+});
+
+test('members declared with 0 bytes are not stored: first, last or several, the identity and the mirror hold over the rest', () => {
+  const rnd = prng(0x0b17);
+  for (let round = 0; round < 30; round++) {
+    const n = 1 + ((rnd() * 10) | 0);
+    const all = [...Array(n)].map((_, i) => ({
+      path: `worlds\\r${round}\\${'abcdefgh'.slice(0, 1 + ((rnd() * 8) | 0))}_${i}.wldmsh`,
+      bytes: rnd() < 0.35 ? new Uint8Array(0) : randomBytes(1 + ((rnd() * 200) | 0), rnd),
+    }));
+    const stored = all.filter((x) => x.bytes.length > 0);
+    const container = writeEmbb(stored); // the container a retail tool writes: no 0-byte member
+    const m = manifest(
+      writeBndl(
+        '',
+        all.map((x) => ({ path: x.path, size: x.bytes.length })),
+      ),
+    );
+    const empty = all.flatMap((x, i) => (x.bytes.length === 0 ? [i] : []));
+    assert.deepEqual(m.notStored, empty, `round ${round}`);
+    // Each left-out path takes its padded length of the path area (the writer pads to 4).
+    assert.equal(
+      m.notStoredPathBytes,
+      empty.reduce((t, i) => t + Math.ceil((all[i].path.length + 1) / 4) * 4, 0),
+    );
+    assert.equal(m.predictedContainerSize, container.length, `round ${round}`);
+    assert.deepEqual(
+      checkMirror(m, parseEmbb(container, 'c.embb')),
+      { mirrors: true, identityHolds: true, notStored: empty.length, differences: [] },
+      `round ${round}`,
+    );
   }
 });
 

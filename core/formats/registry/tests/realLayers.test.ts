@@ -126,3 +126,86 @@ test('real layers: the island script lists the bound functions and hmake objects
     m.close();
   }
 });
+
+/**
+ * A minimal SCRB reader of the test's own, from seed 001's layout alone: the OBJR block chain
+ * ({u32 name hash, u32 size, payload} after the 16-byte header), the block whose payload starts
+ * 'SCRB', its string area, binding records and object index. Object names come from the raw OBJL
+ * block without its layout: every NUL-terminated string in it, keyed by StringHash.
+ */
+function rawScrbRows(bytes: Uint8Array): { object: string; event: string; function: string }[] {
+  const dv = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const tag = (at: number): string => String.fromCharCode(...bytes.subarray(at, at + 4));
+  assert.equal(tag(0), 'OBJR');
+  const payloads = new Map<string, [number, number]>();
+  let at = 16;
+  for (let i = 0, n = dv.getUint32(12, true); i < n; i++) {
+    const size = dv.getUint32(at + 4, true);
+    payloads.set(tag(at + 8), [at + 8, at + 8 + size]);
+    at += 8 + size;
+  }
+  assert.equal(at, bytes.length, 'the chain ends at the end');
+  const cString = (from: number, limit = bytes.length): string => {
+    let end = from;
+    while (end < limit && bytes[end] !== 0) end++;
+    assert.ok(end < limit, `a NUL ends the string at ${from}`);
+    return Buffer.from(bytes.subarray(from, end)).toString('latin1');
+  };
+  const [objl, objlEnd] = payloads.get('OBJL')!;
+  const names = new Map<number, string>();
+  for (let i = objl; i < objlEnd; i++) {
+    if (bytes[i] < 0x20 || bytes[i] > 0x7e || (i > objl && bytes[i - 1] !== 0)) continue;
+    let end = i;
+    while (end < objlEnd && bytes[end] !== 0) end++;
+    if (end === objlEnd) break;
+    const s = Buffer.from(bytes.subarray(i, end)).toString('latin1');
+    if (s.length < 2 || !/^[\w .\-\\/]+$/.test(s)) continue;
+    const h = stringHash(s);
+    if (names.has(h)) assert.equal(names.get(h)!.toLowerCase(), s.toLowerCase(), 'one name per hash');
+    names.set(h, s);
+  }
+  const [scrb] = payloads.get('SCRB')!;
+  const stringBytes = dv.getUint32(scrb + 8, true);
+  const bindingCount = dv.getUint32(scrb + 12, true);
+  const objectCount = dv.getUint32(scrb + 16, true);
+  const strings = scrb + 20;
+  const records = strings + stringBytes;
+  const index = records + 16 * bindingCount;
+  const rows = [];
+  for (let o = 0; o < objectCount; o++) {
+    const hash = dv.getUint32(index + 12 * o, true);
+    const first = dv.getUint32(index + 12 * o + 4, true);
+    const count = dv.getUint32(index + 12 * o + 8, true);
+    const object = names.get(hash);
+    assert.ok(object !== undefined, `object hash 0x${hash.toString(16)} is a string of the OBJL block`);
+    for (let k = first; k < first + count; k++) {
+      const r = records + 16 * k;
+      rows.push({ object, event: cString(strings + dv.getUint32(r + 4, true)), function: cString(strings + dv.getUint32(r + 12, true)) });
+    }
+  }
+  return rows;
+}
+
+test('real layers: every SCRB row is exactly the (object, event, function) the raw bytes give, in order', { skip: patch.skip }, () => {
+  const m = mountPatch();
+  try {
+    let rows = 0;
+    let distinct = 0;
+    for (const want of LAYERS) {
+      const objresPath = `${stem(want.layer)}.objres`;
+      const bytes = readBundleMember(m, resolveBundle(m, `${stem(want.layer)}.bndl`), objresPath);
+      const expected = rawScrbRows(bytes);
+      assert.equal(expected.length, want.rows, want.layer);
+      const res = resolveRegistry(parseObjr(bytes, objresPath), { scriptPath: ownScriptPath(objresPath) });
+      const got = [...bindingRows(res)].map((r) => ({ object: r.object, event: r.event, function: r.function }));
+      assert.deepEqual(got, expected, want.layer);
+      rows += got.length;
+      // The check has teeth: an object's rows name different functions (a row taking its object's first binding would not).
+      distinct += new Set(expected.map((r) => `${r.object}\0${r.function}`)).size;
+    }
+    assert.equal(rows, 40 + 17 + 18 + 19);
+    assert.equal(distinct, rows, 'no object binds one function twice');
+  } finally {
+    m.close();
+  }
+});
