@@ -82,8 +82,9 @@ async function main(): Promise<number> {
         .map(([k, v]) => `${k} ${v}`)
         .join(', ');
       console.log(
-        `${r.target}: ${r.cases} cases from ${r.seeds} seeds, ${r.success} success, ${r.typed} typed (${codes || 'none'}), ${findingCount(r)} findings`,
+        `${r.target}: ${r.cases} cases in ${(r.ms / 1000).toFixed(1)} s from ${r.seeds} seeds, ${r.success} success, ${r.typed} typed (${codes || 'none'}), ${findingCount(r)} findings`,
       );
+      if (r.slowest) console.log(`  slowest: case ${r.slowest.index}, ${r.slowest.ms} ms for ${r.slowest.bytes} bytes (${r.slowest.label.slice(0, 100)})`);
     },
   });
   console.log('\n' + reportTable(reports));

@@ -126,6 +126,36 @@ function lie(b: Uint8Array, fields: FieldSpan[], rnd: Rng): string {
   return `field ${s.name} = ${hex(readField(b, s))} (was ${hex(was)})${how}`;
 }
 
+/**
+ * Sharing at scale: every record's same field given one value (one record's, or a lie), so that
+ * thousands of records name one run, one string, one group, or all claim the maximum.
+ */
+function shareAll(b: Uint8Array, fields: FieldSpan[], rnd: Rng): string {
+  const groups = new Map<string, FieldSpan[]>();
+  for (const f of fields) {
+    const k = `${fieldShape(f.name)}/${f.length}`;
+    const g = groups.get(k);
+    if (g) g.push(f);
+    else groups.set(k, [f]);
+  }
+  const many = [...groups.values()].filter((g) => g.length > 1);
+  if (many.length === 0) return lie(b, fields, rnd);
+  const shaped = many.filter((g) => SHAPE_FIELD.test(g[0].name));
+  const group = shaped.length > 0 && rnd.chance(0.8) ? rnd.pick(shaped) : rnd.pick(many);
+  const from = rnd.pick(group);
+  const max = (1n << BigInt(8 * Math.min(from.length, 8))) - 1n;
+  const v = rnd.pick([readField(b, from), readField(b, from), 0n, max, BigInt(b.length), readField(b, from) * 2n]);
+  const share = rnd.chance(0.5) ? 1 : rnd.next();
+  let n = 0;
+  for (const f of group) {
+    if (f === from || rnd.next() < share) {
+      writeField(b, f, v);
+      n++;
+    }
+  }
+  return `${n} of ${group.length} ${fieldShape(from.name)} = ${hex(v)}`;
+}
+
 function concat(...parts: Uint8Array[]): Uint8Array {
   const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
   let at = 0;
@@ -218,7 +248,7 @@ export function mutateBytes(seed: Seed, rnd: Rng, others: readonly Seed[]): Muta
   if (fields.length > 0 && rnd.chance(0.6)) {
     bytes = copyOf(bytes);
     const lies = 1 + (rnd.chance(0.3) ? rnd.int(4) : 0);
-    for (let i = 0; i < lies; i++) labels.push(lie(bytes, fields, rnd));
+    for (let i = 0; i < lies; i++) labels.push(rnd.chance(0.2) ? shareAll(bytes, fields, rnd) : lie(bytes, fields, rnd));
     if (rnd.chance(0.15)) {
       const m = blind(rnd.pick(BLIND), bytes, rnd, others);
       bytes = m.bytes;

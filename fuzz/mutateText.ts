@@ -109,7 +109,7 @@ function textStep(text: string, rnd: Rng, others: readonly Seed[]): { text: stri
     case 2: {
       // A range repeated: many stray tokens, many identifiers, many definitions of one name.
       const len = 1 + rnd.int(Math.min(n - at, 200) + 1);
-      const times = rnd.chance(0.1) ? 2000 + rnd.int(20000) : 1 + rnd.int(20);
+      const times = rnd.chance(0.05) ? 2000 + rnd.int(8000) : 1 + rnd.int(20);
       return { text: text.slice(0, at) + text.slice(at, at + len).repeat(times) + text.slice(at), label: `${len} characters at ${at} repeated ${times}x` };
     }
     case 3: {

@@ -39,19 +39,28 @@ export const SLOT = {
   current: 1,
   /** Cases started (the watchdog's heartbeat). */
   started: 2,
-  success: 3,
-  typed: 4,
-  crash: 5,
-  invariant: 6,
-  figure: 7,
+  /** The running case's input size in KiB (a large input is given longer before it counts as a hang). */
+  kib: 3,
+  success: 4,
+  typed: 5,
+  crash: 6,
+  invariant: 7,
+  figure: 8,
   /** Then one per error code, in ERROR_CODES order. */
-  codes: 8,
+  codes: 9,
 } as const;
 export const SLOT_COUNT = SLOT.codes + ERROR_CODES.length;
 
 /** The memory figure: 20x the input + 32 MiB (issue 21 scope 2). */
 export const FIGURE = { perInputByte: 20, constant: 32 << 20 } as const;
 export const figureBound = (inputBytes: number): number => FIGURE.perInputByte * inputBytes + FIGURE.constant;
+
+/**
+ * How long a case may go without finishing before it is a hang: a base, plus 10 ms per KiB of
+ * input (work linear in a few MiB of input on a loaded machine is slow, not stuck; a case slower
+ * than 100 KiB/s is).
+ */
+export const hangLimitMs = (baseMs: number, kib: number): number => baseMs + 10 * kib;
 
 /** One finding, for the report and a replay. */
 export interface Finding {
@@ -63,6 +72,14 @@ export interface Finding {
   problem: string;
   /** Where the input was saved, when it was. */
   saved?: string;
+}
+
+/** The case that took longest (for people reading the run: time is never asserted). */
+export interface SlowCase {
+  index: number;
+  ms: number;
+  bytes: number;
+  label: string;
 }
 
 /** What a target's run came to. */
@@ -83,6 +100,10 @@ export interface TargetReport {
   findings: Finding[];
   /** Worker restarts after a hang, a cap or a death. */
   restarts: number;
+  /** The slowest case of the last worker (the one that finished). */
+  slowest?: SlowCase;
+  /** Wall-clock time the target took, seeds included (for the console, never asserted). */
+  ms: number;
 }
 
 /** The counts findings are counted by, summed. */

@@ -9,7 +9,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { Worker } from 'node:worker_threads';
-import { ERROR_CODES, type Finding, type FindingKind, SLOT, SLOT_COUNT, type TargetReport } from './outcomes';
+import { ERROR_CODES, type Finding, type FindingKind, SLOT, SLOT_COUNT, type TargetReport, hangLimitMs } from './outcomes';
 import { loadSeeds, makeCase } from './target';
 import { targetByName } from './targets';
 import type { WorkerJob, WorkerMessage } from './worker';
@@ -50,6 +50,7 @@ const emptyReport = (target: string): TargetReport => ({
   seeds: 0,
   findings: [],
   restarts: 0,
+  ms: 0,
 });
 
 /** Run one worker from `job.start` until it finishes, hangs, outgrows its cap or dies. */
@@ -83,7 +84,8 @@ function runWorker(job: WorkerJob, o: RunOptions, onMessage: (m: WorkerMessage) 
       }
       const idle = Date.now() - lastChange;
       if (inSetup() && idle > setupMs) finish({ end: 'setup', problem: `building the seeds took over ${setupMs} ms` });
-      else if (!inSetup() && idle > hangMs) finish({ end: 'hang', index: at(), problem: `no progress for ${hangMs} ms` });
+      else if (!inSetup() && idle > hangLimitMs(hangMs, Atomics.load(counters, SLOT.kib)))
+        finish({ end: 'hang', index: at(), problem: `no progress for ${idle} ms (${Atomics.load(counters, SLOT.kib)} KiB of input)` });
       else if (process.memoryUsage.rss() > rssLimit)
         finish({ end: 'overMemory', index: at(), problem: `the process passed its ceiling (${o.rssCeilingMb ?? 1536} MiB of growth)` });
     }, 200);
@@ -120,6 +122,7 @@ async function outsideFinding(o: RunOptions, target: string, kind: FindingKind, 
 /** Fuzz one target within its budget. */
 async function runTarget(o: RunOptions, target: string, seconds: number | undefined): Promise<TargetReport> {
   const report = emptyReport(target);
+  const began = Date.now();
   const counters = new SharedArrayBuffer(4 * SLOT_COUNT);
   const c = new Int32Array(counters);
   const first = 'cases' in o.budget ? (o.budget.first ?? 0) : 0;
@@ -136,6 +139,7 @@ async function runTarget(o: RunOptions, target: string, seconds: number | undefi
     const e = await runWorker(job, o, (m) => {
       if (m.type === 'seeds') report.seeds = m.count;
       else if (m.type === 'finding') addFinding(m.finding);
+      else if (m.type === 'done' && m.slowest && (!report.slowest || m.slowest.ms > report.slowest.ms)) report.slowest = m.slowest;
     });
     if (e.end === 'done') break;
     if (e.end === 'setup') {
@@ -155,6 +159,7 @@ async function runTarget(o: RunOptions, target: string, seconds: number | undefi
     const n = Atomics.load(c, SLOT.codes + i);
     if (n > 0) report.errors[code] = n;
   });
+  report.ms = Date.now() - began;
   o.onTarget?.(report);
   return report;
 }

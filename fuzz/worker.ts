@@ -14,7 +14,7 @@ import * as v8 from 'node:v8';
 import * as vm from 'node:vm';
 import { parentPort, workerData } from 'node:worker_threads';
 import { Arch06Error } from '../core/errors';
-import { ERROR_CODES, type Finding, type FindingKind, SLOT, figureBound } from './outcomes';
+import { ERROR_CODES, type Finding, type FindingKind, SLOT, type SlowCase, figureBound } from './outcomes';
 import { FuzzInvariant, type FuzzCase, type FuzzTarget, loadSeeds, makeCase } from './target';
 import { targetByName } from './targets';
 
@@ -31,7 +31,7 @@ export interface WorkerJob {
   saveDir?: string;
 }
 
-export type WorkerMessage = { type: 'seeds'; count: number } | { type: 'finding'; finding: Finding } | { type: 'done' };
+export type WorkerMessage = { type: 'seeds'; count: number } | { type: 'finding'; finding: Finding } | { type: 'done'; slowest?: SlowCase };
 
 const heapNow = (): number => {
   const s = v8.getHeapStatistics();
@@ -93,14 +93,19 @@ async function main(job: WorkerJob): Promise<void> {
   if (seeds.length === 0) throw new Error(`${job.target}: no seeds`);
   parentPort!.postMessage({ type: 'seeds', count: seeds.length } satisfies WorkerMessage);
   Atomics.store(counters, SLOT.state, 1);
+  let slowest: SlowCase | undefined;
   for (let index = job.start; index < job.end && Date.now() < job.deadline; index++) {
+    const c = makeCase(target, seeds, job.seed, index);
+    Atomics.store(counters, SLOT.kib, Math.ceil(c.bytes.length / 1024));
     Atomics.store(counters, SLOT.current, index);
     Atomics.add(counters, SLOT.started, 1);
-    const c = makeCase(target, seeds, job.seed, index);
     const basis = target.memoryBasis?.(c) ?? c.bytes.length;
     const before = heapNow();
+    const began = performance.now();
     const r = await attempt(target, c);
+    const ms = performance.now() - began;
     const grown = heapNow() - before;
+    if (!slowest || ms > slowest.ms) slowest = { index, ms: Math.round(ms), bytes: c.bytes.length, label: c.label };
     void r.built;
     if (r.outcome === 'success') Atomics.add(counters, SLOT.success, 1);
     else if (r.outcome instanceof Arch06Error) {
@@ -119,7 +124,7 @@ async function main(job: WorkerJob): Promise<void> {
     }
   }
   Atomics.store(counters, SLOT.state, 2);
-  parentPort!.postMessage({ type: 'done' } satisfies WorkerMessage);
+  parentPort!.postMessage({ type: 'done', slowest } satisfies WorkerMessage);
 }
 
 if (parentPort) void main(workerData as WorkerJob);

@@ -47,7 +47,7 @@ export function outline(chunk: Chunk, source: string): ScriptSymbol[] {
     detail: paramText(f),
     params: f.params.map((p) => p.name),
     bindable,
-    ...docOf(docAbove, source, span.start),
+    ...docOf(docAbove, span.start),
     children: [],
   });
   const members = (table: TableConstructor): ScriptSymbol[] =>
@@ -68,7 +68,7 @@ export function outline(chunk: Chunk, source: string): ScriptSymbol[] {
         selection: span(name),
         detail: value.type.name,
         bindable,
-        ...docOf(docAbove, source, at.start),
+        ...docOf(docAbove, at.start),
         children: members(value.table),
       };
     return undefined;
@@ -167,26 +167,64 @@ function topLevel(
   }
 }
 
-/** Comment text ending on the line right above each line that holds code, by that line's start offset. */
-function docComments(chunk: Chunk, source: string): Map<number, string> {
-  const byLineStart = new Map<number, string>();
-  let run: string[] = [];
+/** Line starts found once; `of(offset)` is the start of the line holding it (a binary search). */
+function lineStarts(source: string): (offset: number) => number {
+  const starts = [0];
+  for (let i = source.indexOf('\n'); i >= 0; i = source.indexOf('\n', i + 1)) starts.push(i + 1);
+  return (offset) => {
+    let lo = 0;
+    let hi = starts.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (starts[mid] <= offset) lo = mid;
+      else hi = mid - 1;
+    }
+    return starts[lo];
+  };
+}
+
+/**
+ * The doc comment of each line that holds code: the run of comment lines right above it, by that
+ * line's start offset. Runs are kept as ranges of one list of comment texts and joined when a
+ * definition asks (once per run), so a run of 20,000 comment lines costs its text once, not once
+ * per line; line starts come from one table, so comments or definitions crowded on one long line
+ * cost no rescans of it.
+ */
+function docComments(chunk: Chunk, source: string): (start: number) => string | undefined {
+  const lineOf = lineStarts(source);
+  const texts: string[] = [];
+  const runAbove = new Map<number, { first: number; end: number }>();
+  const joined = new Map<number, string>();
+  let runFirst = 0;
   let runEnd = -1;
+  let prevEnd = -1;
   for (const c of chunk.comments) {
-    const lineStart = source.lastIndexOf('\n', c.start - 1) + 1;
-    // Only comments alone on their lines count as documentation.
-    if (source.slice(lineStart, c.start).trim() !== '') continue;
-    const contiguous = runEnd >= 0 && source.slice(runEnd, lineStart).trim() === '' && source.slice(runEnd, lineStart).split('\n').length <= 2;
-    run = contiguous ? [...run, c.text.trim()] : [c.text.trim()];
+    const lineStart = lineOf(c.start);
+    // Only comments alone on their lines count as documentation: one ending on this line before it,
+    // or code, makes it not alone (so a line is scanned once, by its first comment).
+    const alone = prevEnd <= lineStart && source.slice(lineStart, c.start).trim() === '';
+    prevEnd = c.end;
+    if (!alone) continue;
+    const gap = runEnd >= 0 ? source.slice(runEnd, lineStart) : '';
+    const contiguous = runEnd >= 0 && gap.trim() === '' && gap.split('\n').length <= 2;
+    if (!contiguous) runFirst = texts.length;
+    texts.push(c.text.trim());
     runEnd = c.end;
     const next = source.indexOf('\n', c.end);
-    if (next >= 0) byLineStart.set(next + 1, run.join('\n'));
+    if (next >= 0) runAbove.set(next + 1, { first: runFirst, end: texts.length });
   }
-  return byLineStart;
+  return (start) => {
+    const lineStart = lineOf(start);
+    const run = runAbove.get(lineStart);
+    if (!run) return undefined;
+    let text = joined.get(lineStart);
+    if (text === undefined) joined.set(lineStart, (text = texts.slice(run.first, run.end).join('\n')));
+    return text;
+  };
 }
 
 /** The doc comment of the definition starting at `start` (on its line: `,\tName = …` counts too). */
-function docOf(docs: Map<number, string>, source: string, start: number): { doc?: string } {
-  const text = docs.get(source.lastIndexOf('\n', start - 1) + 1);
+function docOf(docAbove: (start: number) => string | undefined, start: number): { doc?: string } {
+  const text = docAbove(start);
   return text === undefined ? {} : { doc: text };
 }

@@ -87,9 +87,17 @@ function ltarFields(bytes: Uint8Array, withChunks: boolean): FieldSpan[] {
   return spans;
 }
 
+/** 3,000 files in 300 folders, for lies that make records share names, links and data. */
+function scaledArchive(): Uint8Array {
+  const w = new LtarWriter();
+  for (let i = 0; i < 3000; i++) w.addBytes(`s${i % 10}\\f${i % 300}\\file_${i}.txt`, Uint8Array.of(i & 0xff, 10));
+  return w.toBytes();
+}
+
 function archiveSeeds(withChunks: boolean): Seed[] {
   const archives = sampleGame().filter((f) => f.path.endsWith('.arch06'));
   const list = [...archives.map((f) => ({ name: f.path, bytes: f.bytes })), { name: 'crafted.arch06', bytes: craftedArchive() }];
+  if (!withChunks) list.push({ name: 'scaled: 3,000 files in 300 folders', bytes: scaledArchive() });
   const real = realSample('Patch_00.arch06');
   if (real) list.push({ name: 'Patch_00.arch06 (retail)', bytes: real });
   return list.map((s) => ({ ...s, fields: ltarFields(s.bytes, withChunks) }));
@@ -210,6 +218,7 @@ export const pathIndex: FuzzTarget = {
     const seeds = [
       withFields('writer: sample paths', writePathIndex(['config\\game.cfg', 'data\\patched.bin', 'a\\b\\c.txt', 'x'.repeat(200)]), parse),
       withFields('writer: one path', writePathIndex(['only.txt']), parse),
+      withFields('writer: 3,000 paths', writePathIndex(Array.from({ length: 3000 }, (_, i) => `scaled\\f${i % 30}\\file_${i}.txt`)), parse),
     ];
     const real = realSample('archivepatchloosefiles.txt');
     if (real) seeds.push(withFields('archivepatchloosefiles.txt (retail)', real, parse));

@@ -14,6 +14,9 @@ import type { Seed } from '../mutate';
 import { realFilesEnding } from '../samples';
 import { type FuzzTarget, withFields } from '../target';
 
+/** 3,000 members with paths of their own, for lies that make them share. */
+const MANY = Array.from({ length: 3000 }, (_, i) => ({ path: `worlds\\scaled\\part_${i % 50}\\member_${i}.bin`, bytes: new Uint8Array(i % 7) }));
+
 const MEMBERS = [
   { path: 'worlds\\sample\\a.objres', bytes: new Uint8Array(40).fill(1) },
   { path: 'worlds\\sample\\a.scripts', bytes: new Uint8Array(3).fill(2) },
@@ -60,6 +63,13 @@ export const bndl: FuzzTarget = {
       ),
     ),
     bndlSeed('writer: empty', writeBndl('', [])),
+    bndlSeed(
+      'writer: 3,000 members',
+      writeBndl(
+        'World',
+        MANY.map((m) => ({ path: m.path, size: m.bytes.length })),
+      ),
+    ),
     bndlSeed('data-carrying BNDL v4', dataCarryingBndl()),
     ...realFilesEnding('.bndl').map((f) => bndlSeed(`${f.name} (retail)`, f.bytes)),
   ],
@@ -82,6 +92,7 @@ export const embb: FuzzTarget = {
     embbSeed('writer: four members', writeEmbb(MEMBERS)),
     embbSeed('writer: shared paths', writeEmbb([...MEMBERS, ...MEMBERS], { sharePaths: true })),
     embbSeed('writer: empty', writeEmbb([])),
+    embbSeed('writer: 3,000 members', writeEmbb(MANY)),
     embbSeed('writer: two blocks', Buffer.concat([writeEmbb(MEMBERS.slice(0, 2)), writeEmbb(MEMBERS.slice(2))])),
     ...realFilesEnding('.embb').map((f) => embbSeed(`${f.name} (retail)`, f.bytes)),
   ],

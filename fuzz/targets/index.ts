@@ -9,6 +9,7 @@ import { hksLexer, hksParser, scri } from './script';
 import { server } from './server';
 import { skdb } from './strings';
 import { bcn, dds, texa, texr } from './texture';
+import { HARNESS_CHECKS } from './harnessChecks';
 
 export const TARGETS: readonly FuzzTarget[] = [
   ltarTables,
@@ -40,7 +41,7 @@ export const TARGETS: readonly FuzzTarget[] = [
 ];
 
 export function targetByName(name: string): FuzzTarget {
-  const t = TARGETS.find((x) => x.name === name);
+  const t = TARGETS.find((x) => x.name === name) ?? HARNESS_CHECKS.find((x) => x.name === name);
   if (!t) throw new Error(`no fuzz target ${JSON.stringify(name)}: ${TARGETS.map((x) => x.name).join(', ')}`);
   return t;
 }

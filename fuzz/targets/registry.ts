@@ -52,6 +52,23 @@ function craftedLayer(): Uint8Array {
   });
 }
 
+/** A layer of `n` objects, each bound by a run of its own, in groups of five: room for sharing lies to multiply. */
+function scaledLayer(n: number): Uint8Array {
+  const objects = Array.from({ length: n }, (_, i) => ({ className: 'ScriptRelay', name: `obj_${i}.SR`, group: `grp_${Math.floor(i / 5)}` }));
+  return writeRegistry({
+    scriptPath: 'worlds\\crafted\\scaled.scripts',
+    objects,
+    bindings: objects.map((o, i) => ({
+      name: o.name,
+      bindings: [
+        { event: 'Script1', function: `fn_${i}` },
+        { event: 'Script2', function: `fn_${i}_b` },
+      ],
+    })),
+    groups: Array.from({ length: n / 5 }, (_, g) => ({ owner: `grp_${g}`, members: objects.slice(5 * g, 5 * g + 5).map((o) => o.name) })),
+  });
+}
+
 interface RegistrySeed extends Seed {
   /** The part's script's function names, when the seed came with its script. */
   functions?: ReadonlySet<string>;
@@ -75,6 +92,7 @@ function registrySeeds(): RegistrySeed[] {
     seed('sample layer', sampleLayerRegistry(), sampleLayerScript()),
     seed('sample layer, patched', sampleLayerRegistry(true), sampleLayerScript()),
     seed('crafted layer', craftedLayer()),
+    seed('scaled layer: 600 objects, runs of their own, groups of five', scaledLayer(600)),
     seed(
       'ONLS only, shared group',
       writeObjr([{ nameHash: blockNameHash('ONLS')!, payload: writeOnls([{ owner: 'a', members: ['x', 'y'], sharedBy: ['b'] }]) }]),

@@ -28,6 +28,10 @@ export const skdb: FuzzTarget = {
         { hash: stringHash('long'), text: 'L'.repeat(5000) },
       ]),
     ),
+    seed(
+      'crafted: 5,000 keys, texts of their own',
+      writeSkdb(Array.from({ length: 5000 }, (_, i) => ({ hash: stringHash(`key_${i}`), text: `text number ${i} `.repeat(1 + (i % 5)) }))),
+    ),
   ],
   run: (c) => {
     const table = parseSkdb(c.bytes, 'fuzz.strdb');
