@@ -41,7 +41,8 @@ import { hashLiteralAt, hashLiterals, hashNames, literalNames } from './analysis
 import { hover } from './analysis/hover';
 import { selectionSpans } from './analysis/selection';
 import { TOKEN_MODIFIERS, TOKEN_TYPES, semanticSpans } from './analysis/semantics';
-import { boundFunctionDefinition, definition, definitionOffset, references } from './analysis/navigation';
+import { boundFunctionDefinition, definition, references } from './analysis/navigation';
+import { workspaceSymbols } from './analysis/workspaceSymbols';
 import { type MountSettings, type ScriptLocation, ScriptWorkspace } from './analysis/workspace';
 
 interface ServerSettings extends Partial<MountSettings> {
@@ -228,25 +229,14 @@ connection.onDocumentSymbol(async (p) => {
   return s ? s.script.symbols.map((x) => toDocumentSymbol(s.d, x)) : [];
 });
 
-connection.onWorkspaceSymbol(async (p) => {
+connection.onWorkspaceSymbol(async (p): Promise<SymbolInformation[]> => {
   await ready;
-  const q = p.query.toLowerCase();
-  const out: SymbolInformation[] = [];
-  for (const script of workspace.scripts()) {
-    for (const d of script.definitions.values()) {
-      if (q && !d.name.toLowerCase().includes(q)) continue;
-      const at = definitionOffset(script.text, d.line, d.name);
-      if (at < 0) continue;
-      out.push({
-        name: d.name,
-        kind: d.kind === 'hmake' ? SymbolKind.Object : SymbolKind.Function,
-        location: toLocation({ script, span: { start: at, end: at + d.name.length } }),
-        containerName: script.path,
-      });
-      if (out.length >= 2000) return out;
-    }
-  }
-  return out;
+  return workspaceSymbols(workspace, p.query).map((s) => ({
+    name: s.name,
+    kind: s.kind === 'hmake' ? SymbolKind.Object : s.kind === 'method' ? SymbolKind.Method : SymbolKind.Function,
+    location: toLocation(s.location),
+    containerName: s.container,
+  }));
 });
 
 connection.onHover(async (p) => {
