@@ -50,7 +50,8 @@ import { hover } from './analysis/hover';
 import { QuietTimers } from './analysis/quietTimers';
 import { selectionSpans } from './analysis/selection';
 import { TOKEN_MODIFIERS, TOKEN_TYPES, semanticSpans } from './analysis/semantics';
-import { boundFunctionDefinition, definition, definitionOffset, references } from './analysis/navigation';
+import { boundFunctionDefinition, definition, references } from './analysis/navigation';
+import { workspaceSymbols } from './analysis/workspaceSymbols';
 import { type ScriptLocation, ScriptWorkspace } from './analysis/workspace';
 import { FramingError, StdioReader } from './framing';
 import {
@@ -361,23 +362,12 @@ onRequest('workspace/symbol', async (p, token) => {
   const query = typeof p.query === 'string' ? p.query : '';
   await ready;
   checkCancelled(token);
-  const q = query.toLowerCase();
-  const out: SymbolInformation[] = [];
-  for (const script of workspace.scripts()) {
-    for (const d of script.definitions.values()) {
-      if (q && !d.name.toLowerCase().includes(q)) continue;
-      const at = definitionOffset(script.text, d.line, d.name);
-      if (at < 0) continue;
-      out.push({
-        name: d.name,
-        kind: d.kind === 'hmake' ? SymbolKind.Object : SymbolKind.Function,
-        location: toLocation({ script, span: { start: at, end: at + d.name.length } }),
-        containerName: script.path,
-      });
-      if (out.length >= 2000) return out;
-    }
-  }
-  return out;
+  return workspaceSymbols(workspace, query).map((s): SymbolInformation => ({
+    name: s.name,
+    kind: s.kind === 'hmake' ? SymbolKind.Object : s.kind === 'method' ? SymbolKind.Method : SymbolKind.Function,
+    location: toLocation(s.location),
+    containerName: s.container,
+  }));
 });
 
 onRequest('textDocument/hover', async (p, token) => {

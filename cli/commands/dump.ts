@@ -16,7 +16,8 @@ import type { Mount, ResolvedBundle, SourceEntry } from '../../core/archive';
 import { readEmbb } from '../../core/formats/bundle';
 import { formatHash } from '../../core/hash';
 import { parseSkdb } from '../../core/formats/strings';
-import { listFunctions, parseScript } from '../../core/formats/script';
+import { parseScript } from '../../core/formats/script';
+import { scriptDefinitions } from '../../core/havokScript';
 import { ParsedArgs, flagString, need } from '../args';
 import { OutputBudget } from '../output';
 import { openMount } from './mountCommands';
@@ -250,7 +251,8 @@ function dumpStrings(bytes: Uint8Array, served: Served, json: boolean): number {
 
 function dumpScript(bytes: Uint8Array, served: Served, json: boolean): number {
   const s = parseScript(bytes, served.path);
-  const functions = s.source !== undefined ? listFunctions(s.source) : [];
+  // The top-level definitions (an object's methods are under it, not listed here).
+  const functions = s.source !== undefined ? scriptDefinitions(s.source).filter((d) => d.kind !== 'method') : [];
   const out = new OutputBudget(bytes.length);
   if (json) {
     out.writeJson({

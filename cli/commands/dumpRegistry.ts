@@ -8,7 +8,8 @@
 import { isArch06Error } from '../../core/errors';
 import type { Mount, ResolvedBundle } from '../../core/archive';
 import { formatHash } from '../../core/hash';
-import { listFunctions, parseScript } from '../../core/formats/script';
+import { parseScript } from '../../core/formats/script';
+import { bindableNames, scriptDefinitions } from '../../core/havokScript';
 import { type GroupRow, bindingRows, ownScriptPath, parseObjr, resolveRegistry } from '../../core/formats/registry';
 import { MAX_OUTPUT_ITEMS, OutputBudget } from '../output';
 import { type Served, readGamePath, servedLine } from './dump';
@@ -30,7 +31,7 @@ function ownScript(m: Mount, scriptPath: string, within: ResolvedBundle | undefi
     const parsed = parseScript(s.bytes, s.served.path);
     const script: OwnScript = { path: s.served.path, servedFrom: s.served.servedFrom, source: s.served.source };
     if (parsed.source === undefined) return { script: { ...script, error: 'compiled script: function names are not checked' } };
-    const functions = new Set(listFunctions(parsed.source).map((f) => f.name));
+    const functions = bindableNames(scriptDefinitions(parsed.source));
     return { script: { ...script, functions: functions.size }, functions };
   } catch (e) {
     if (!isArch06Error(e)) throw e;

@@ -15,7 +15,8 @@ import { type Mount, type ServedFile, ServedFileWalk } from '../archive';
 import type { HashDictionary } from '../hash';
 import { parseSkel } from '../formats/mesh';
 import { parseObjr, spelledNames } from '../formats/registry';
-import { listFunctions, parseScript } from '../formats/script';
+import { parseScript } from '../formats/script';
+import { scriptDefinitions } from '../havokScript';
 import { addRegistryNames, addScriptNames, addSkeletonNames } from './fileNames';
 
 /** What a caller has read already (the language server's script index). */
@@ -116,7 +117,7 @@ export async function collectInstallNames(mount: Mount, dict: HashDictionary, op
           addScriptNames(
             dict,
             s.source,
-            listFunctions(s.source).map((d) => d.name),
+            scriptDefinitions(s.source).map((d) => d.name),
           );
         report.scripts++;
       } else {

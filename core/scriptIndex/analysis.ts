@@ -2,9 +2,18 @@
  * A script's full analysis: its syntax tree, outline and resolved names (core/havokScript), for
  * the scripts a user has open and for the passes that need every name (crossScript.ts).
  */
-import { type Chunk, type ScriptNames, type ScriptSymbol, flattenOutline, lineNumbers, outline, parseHavokScript, resolveNames } from '../havokScript';
+import {
+  type Chunk,
+  type ScriptNames,
+  type ScriptSymbol,
+  bindableMap,
+  definitionsOf,
+  flattenOutline,
+  outline,
+  parseHavokScript,
+  resolveNames,
+} from '../havokScript';
 import type { IndexedScript, ServedCopy } from './scriptIndex';
-import type { ScriptFunction } from '../formats/script';
 
 export interface AnalysedScript extends IndexedScript {
   chunk: Chunk;
@@ -24,19 +33,7 @@ export function analyseText(copy: ServedCopy, text: string, kind: 'source' | 'by
   const chunk = parseHavokScript(kind === 'source' ? text : '');
   const symbols = kind === 'source' ? outline(chunk, text) : [];
   const bindable = new Map<string, ScriptSymbol>();
-  const definitions = new Map<string, ScriptFunction>();
-  const lineOf = lineNumbers(text);
-  for (const s of flattenOutline(symbols)) {
-    if (!s.bindable) continue;
-    const k = s.name.toLowerCase();
-    if (bindable.has(k)) continue;
-    bindable.set(k, s);
-    definitions.set(k, {
-      name: s.name,
-      line: lineOf(s.selection.start),
-      kind: s.kind === 'hmake' ? 'hmake' : 'function',
-      ...(s.kind === 'hmake' && s.detail ? { type: s.detail } : {}),
-    });
-  }
-  return { ...copy, text, kind, definitions, chunk, symbols, names: resolveNames(chunk), bindable };
+  for (const s of flattenOutline(symbols)) if (s.bindable && !bindable.has(s.name.toLowerCase())) bindable.set(s.name.toLowerCase(), s);
+  const allDefinitions = definitionsOf(symbols, text);
+  return { ...copy, text, kind, definitions: bindableMap(allDefinitions), allDefinitions, chunk, symbols, names: resolveNames(chunk), bindable };
 }

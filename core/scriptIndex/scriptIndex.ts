@@ -16,13 +16,14 @@ import { type Mount, type ServedFile, ServedFileWalk, readBundleMember, resolveB
 import { Arch06Error, isArch06Error } from '../errors';
 import { defaultHasher, formatHash } from '../hash';
 import { type ResolvedBinding, type ResolvedObject, parseObjr, resolveRegistry, ownScriptPath, spelledNames } from '../formats/registry';
-import { type ScriptFunction, listFunctions, parseScript } from '../formats/script';
+import { parseScript } from '../formats/script';
+import { type ScriptDefinition, bindableMap, scriptDefinitions } from '../havokScript';
 import { type AnalysedScript, analyseScript } from './analysis';
 
 /** Full parses kept by `analysed` (the scripts a user is looking at, not the whole mount). */
 const ANALYSES_KEPT = 32;
 
-const SNAPSHOT_VERSION = 5;
+const SNAPSHOT_VERSION = 6;
 
 /** Sites `boundBy` returns unless told otherwise (`boundByCount` is the true count). */
 export const MAX_BOUND_SITES = 1000;
@@ -30,7 +31,7 @@ export const MAX_BOUND_SITES = 1000;
 /** `ScriptIndex.toSnapshot()`: plain JSON data. */
 export interface IndexSnapshot {
   version: number;
-  scripts: (ServedCopy & { kind: 'source' | 'bytecode'; definitions: ScriptFunction[] })[];
+  scripts: (ServedCopy & { kind: 'source' | 'bytecode'; definitions: ScriptDefinition[] })[];
   /** The registries' copies, which `bindings` name by index. */
   registryCopies: ServedCopy[];
   /** The names `bindings` refer to by index (each once, however many records share it). */
@@ -57,17 +58,19 @@ export interface IndexSnapshot {
 export type ServedCopy = Pick<ServedFile, 'path' | 'from' | 'source' | 'bundle'>;
 
 /**
- * A served script as the index keeps it: its text and what it defines at the top level (the cheap
- * line lister's view, enough to check bindings). The full parse is `analyseScript` (analysis.ts),
- * made on demand: a mount holds thousands of scripts, and a tree for each would cost seconds and
- * hundreds of megabytes before the first answer.
+ * A served script as the index keeps it: its text and what it defines (core/havokScript's
+ * `scriptDefinitions`, the parser's answer; the tree is dropped). The full analysis is
+ * `analyseScript` (analysis.ts), made on demand: a mount holds thousands of scripts, and a tree
+ * and resolved names for each would cost hundreds of megabytes before the first answer.
  */
 export interface IndexedScript extends ServedCopy {
   /** The source text (a compiled script has none: `kind` says so). */
   text: string;
   kind: 'source' | 'bytecode';
-  /** Top-level definitions (bindable names) by lower-case name. */
-  definitions: Map<string, ScriptFunction>;
+  /** Bindable definitions by lower-case name (the first of a name): what bindings are checked against. */
+  definitions: Map<string, ScriptDefinition>;
+  /** Every definition, objects' methods included, in source order (workspace symbols). */
+  allDefinitions: readonly ScriptDefinition[];
 }
 
 /** One object bound to a script name by a registry's SCRB block. */
@@ -251,7 +254,7 @@ export class ScriptIndex {
         source: s.source,
         ...(s.bundle ? { bundle: s.bundle } : {}),
         kind: s.kind,
-        definitions: [...s.definitions.values()],
+        definitions: [...s.allDefinitions],
       })),
       registryCopies,
       bindings: this.registryBindings.map((b) => ({
@@ -295,7 +298,8 @@ export class ScriptIndex {
         get text(): string {
           return (text ??= load());
         },
-        definitions: new Map(definitions.map((d) => [d.name.toLowerCase(), d])),
+        definitions: bindableMap(definitions),
+        allDefinitions: definitions,
       };
       index.scriptsByPath.set(key(s.path), script);
     }
@@ -372,9 +376,8 @@ export class ScriptIndex {
   private addScript(copy: ServedCopy, bytes: Uint8Array): void {
     const file = parseScript(bytes, copy.path);
     const text = file.source ?? '';
-    const definitions = new Map<string, ScriptFunction>();
-    for (const f of file.kind === 'source' ? listFunctions(text) : []) if (!definitions.has(f.name.toLowerCase())) definitions.set(f.name.toLowerCase(), f);
-    this.scriptsByPath.set(key(copy.path), { ...copy, text, kind: file.kind, definitions });
+    const allDefinitions = file.kind === 'source' ? scriptDefinitions(text) : [];
+    this.scriptsByPath.set(key(copy.path), { ...copy, text, kind: file.kind, definitions: bindableMap(allDefinitions), allDefinitions });
   }
 
   private addRegistry(copy: ServedCopy, bytes: Uint8Array): void {

@@ -4,7 +4,8 @@
  * for the editor's title, status bar or CodeLens. A compiled payload (`1B 4C 75 61 51 0E`) has no
  * source: its text is the decoded header in the syntax of ./syntax.ts, saying so.
  */
-import { listFunctions, parseScript } from '../formats/script';
+import { parseScript } from '../formats/script';
+import { scriptDefinitions } from '../havokScript';
 import type { ScriptFile } from '../formats/script';
 import { TextDoc, hex6 } from './syntax';
 
@@ -71,7 +72,7 @@ export function renderScript(bytes: Uint8Array, path: string): ScriptText {
     }
     return { text: d.toString(), kind: 'bytecode', language: 'decoded', fields, summary: `${head} · compiled Havok Script (bytecode): no source, header only` };
   }
-  const defs = listFunctions(s.source!);
+  const defs = scriptDefinitions(s.source!).filter((d) => d.kind !== 'method');
   fields.push({ label: 'kind', value: 'source' }, { label: 'definitions', value: String(defs.length) });
   return {
     text: s.source!,

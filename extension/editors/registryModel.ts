@@ -30,7 +30,8 @@ import {
 import { isArch06Error } from '../../core/errors';
 import { defaultHasher, formatHash } from '../../core/hash';
 import { type GroupRow, type ObjectList, type ObjectRegistry, bindingRows, ownScriptPath, parseObjr, resolveRegistry } from '../../core/formats/registry';
-import { type ScriptFunction, listFunctions, parseScript } from '../../core/formats/script';
+import { parseScript } from '../../core/formats/script';
+import { type ScriptDefinition, scriptDefinitions } from '../../core/havokScript';
 import { MAX_CELL_CHARS, MAX_VIEW_ROWS } from '../../media/registry/protocol';
 import type { BindingRowView, BlockRow, GroupRowView, ObjectRow, PatchView, RawRecordRow, RegistryView } from '../../media/registry/protocol';
 import { bundleMemberUriPath } from './bundleRows';
@@ -48,7 +49,7 @@ export interface PartScript {
   /** Where that copy is, in words. */
   from?: string;
   /** Its top-level definitions with their lines; undefined when it was not found or is compiled. */
-  functions?: ScriptFunction[];
+  functions?: ScriptDefinition[];
   /** Its source (for the bindings' previews). */
   source?: string;
   /** One line for the header: what the bindings were checked against, or why they were not. */
@@ -163,7 +164,8 @@ export async function loadPartScript(mount: Mount, registryPath: string, resolve
   try {
     const parsed = parseScript(await found.read(), path);
     if (parsed.source === undefined) return { ...where, note: `the part's script (${found.from}) is compiled Havok Script: bound names are not checked` };
-    const functions = listFunctions(parsed.source);
+    // What a binding can name: the bindable definitions (not an object's methods).
+    const functions = scriptDefinitions(parsed.source).filter((d) => d.bindable);
     return {
       ...where,
       functions,
@@ -398,7 +400,7 @@ function groupViews(groups: readonly GroupRow[]): GroupRowView[] {
 export function buildRegistryModel(input: RegistryInput): RegistryModel {
   const reg = parseObjr(input.bytes, input.path);
   const scriptPath = input.script?.path ?? ownScriptPath(input.path);
-  const fns = new Map<string, ScriptFunction>();
+  const fns = new Map<string, ScriptDefinition>();
   for (const f of input.script?.functions ?? []) if (!fns.has(f.name)) fns.set(f.name, f);
   const res = resolveRegistry(reg, { scriptPath, functions: input.script?.functions ? new Set(fns.keys()) : undefined });
   const targets: BindingTarget[] = [];
@@ -430,7 +432,7 @@ export function buildRegistryModel(input: RegistryInput): RegistryModel {
       scriptResolved: b.script !== null,
       binding: b.binding,
       line: fn?.line ?? null,
-      kind: fn?.kind ?? null,
+      kind: fn ? (fn.kind === 'hmake' ? 'hmake' : 'function') : null,
       problems: b.problems,
       openable: 'uriPath' in target,
       ...(fn && lines ? { preview: preview(fn.line) } : {}),

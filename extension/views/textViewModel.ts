@@ -15,7 +15,8 @@ import { Arch06Error, isArch06Error } from '../../core/errors';
 import { EntryByteSource, bundleStem, headerCheckFor, locateBundleMember, parseUriPath, readEntryCheckedAsync, resolveBundle } from '../../core/archive';
 import type { ArchUri, EntryReadOptions, Mount, ResolvedBundle } from '../../core/archive';
 import { readEmbb } from '../../core/formats/bundle';
-import { listFunctions, parseScript } from '../../core/formats/script';
+import { parseScript } from '../../core/formats/script';
+import { bindableNames, scriptDefinitions } from '../../core/havokScript';
 import { ownScriptPath } from '../../core/formats/registry';
 import { renderContainer, renderScript, renderText, textKindOf } from '../../core/text';
 import type { RenderOptions, TextKind } from '../../core/text';
@@ -122,7 +123,7 @@ async function ownScriptNames(m: Mount, u: ArchUri, copy: CopyKind, registryPath
       const s = await attempt();
       const parsed = parseScript(s.bytes, s.path);
       if (parsed.source === undefined) return { note: `the part's script ${s.path} (${s.from}) is compiled: bound names are not checked` };
-      return { functions: new Set(listFunctions(parsed.source).map((f) => f.name)), note: `bound names checked against ${s.path} (${s.from})` };
+      return { functions: bindableNames(scriptDefinitions(parsed.source)), note: `bound names checked against ${s.path} (${s.from})` };
     } catch (e) {
       if (!isArch06Error(e)) throw e;
       why = e.message;

@@ -19,7 +19,8 @@ import {
   writeRegistry,
 } from '../../core/formats/registry';
 import type { DecodedTag } from '../../core/formats/registry';
-import { listFunctions, parseScript } from '../../core/formats/script';
+import { parseScript } from '../../core/formats/script';
+import { bindableNames, scriptDefinitions } from '../../core/havokScript';
 import { HashDictionary } from '../../core/hash';
 import { addRegistryNames } from '../../core/nameSources';
 import { sampleLayerRegistry, sampleLayerScript } from '../../core/sample';
@@ -77,7 +78,7 @@ interface RegistrySeed extends Seed {
 function functionsOf(script: Uint8Array | undefined): ReadonlySet<string> | undefined {
   if (!script) return undefined;
   const s = parseScript(script, 'seed.scripts');
-  return s.source === undefined ? undefined : new Set(listFunctions(s.source).map((f) => f.name));
+  return s.source === undefined ? undefined : bindableNames(scriptDefinitions(s.source));
 }
 
 function registrySeeds(): RegistrySeed[] {

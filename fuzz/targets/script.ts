@@ -5,7 +5,8 @@
  * names resolved by scope, the bindable definitions). Seeds: the sample layer's script, the four
  * retail scripts of Patch_00, a compiled-header file and snippets of every construct.
  */
-import { LUA_SIGNATURE, listFunctions, parseScript, writeScri } from '../../core/formats/script';
+import { LUA_SIGNATURE, parseScript, writeScri } from '../../core/formats/script';
+import { scriptDefinitions } from '../../core/havokScript';
 import { flattenOutline, lineNumbers, outline, parseHavokScript, resolveNames } from '../../core/havokScript';
 import { Lexer } from '../../core/havokScript/lexer';
 import { analyseText } from '../../core/scriptIndex';
@@ -58,7 +59,7 @@ export const scri: FuzzTarget = {
   run: (c) => {
     const s = parseScript(c.bytes, 'fuzz.scripts');
     const view = renderScript(c.bytes, 'fuzz.scripts');
-    const functions = s.source !== undefined ? listFunctions(s.source) : [];
+    const functions = s.source !== undefined ? scriptDefinitions(s.source) : [];
     return { s, view, functions };
   },
 };

@@ -1,13 +1,14 @@
 // The language server in a real VS Code (code-server + Chromium) on the sample install: the layer
 // script shows "bound by N objects" over each bound function; the lens lists the objects and the
-// one picked opens the registry that binds it; in a new Havok Script file, hovering a hash literal
-// names it (a string literal of the mounted scripts) and completion after `System:` offers the
-// engine members the scripts call. Screenshots per step; the game folder comes out unchanged.
+// one picked opens the registry that binds it; in a new Havok Script file, hovering a `hi` hash
+// literal names it by the hi hash (a string literal of the mounted scripts) and completion after
+// `System:` offers the engine members the scripts call. Screenshots per step; the game folder
+// comes out unchanged.
 import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import * as path from 'node:path';
-import { stringHash } from '../../core/hash';
+import { hiHash } from '../../core/hash';
 import { SAMPLE_LAYER_SOURCE } from '../../core/sample';
 import { tempDir, treeDigest } from '../support/fixtures';
 import { repoRoot } from '../support/shared';
@@ -64,7 +65,8 @@ test(
       await h.screenshot('registry-from-lens');
 
       // 3. A new Havok Script file: a hash literal hovers as its name; `System:` completes.
-      const hash = stringHash('UI_Sample_GateOpen').toString(16).padStart(8, '0');
+      // A `hi` literal: the hi hash of the event the sample's event map names.
+      const hash = hiHash('OpenGate')!.toString(16).padStart(8, '0');
       await h.runCommand('File: New Untitled Text File');
       await h.runCommand('Change Language Mode');
       await h.quickPick('Havok Script');
@@ -92,11 +94,12 @@ test(
             .locator('.monaco-hover-content')
             .allInnerTexts()
             .catch(() => []);
-          return text.find((t) => t.includes('UI_Sample_GateOpen'));
+          return text.find((t) => t.includes('OpenGate'));
         },
         30_000,
-        'the hash hover naming UI_Sample_GateOpen',
+        'the hash hover naming OpenGate',
       );
+      assert.match(hover, /hi hash/);
       assert.match(hover, /script literal/);
       await h.screenshot('hash-hover');
     } catch (e) {

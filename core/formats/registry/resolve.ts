@@ -2,8 +2,8 @@
  * Bindings and groups resolved by name, as seed 001 gives the keys: SCRB and ONLS key objects by
  * StringHash(object name), so each key is matched against the hashes of the OBJL's names; a
  * binding's script hash must be StringHash of the part's own `.scripts` path, and the bound name
- * must be a function or `hmake` script object of that script (the caller lists them, e.g. with
- * core/formats/script/functions.ts). Anything that does not resolve is reported on its row and in
+ * must be a function or `hmake` script object of that script (the caller lists them: the
+ * bindable definitions of core/havokScript's `scriptDefinitions`). Anything that does not resolve is reported on its row and in
  * `problems`, never thrown.
  *
  * Shared records stay shared (issue 21): objects pointing at one run of binding records, owners

@@ -4,7 +4,8 @@ import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { Mount, locateBundleMember, resolveBundle } from '../../archive';
 import { bindingRows, parseObjr, resolveRegistry } from '../../formats/registry';
-import { listFunctions, parseScript } from '../../formats/script';
+import { parseScript } from '../../formats/script';
+import { bindableNames, scriptDefinitions } from '../../havokScript';
 import { parseSkdb } from '../../formats/strings';
 import { stringHash } from '../../hash';
 import {
@@ -65,12 +66,12 @@ test("the layer's registry: scripted objects of the seed's classes, every bindin
   assert.equal(script.header?.version, 1);
   assert.equal(script.kind, 'source');
   assert.equal(script.source, SAMPLE_LAYER_SOURCE);
-  const defs = listFunctions(script.source!);
+  const defs = scriptDefinitions(script.source!).filter((d) => d.bindable);
   assert.deepEqual(
     defs.map((d) => d.kind),
     ['function', 'hmake', 'function', 'function'],
   );
-  const functions = new Set(defs.map((d) => d.name));
+  const functions = bindableNames(defs);
   for (const patched of [false, true]) {
     const reg = parseObjr(sampleLayerRegistry(patched), SAMPLE_LAYER_REGISTRY);
     assert.equal(reg.objectList!.recordLayout.validated, true);

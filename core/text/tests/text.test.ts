@@ -9,7 +9,8 @@ import * as path from 'node:path';
 import { Mount } from '../../archive/mount';
 import { readBundleMember, resolveBundle } from '../../archive/bundles';
 import { OBJL_RECORD, bindingRows, ownScriptPath, parseObjr, resolveRegistry } from '../../formats/registry';
-import { listFunctions, parseScript, writeScri } from '../../formats/script';
+import { parseScript, writeScri } from '../../formats/script';
+import { bindableNames, scriptDefinitions } from '../../havokScript';
 import { parseEmbb } from '../../formats/bundle';
 import { formatHash, stringHash } from '../../hash';
 import {
@@ -44,7 +45,7 @@ const vec = (s: string | null): number[] =>
     .replace(/^\(|\)$/g, '')
     .split(', ')
     .map(Number);
-const functions = new Set(listFunctions(SAMPLE_LAYER_SOURCE).map((f) => f.name));
+const functions = bindableNames(scriptDefinitions(SAMPLE_LAYER_SOURCE));
 
 test('the syntax: values bare or quoted, lists and vectors, and it reads back', () => {
   assert.equal(value('GateCon.SC'), 'GateCon.SC');
@@ -314,7 +315,7 @@ test('the four real registries of Patch_00.arch06 render: every object and bindi
         b.members.find((x) => x.path.endsWith(ext))!,
       );
     const source = parseScript(member('.scripts'), `${stem}.scripts`).source!;
-    const fns = new Set(listFunctions(source).map((f) => f.name));
+    const fns = bindableNames(scriptDefinitions(source));
     const text = renderRegistry(member('.objres'), `${stem}.objres`, { functions: fns });
     const secs = readDecodedText(text);
     assert.equal(section(secs, 'objects').records.length, count, layer);

@@ -2,10 +2,10 @@
 // `hmake` object: each `self:Name(` call goes (definition), hovers and completes to the object whose
 // method holds it, never to another object's method of the same name (island defines Escape,
 // MassEscape, Disband, SlorcPanic and CheckForCooldown in two objects each and Init in six); the
-// outline lists each object's methods under it; `SO:Init()` in a bound function, whose object
-// nothing names, says it cannot be resolved. The oracle is the scripts' own layout, read here with
-// plain line patterns: an object runs from its column-0 `name = hmake` line to its column-0 `}`,
-// its methods are its one-tab `Name = function` lines.
+// outline and the workspace symbols list each object's methods under it; `SO:Init()` in a bound
+// function, whose object nothing names, says it cannot be resolved. The oracle is the scripts' own
+// layout, read here with plain line patterns: an object runs from its column-0 `name = hmake` line
+// to its column-0 `}`, its methods are its one-tab `Name = function` lines.
 import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { REAL_LAYER_NAMES, mountRealPatch, realLayerStem, realPatch } from '../../../test/support/realLayers';
@@ -13,6 +13,7 @@ import { completion } from '../completion';
 import { hover } from '../hover';
 import { allSymbols, definition, references } from '../navigation';
 import { ScriptWorkspace } from '../workspace';
+import { workspaceSymbols } from '../workspaceSymbols';
 
 interface TextObject {
   name: string;
@@ -129,6 +130,40 @@ test('real island script: SO:Init() in a bound function cannot be resolved to on
     assert.match(h.markdown, /6 objects of this script define `Init`/);
     for (const o of withInit) assert.ok(h.markdown.includes(`\`${o.name}\` (line ${o.first})`), o.name);
     assert.doesNotMatch(h.markdown, /Defined at line/);
+  } finally {
+    ws.dispose();
+  }
+});
+
+test('real layers: workspace symbols (Ctrl+T) hold every hmake method, named with its object, at its line', { skip: realPatch.skip }, () => {
+  const m = mountRealPatch();
+  const root = m.root;
+  m.close();
+  const ws = ScriptWorkspace.create({ installRoot: root });
+  try {
+    let methods = 0;
+    for (const layer of REAL_LAYER_NAMES) {
+      const served = ws.index!.script(`${realLayerStem(layer)}.scripts`)!;
+      const lineOf = (offset: number): number => served.text.slice(0, offset).split('\n').length;
+      const all = workspaceSymbols(ws, '', 100_000).filter((s) => s.location.script === served);
+      for (const o of textObjects(served.text)) {
+        assert.ok(all.some((s) => s.kind === 'hmake' && s.name === o.name && lineOf(s.location.span.start) === o.first));
+        for (const [name, line] of o.methods) {
+          const found = all.filter((s) => s.kind === 'method' && s.name === name && s.container.startsWith(`${o.name} · `));
+          assert.deepEqual(
+            found.map((s) => lineOf(s.location.span.start)),
+            [line],
+            `${layer}: ${o.name}.${name}`,
+          );
+          methods++;
+        }
+      }
+    }
+    assert.ok(methods > 100, `${methods} methods`);
+    // A query: both objects' Escape in island, each with its object.
+    const escape = workspaceSymbols(ws, 'escape').filter((s) => s.name === 'Escape' && s.location.script.path.includes('island'));
+    assert.equal(escape.length, 2);
+    assert.notEqual(escape[0].container, escape[1].container);
   } finally {
     ws.dispose();
   }

@@ -11,7 +11,7 @@ import * as assert from 'node:assert/strict';
 import { readBundleMember, resolveBundle } from '../../../archive/bundles';
 import { stringHash } from '../../../hash/stringHash';
 import { parseScript } from '../../script/scri';
-import { listFunctions } from '../../script/functions';
+import { bindableNames, scriptDefinitions } from '../../../havokScript';
 import { OBJL_WORLD_SET } from '../layout';
 import { parseObjr } from '../objr';
 import { bindingRows, ownScriptPath, resolveRegistry } from '../resolve';
@@ -86,8 +86,7 @@ test('real layers: OBJR chains, OBJL records, SCRB rows and ONLS groups of the f
       assert.equal(script.kind, 'source', where);
       assert.deepEqual(script.header, { version: 1, flag: 1, size: script.size - 13 }, where);
       assert.equal(script.nulTerminated, true, where);
-      const functions = listFunctions(script.source!);
-      const res = resolveRegistry(reg, { scriptPath, functions: new Set(functions.map((f) => f.name)) });
+      const res = resolveRegistry(reg, { scriptPath, functions: bindableNames(scriptDefinitions(script.source!)) });
       assert.deepEqual(res.problems, [], where);
       assert.ok(res.bindingsResolved, where);
       assert.equal([...bindingRows(res)].length, want.rows, where);
@@ -120,17 +119,22 @@ test('real layers: OBJR chains, OBJL records, SCRB rows and ONLS groups of the f
   }
 });
 
-test('real layers: the island script lists the bound functions and hmake objects at their lines', { skip: patch.skip }, () => {
+test('real layers: the island script defines the bound functions and hmake objects at their lines (the parser`s answer)', { skip: patch.skip }, () => {
   const m = mountPatch();
   try {
     const p = `${stem('island')}.scripts`;
     const script = parseScript(readBundleMember(m, resolveBundle(m, `${stem('island')}.bndl`), p), p);
-    const fns = listFunctions(script.source!);
+    const fns = scriptDefinitions(script.source!).filter((d) => d.bindable);
     assert.equal(fns.length, 24);
-    assert.deepEqual(fns[0], { name: '_ambsentry_Set_OnInitialize_8813e52a', line: 334, kind: 'function' });
-    assert.deepEqual(fns[1], { name: '_ambsentry_SO_Script_a087b0ce', line: 340, kind: 'hmake', type: '_ambsentry_SO_Script_9dfba427_meta' });
+    assert.deepEqual(fns[0], { name: '_ambsentry_Set_OnInitialize_8813e52a', line: 334, kind: 'function', bindable: true });
+    assert.deepEqual(fns[1], { name: '_ambsentry_SO_Script_a087b0ce', line: 340, kind: 'hmake', type: '_ambsentry_SO_Script_9dfba427_meta', bindable: true });
     const lines = script.source!.split('\n');
     for (const f of fns) assert.ok(lines[f.line - 1].startsWith(`${f.name} = `), f.name);
+    // Every column-0 `name = function` / `name = hmake` line is one of them (the layout's own pattern as the oracle).
+    assert.deepEqual(
+      fns.map((f) => f.line),
+      lines.flatMap((l, i) => (/^[A-Za-z_]\w* = (function\b|hmake )/.test(l) ? [i + 1] : [])),
+    );
   } finally {
     m.close();
   }

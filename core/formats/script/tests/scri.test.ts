@@ -1,11 +1,10 @@
 // SCRI scripts (formats-public §10, checked on the four real layer scripts in core/formats/registry/tests/realLayers.test.ts):
-// header, source and bytecode payloads, bare payloads, the function lister, the writer, and typed
+// header, source and bytecode payloads, bare payloads, the writer, and typed
 // errors for truncated and mutated files.
 import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { Arch06Error } from '../../../errors';
 import { parseScript } from '../scri';
-import { listFunctions } from '../functions';
 import { writeScri } from '../writer';
 import { expectArch06Error } from '../../../../test/support/errors';
 import { prng } from '../../../../test/support/fixtures';
@@ -54,27 +53,6 @@ test('scri: a written script reads back: header fields, source without its NUL, 
   const plain = parseScript(writeScri('x = "é"', { nulTerminated: false }), 'y');
   assert.equal(plain.source, 'x = "é"');
   assert.equal(plain.nulTerminated, false);
-});
-
-test('scri: the lister finds the top-level functions and hmake objects with 1-based lines, not the members', () => {
-  const fns = listFunctions(LAYER_SOURCE);
-  assert.deepEqual(fns, [
-    { name: '_gate_SR_Script1_2', line: 11, kind: 'function' },
-    { name: '_gate_SO_Script_3', line: 15, kind: 'hmake', type: '_gate_SO_Script_1_meta' },
-    { name: '_gate_SC_Script_4', line: 22, kind: 'function' },
-  ]);
-  assert.deepEqual(listFunctions('local function helper(a)\nend\nfunction M.run()\nend\n-- x = function()\n'), [
-    { name: 'helper', line: 1, kind: 'function' },
-    { name: 'M.run', line: 3, kind: 'function' },
-  ]);
-  assert.deepEqual(listFunctions(''), []);
-  assert.deepEqual(
-    listFunctions('a = function()\r\nb = hmake T_meta {\r\n').map((f) => [f.name, f.line]),
-    [
-      ['a', 1],
-      ['b', 2],
-    ],
-  );
 });
 
 test('scri: a payload without the SCRI header is accepted as source; binary without it is refused', () => {
