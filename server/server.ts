@@ -40,9 +40,10 @@ import {
   createConnection,
 } from 'vscode-languageserver/node';
 import { TextDocument } from 'vscode-languageserver-textdocument';
-import type { ScriptSymbol, Span } from '../core/havokScript';
+import { type ScriptSymbol, type Span, flattenOutline } from '../core/havokScript';
 import { type AnalysedScript, scriptDiagnostics } from '../core/scriptIndex';
 import { bindingLenses, siteLine } from './analysis/bindings';
+import { MAX_DOCUMENT_SYMBOLS, MAX_SELECTION_POSITIONS, count } from './analysis/caps';
 import { type CompletionKind, completion } from './analysis/completion';
 import { foldingSpans } from './analysis/folding';
 import { hashLiteralAt, hashLiterals, hashNames } from './analysis/hashes';
@@ -275,15 +276,21 @@ const SYMBOL_KIND: Record<ScriptSymbol['kind'], SymbolKind> = {
   table: SymbolKind.Namespace,
 };
 
-function toDocumentSymbol(d: TextDocument, s: ScriptSymbol): DocumentSymbol {
-  return {
-    name: s.name,
-    kind: SYMBOL_KIND[s.kind],
-    range: range(d, s),
-    selectionRange: range(d, s.selection),
-    ...(s.detail ? { detail: s.detail } : {}),
-    children: s.children.map((c) => toDocumentSymbol(d, c)),
-  };
+/** The outline as LSP symbols, at most `budget.left` of them counting children (parents first). */
+function toDocumentSymbols(d: TextDocument, list: readonly ScriptSymbol[], budget: { left: number }): DocumentSymbol[] {
+  const out: DocumentSymbol[] = [];
+  for (const s of list) {
+    if (budget.left-- <= 0) break;
+    out.push({
+      name: s.name,
+      kind: SYMBOL_KIND[s.kind],
+      range: range(d, s),
+      selectionRange: range(d, s.selection),
+      ...(s.detail ? { detail: s.detail } : {}),
+      children: toDocumentSymbols(d, s.children, budget),
+    });
+  }
+  return out;
 }
 
 const COMPLETION_KIND: Record<CompletionKind, CompletionItemKind> = {
@@ -354,8 +361,18 @@ onRequest('arch06/status', () => ({
 
 onRequest('textDocument/documentSymbol', async (p, token) => {
   const s = await scriptOf(p, token);
-  return s ? s.script.symbols.map((x) => toDocumentSymbol(s.d, x)) : [];
+  if (!s) return [];
+  const symbols = toDocumentSymbols(s.d, s.script.symbols, { left: MAX_DOCUMENT_SYMBOLS });
+  const total = flattenOutline(s.script.symbols).length;
+  // Cut: one more entry, first, says how many there are.
+  if (total > MAX_DOCUMENT_SYMBOLS) symbols.unshift(noteSymbol(`${count(MAX_DOCUMENT_SYMBOLS)} of ${count(total)} symbols listed`));
+  return symbols;
 });
+
+const noteSymbol = (name: string): DocumentSymbol => {
+  const at = { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } };
+  return { name, kind: SymbolKind.Null, range: at, selectionRange: at, children: [] };
+};
 
 onRequest('workspace/symbol', async (p, token) => {
   const query = typeof p.query === 'string' ? p.query : '';
@@ -464,14 +481,13 @@ onRequest('textDocument/inlayHint', async (p, token) => {
 onRequest('textDocument/foldingRange', async (p, token) => {
   const s = await scriptOf(p, token);
   if (!s) return [];
-  return foldingSpans(s.script.chunk, s.script.text).map((x): FoldingRange => ({
-    startLine: s.d.positionAt(x.start).line,
-    endLine: s.d.positionAt(x.end).line,
-  }));
+  const spans = foldingSpans(s.script.chunk, s.script.text);
+  if (spans.total > spans.items.length) connection.console.info(`folding ${s.d.uri}: the first ${count(spans.items.length)} of ${count(spans.total)} ranges`);
+  return spans.items.map((x): FoldingRange => ({ startLine: s.d.positionAt(x.start).line, endLine: s.d.positionAt(x.end).line }));
 });
 
 onRequest('textDocument/selectionRange', async (p, token) => {
-  const positions = Array.isArray(p.positions) ? p.positions.map((x, i) => positionParam(x, `positions[${i}]`)) : [];
+  const positions = Array.isArray(p.positions) ? p.positions.slice(0, MAX_SELECTION_POSITIONS).map((x, i) => positionParam(x, `positions[${i}]`)) : [];
   const s = await scriptOf(p, token);
   if (!s) return [];
   return positions.map((pos) => {
@@ -486,7 +502,9 @@ onRequest('textDocument/semanticTokens/full', async (p, token) => {
   const s = await scriptOf(p, token);
   const builder = new SemanticTokensBuilder();
   if (!s) return builder.build();
-  for (const t of semanticSpans(workspace, s.script)) {
+  const spans = semanticSpans(workspace, s.script);
+  if (spans.total > spans.items.length) connection.console.info(`semantic tokens ${s.d.uri}: the first ${count(spans.items.length)} of ${count(spans.total)}`);
+  for (const t of spans.items) {
     const at = s.d.positionAt(t.start);
     const end = s.d.positionAt(t.end);
     if (end.line !== at.line) continue; // names never span lines

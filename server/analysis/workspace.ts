@@ -32,7 +32,7 @@ import {
   type UsageIndex,
   analyseText,
 } from '../../core/scriptIndex';
-import type { Span } from '../../core/havokScript';
+import type { NameUse, Span } from '../../core/havokScript';
 import { HashDictionary } from '../../core/hash';
 import { type CollectReport, collectInstallNames } from '../../core/nameSources';
 import { type SnapshotPlace, cachedCross, cachedIndex } from '../indexCache';
@@ -67,6 +67,23 @@ export interface WorkspaceOptions extends ScriptIndexOptions {
   log?: (line: string) => void;
   /** Bytes the hash names' gathering may read (core/nameSources' budget). */
   namesBudgetBytes?: number;
+}
+
+/** An analysis's global name uses by name, made once per analysis: a lookup per name, not a pass over every name of every open document. */
+const globalUsesOf = new WeakMap<AnalysedScript, Map<string, NameUse[]>>();
+function globalUses(script: AnalysedScript): Map<string, NameUse[]> {
+  let byName = globalUsesOf.get(script);
+  if (!byName) {
+    byName = new Map();
+    for (const n of script.names.names) {
+      if (n.scope !== 'global') continue;
+      const list = byName.get(n.name);
+      if (list) list.push(n);
+      else byName.set(n.name, [n]);
+    }
+    globalUsesOf.set(script, byName);
+  }
+  return byName;
 }
 
 export class ScriptWorkspace {
@@ -223,8 +240,8 @@ export class ScriptWorkspace {
       if (script) out.push({ script, span: { start: site.start, end: site.end }, role: site.role });
     }
     for (const { script } of this.open.values()) {
-      for (const n of script.names.names) {
-        if (n.scope !== 'global' || n.name !== name || n.role === 'declaration' || (writesOnly && n.role !== 'write')) continue;
+      for (const n of globalUses(script).get(name) ?? []) {
+        if (n.role === 'declaration' || (writesOnly && n.role !== 'write')) continue;
         out.push({ script, span: { start: n.start, end: n.end }, role: n.role });
       }
     }
