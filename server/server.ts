@@ -58,6 +58,7 @@ import {
   BadParams,
   Cancelled,
   type Params,
+  Stale,
   changesParam,
   checkCancelled,
   objectParam,
@@ -120,6 +121,7 @@ function onRequest<R>(method: string, handler: (params: Params, token: Cancellat
     } catch (e) {
       if (e instanceof BadParams) return new ResponseError(ErrorCodes.InvalidParams, `${method}: ${e.message}`);
       if (e instanceof Cancelled) return new ResponseError(LSPErrorCodes.RequestCancelled, `${method} cancelled`);
+      if (e instanceof Stale) return new ResponseError(LSPErrorCodes.ContentModified, `${method}: the document changed while it was answered`);
       logError(method, e);
       return new ResponseError(ErrorCodes.InternalError, `arch06: ${method} failed: ${e instanceof Error ? e.message : String(e)}`);
     }
@@ -303,6 +305,12 @@ const COMPLETION_KIND: Record<CompletionKind, CompletionItemKind> = {
   module: CompletionItemKind.Module,
 };
 
+/** After a wait: the request was not cancelled and its document is still at `version` (else its offsets point into old text). */
+function unchanged(d: TextDocument, version: number, token: CancellationToken): void {
+  checkCancelled(token);
+  if (documents.get(d.uri) !== d || d.version !== version) throw new Stale('stale');
+}
+
 /** The open document a request names, once the first index is ready (undefined when it is not open). */
 async function openDocument(p: Params, token: CancellationToken): Promise<TextDocument | undefined> {
   const uri = uriParam(p);
@@ -402,13 +410,16 @@ onRequest('textDocument/hover', async (p, token) => {
   const d = await openDocument(p, token);
   if (!d) return null;
   if (!isScript(d)) {
+    const version = d.version;
     const literal = hashLiteralAt(d.getText(), d.offsetAt(position));
     if (literal) await workspace.namesGathered(NAMES_WAIT_MS);
+    unchanged(d, version, token);
     return literal ? { contents: { kind: MarkupKind.Markdown, value: hashNames(workspace, literal.hash, literal.text) }, range: range(d, literal.span) } : null;
   }
-  const script = workspace.analyse(d.uri, d.version, d.getText());
+  const version = d.version;
+  const script = workspace.analyse(d.uri, version, d.getText());
   if (hashLiteralAt(script.text, d.offsetAt(position))) await workspace.namesGathered(NAMES_WAIT_MS);
-  checkCancelled(token);
+  unchanged(d, version, token);
   const h = hover(workspace, d.uri, d.offsetAt(position));
   return h ? { contents: { kind: MarkupKind.Markdown, value: h.markdown }, range: range(d, h.span) } : null;
 });
@@ -467,8 +478,9 @@ onRequest('textDocument/inlayHint', async (p, token) => {
   if (!settings.inlayHints) return [];
   const s = await scriptOf(p, token);
   if (!s) return [];
+  const version = s.d.version;
   await workspace.namesGathered(NAMES_WAIT_MS);
-  checkCancelled(token);
+  unchanged(s.d, version, token);
   const dict = workspace.dictionary();
   const hints: InlayHint[] = [];
   for (const l of hashLiterals(s.script.text, { start: s.d.offsetAt(r.start), end: s.d.offsetAt(r.end) })) {
