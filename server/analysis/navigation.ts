@@ -107,3 +107,23 @@ export function definitionOffset(text: string, line: number, name: string): numb
   const lineEnd = text.indexOf('\n', lineStart);
   return at < 0 || (lineEnd >= 0 && at > lineEnd) ? -1 : at;
 }
+
+/** Workspace symbols: the served scripts' definitions whose names hold `query` (any case), the first `max` located, all counted. */
+export function workspaceSymbols(
+  ws: ScriptWorkspace,
+  query: string,
+  max: number,
+): { found: (ScriptLocation & { name: string; kind: 'hmake' | 'function' })[]; total: number } {
+  const q = query.toLowerCase();
+  const found: (ScriptLocation & { name: string; kind: 'hmake' | 'function' })[] = [];
+  let total = 0;
+  for (const script of ws.scripts()) {
+    for (const d of script.definitions.values()) {
+      if (q && !d.name.toLowerCase().includes(q)) continue;
+      if (total++ >= max) continue; // counted, not located
+      const at = definitionOffset(script.text, d.line, d.name);
+      if (at >= 0) found.push({ script, span: { start: at, end: at + d.name.length }, name: d.name, kind: d.kind === 'hmake' ? 'hmake' : 'function' });
+    }
+  }
+  return { found, total };
+}

@@ -57,3 +57,8 @@ export function semanticSpans(ws: ScriptWorkspace, script: AnalysedScript, max =
   out.sort((a, b) => a.start - b.start);
   return { items: out.length > max ? out.slice(0, max) : out, total: out.length };
 }
+
+/** A span's token type index and modifier bits in the legend (TOKEN_TYPES, TOKEN_MODIFIERS). */
+export function tokenCodes(t: SemanticSpan): [number, number] {
+  return [TOKEN_TYPES.indexOf(t.type), t.modifiers.reduce((m, x) => m | (1 << TOKEN_MODIFIERS.indexOf(x)), 0)];
+}

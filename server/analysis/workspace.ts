@@ -31,8 +31,9 @@ import {
   type ServedCopy,
   type UsageIndex,
   analyseText,
+  scriptDiagnostics,
 } from '../../core/scriptIndex';
-import type { NameUse, Span } from '../../core/havokScript';
+import type { Diagnostic, NameUse, Span } from '../../core/havokScript';
 import { HashDictionary } from '../../core/hash';
 import { type CollectReport, collectInstallNames } from '../../core/nameSources';
 import { type SnapshotPlace, cachedCross, cachedIndex } from '../indexCache';
@@ -170,9 +171,15 @@ export class ScriptWorkspace {
     return script;
   }
 
-  /** Why the document's text was not analysed, if it was not. */
-  notice(uri: string): string | undefined {
-    return this.open.get(uri)?.notice;
+  /**
+   * The problems of a document's `version` (core's `scriptDiagnostics`, capped): the index's
+   * binding problems only for a file of the mount; for a text too large to analyse, that notice.
+   */
+  diagnostics(uri: string, version: number, text: string): Diagnostic[] {
+    const script = this.analyse(uri, version, text);
+    const notice = this.open.get(uri)?.notice;
+    if (notice) return [{ start: 0, end: 0, message: notice, severity: 'warning' }];
+    return scriptDiagnostics(this.inMount(uri) ? this.index : undefined, script);
   }
 
   /** Whether the document is a file of the mount (its bindings and problems apply), not a loose or foreign one. */
