@@ -16,6 +16,8 @@ import type { MountService } from './mountService';
 interface BindingsArgument {
   function: string;
   script: string;
+  /** How many objects are bound (the lens carries the first few hundred in `sites`). */
+  total?: number;
   sites: {
     object: string | null;
     class: string | null;
@@ -87,11 +89,18 @@ async function showBindings(arg: BindingsArgument | undefined): Promise<void> {
   if (!arg?.sites?.length) return;
   const pick = await vscode.window.showQuickPick(
     arg.sites.map((s) => ({ label: s.object ?? '(unnamed object)', description: `${s.class ?? ''} · ${s.event ?? ''}`, detail: s.label, site: s })),
-    { title: `${arg.function}: bound by ${arg.sites.length} object${arg.sites.length === 1 ? '' : 's'}`, matchOnDescription: true, matchOnDetail: true },
+    { title: bindingsTitle(arg), matchOnDescription: true, matchOnDetail: true },
   );
   if (!pick) return;
   const r = pick.site.registry;
   const uriPath = r.from === 'container' && r.bundle ? `${mergedUriPath(r.bundle)}${BUNDLE_SUFFIX}${mergedUriPath(r.path)}` : mergedUriPath(r.path);
   const uri = vscode.Uri.from({ scheme: SCHEME, path: uriPath, ...(pick.site.object ? { fragment: `object=${encodeURIComponent(pick.site.object)}` } : {}) });
   await vscode.commands.executeCommand('vscode.openWith', uri, 'arch06.registry');
+}
+
+/** The quick pick's title: the true count, and how many are listed when the lens carries fewer. */
+function bindingsTitle(arg: BindingsArgument): string {
+  const total = Math.max(arg.total ?? 0, arg.sites.length);
+  const listed = total > arg.sites.length ? ` (the first ${arg.sites.length} listed)` : '';
+  return `${arg.function}: bound by ${total} object${total === 1 ? '' : 's'}${listed}`;
 }

@@ -2,11 +2,14 @@
  * A request's or notification's params, checked field by field before use (a client may send
  * `null`, a number for a URI, a negative line): `BadParams` when they are not what the method
  * takes (the edge answers InvalidParams), `Cancelled` where a cancelled request stops (the edge
- * answers RequestCancelled). Plain JSON shapes, no LSP types.
+ * answers RequestCancelled), `Stale` where a newer version of its document arrived while it
+ * waited (ContentModified). Plain JSON shapes, no LSP types.
  */
 
 export class BadParams extends Error {}
 export class Cancelled extends Error {}
+/** The document changed while a request waited: its answer would point into old text (the edge answers ContentModified). */
+export class Stale extends Error {}
 
 export interface Pos {
   line: number;

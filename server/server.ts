@@ -9,10 +9,9 @@
  * The extension sends `arch06/settings` (the same shape) when the mount or the settings change.
  *
  * Input never ends the process (issue 21): every handler answers or fails alone (a result, an
- * empty one, or an LSP error), params are checked before use (server/params.ts), a document's
- * analysis follows its edits after a quiet period (the newest text only; a request analyses the
- * version it asks about), a cancelled request is answered as cancelled before it costs anything,
- * and a broken `--stdio` framing ends the process cleanly (server/framing.ts).
+ * empty one or an LSP error; params checked by server/params.ts), analysis follows edits once they
+ * pause (a request analyses the version it asks about), a cancelled request costs nothing, every
+ * list is capped (server/analysis/caps.ts), a broken `--stdio` framing ends the process cleanly.
  */
 import {
   type CancellationToken,
@@ -40,34 +39,25 @@ import {
   createConnection,
 } from 'vscode-languageserver/node';
 import { TextDocument } from 'vscode-languageserver-textdocument';
-import type { ScriptSymbol, Span } from '../core/havokScript';
-import { type AnalysedScript, scriptDiagnostics } from '../core/scriptIndex';
+import { type ScriptSymbol, type Span, flattenOutline } from '../core/havokScript';
+import type { AnalysedScript } from '../core/scriptIndex';
 import { bindingLenses, siteLine } from './analysis/bindings';
-import { type CompletionKind, completion } from './analysis/completion';
+import { MAX_COMPLETIONS, MAX_DOCUMENT_SYMBOLS, MAX_INLAY_HINTS, MAX_LOCATIONS, MAX_SELECTION_POSITIONS, MAX_WORKSPACE_SYMBOLS, count } from './analysis/caps';
+import { type CompletionKind, cappedCompletion } from './analysis/completion';
 import { foldingSpans } from './analysis/folding';
 import { hashLiteralAt, hashLiterals, hashNames, literalNames } from './analysis/hashes';
 import { hover } from './analysis/hover';
 import { QuietTimers } from './analysis/quietTimers';
 import { selectionSpans } from './analysis/selection';
-import { TOKEN_MODIFIERS, TOKEN_TYPES, semanticSpans } from './analysis/semantics';
+import { TOKEN_MODIFIERS, TOKEN_TYPES, semanticSpans, tokenCodes } from './analysis/semantics';
 import { boundFunctionDefinition, definition, references } from './analysis/navigation';
 import { workspaceSymbols } from './analysis/workspaceSymbols';
 import { type ScriptLocation, ScriptWorkspace } from './analysis/workspace';
 import { FramingError, StdioReader } from './framing';
-import {
-  BadParams,
-  Cancelled,
-  type Params,
-  changesParam,
-  checkCancelled,
-  objectParam,
-  openedParam,
-  paramsOf,
-  positionParam,
-  rangeParam,
-  uriParam,
-} from './params';
-import { type ServerSettings, memoryCeilingBytes, readDictionaryFiles, readSettings } from './settings';
+import { BadParams, Cancelled, type Params, Stale, changesParam, checkCancelled, objectParam } from './params';
+import { openedParam, paramsOf, positionParam, rangeParam, uriParam } from './params';
+import { type ServerSettings, readSettings } from './settings';
+import { crossScriptFacts, openInstall, setUserNames } from './session';
 
 const log = (line: string): void => void process.stderr.write(`arch06 language server: ${line}\n`);
 // `--stdio`: the strict framing reader (a framing error ends the process); IPC: the library's transport.
@@ -120,6 +110,7 @@ function onRequest<R>(method: string, handler: (params: Params, token: Cancellat
     } catch (e) {
       if (e instanceof BadParams) return new ResponseError(ErrorCodes.InvalidParams, `${method}: ${e.message}`);
       if (e instanceof Cancelled) return new ResponseError(LSPErrorCodes.RequestCancelled, `${method} cancelled`);
+      if (e instanceof Stale) return new ResponseError(LSPErrorCodes.ContentModified, `${method}: the document changed while it was answered`);
       logError(method, e);
       return new ResponseError(ErrorCodes.InternalError, `arch06: ${method} failed: ${e instanceof Error ? e.message : String(e)}`);
     }
@@ -142,68 +133,32 @@ async function openWorkspace(next: ServerSettings): Promise<void> {
   settings = next;
   const progress = await connection.window.createWorkDoneProgress().catch(() => undefined);
   progress?.begin('arch06: indexing scripts and registries', 0, '', false);
-  const started = Date.now();
-  const ceiling = memoryCeilingBytes(next);
-  let ws: ScriptWorkspace;
-  try {
-    ws = ScriptWorkspace.create(next.installRoot ? { installRoot: next.installRoot, cfg: next.cfg, extraArchives: next.extraArchives } : undefined, {
-      onProgress: (done, total) => progress?.report(Math.floor((done / Math.max(1, total)) * 100), `${done} / ${total}`),
-      cacheFolder: next.cacheFolder,
-      log: (line) => connection.console.warn(line),
-      // What the index keeps is held to half the ceiling, the names' reads to a quarter; the live
-      // heap is checked between files too, so a process fuller than counted stops the index early.
-      maxRetainedBytes: ceiling / 2,
-      namesBudgetBytes: ceiling / 4,
-      overMemory: () => overMemory(ceiling),
-    });
-  } catch (e) {
-    connection.window.showErrorMessage(`arch06 language server: could not mount ${next.installRoot}: ${e instanceof Error ? e.message : String(e)}`);
-    ws = ScriptWorkspace.create(undefined);
-  }
+  const opened = openInstall(
+    next,
+    (done, total) => progress?.report(Math.floor((done / Math.max(1, total)) * 100), `${done} / ${total}`),
+    (line) => connection.console.warn(line),
+  );
   progress?.done();
-  setUserNames(ws, next);
+  const ws = opened.ws;
+  if (opened.error) connection.window.showErrorMessage(opened.error);
+  if (opened.info) connection.console.info(opened.info);
+  if (opened.warning) connection.window.showWarningMessage(opened.warning);
+  for (const w of setUserNames(ws, next)) connection.window.showWarningMessage(w);
   workspace.dispose();
   workspace = ws;
-  const i = ws.index;
-  if (i) {
-    connection.console.info(
-      `${ws.indexedFrom === 'cache' ? 'read the index from the cache' : 'indexed'}: ${i.scripts().length} scripts and ${i.registries} registries of ${next.installRoot} in ${Date.now() - started} ms` +
-        (i.failures.length ? `; ${i.failures.length} could not be read (first: ${i.failures[0].path}: ${i.failures[0].reason})` : ''),
-    );
-    if (i.degraded)
-      connection.window.showWarningMessage(
-        `arch06 language server: ${i.skipped.filter((s) => s.reason.startsWith('not indexed')).length} files left out of the index: ${i.degraded} (setting arch06.languageServer.maxMemoryMB)`,
-      );
-  }
   markReady();
   for (const uri of documents.keys()) publish(uri);
   // The cross-script facts (globals across scripts, the API's usage) in the background, so the first
   // completion or reference does not wait for the pass.
   setTimeout(() => {
     try {
-      const x = ws.cross();
-      connection.console.info(
-        `cross-script index (globals, API usage) ${ws.crossFrom === 'cache' ? 'read from the cache' : 'built'} in ${x.buildMs.toFixed(0)} ms`,
-      );
+      connection.console.info(crossScriptFacts(ws));
     } catch (e) {
       logError('the cross-script index', e);
     }
   }, 0);
   connection.languages.inlayHint.refresh().catch(() => undefined);
   connection.sendRequest('workspace/codeLens/refresh').catch(() => undefined);
-}
-
-/** Why the process is over its memory ceiling (heap and buffers past 80% of it), or undefined. */
-function overMemory(ceiling: number): string | undefined {
-  const m = process.memoryUsage();
-  const used = m.heapUsed + m.arrayBuffers;
-  return used > ceiling * 0.8 ? `the server uses ${Math.round(used / 2 ** 20)} MiB of its ${Math.round(ceiling / 2 ** 20)} MiB ceiling` : undefined;
-}
-
-function setUserNames(ws: ScriptWorkspace, s: ServerSettings): void {
-  const { names, warnings } = readDictionaryFiles(s.dictionaryFiles ?? []);
-  for (const w of warnings) connection.window.showWarningMessage(`arch06: dictionary file ${w}`);
-  ws.setUserNames(names);
 }
 
 // Documents: open, change (incremental), close. Diagnostics follow after a quiet period.
@@ -242,10 +197,7 @@ function publish(uri: string): void {
     .then(() => {
       const d = documents.get(uri);
       if (!d || !isScript(d)) return;
-      const script = workspace.analyse(d.uri, d.version, d.getText());
-      const index = workspace.inMount(uri) ? workspace.index : undefined;
-      const notice = workspace.notice(uri);
-      const found = notice ? [{ start: 0, end: 0, message: notice, severity: 'warning' as const }] : scriptDiagnostics(index, script);
+      const found = workspace.diagnostics(uri, d.version, d.getText());
       connection.sendDiagnostics({ uri, version: d.version, diagnostics: found.map((x) => toDiagnostic(d, x)) });
     })
     .catch((e: unknown) => logError(`diagnostics of ${uri}`, e));
@@ -259,12 +211,20 @@ function toDiagnostic(d: TextDocument, x: { start: number; end: number; message:
   return { range: range(d, x), message: x.message, severity: x.severity === 'error' ? DiagnosticSeverity.Error : DiagnosticSeverity.Warning, source: 'arch06' };
 }
 
-/** A location in any script: the open document's text when open, else the served copy's text. */
-function toLocation(l: ScriptLocation): Location {
-  const uri = l.uri ?? workspace.uriOf(l.script);
-  const open = documents.get(uri);
-  const doc = open ?? TextDocument.create(uri, 'havokscript', 0, l.script.text);
-  return { uri, range: range(doc, l.span) };
+/**
+ * Locations in any script (the open document's text when open, else the served copy's), at most
+ * `MAX_LOCATIONS`: a cut list is said so in the client. One text per URI converts them all.
+ */
+function toLocations(what: string, all: readonly ScriptLocation[]): Location[] {
+  if (all.length > MAX_LOCATIONS)
+    connection.window.showInformationMessage(`arch06: ${what}: the first ${count(MAX_LOCATIONS)} of ${count(all.length)} places are listed`);
+  const texts = new Map<string, TextDocument>();
+  return all.slice(0, MAX_LOCATIONS).map((l) => {
+    const uri = l.uri ?? workspace.uriOf(l.script);
+    let doc = texts.get(uri);
+    if (!doc) texts.set(uri, (doc = documents.get(uri) ?? TextDocument.create(uri, 'havokscript', 0, l.script.text)));
+    return { uri, range: range(doc, l.span) };
+  });
 }
 
 const SYMBOL_KIND: Record<ScriptSymbol['kind'], SymbolKind> = {
@@ -276,15 +236,21 @@ const SYMBOL_KIND: Record<ScriptSymbol['kind'], SymbolKind> = {
   table: SymbolKind.Namespace,
 };
 
-function toDocumentSymbol(d: TextDocument, s: ScriptSymbol): DocumentSymbol {
-  return {
-    name: s.name,
-    kind: SYMBOL_KIND[s.kind],
-    range: range(d, s),
-    selectionRange: range(d, s.selection),
-    ...(s.detail ? { detail: s.detail } : {}),
-    children: s.children.map((c) => toDocumentSymbol(d, c)),
-  };
+/** The outline as LSP symbols, at most `budget.left` of them counting children (parents first). */
+function toDocumentSymbols(d: TextDocument, list: readonly ScriptSymbol[], budget: { left: number }): DocumentSymbol[] {
+  const out: DocumentSymbol[] = [];
+  for (const s of list) {
+    if (budget.left-- <= 0) break;
+    out.push({
+      name: s.name,
+      kind: SYMBOL_KIND[s.kind],
+      range: range(d, s),
+      selectionRange: range(d, s.selection),
+      ...(s.detail ? { detail: s.detail } : {}),
+      children: toDocumentSymbols(d, s.children, budget),
+    });
+  }
+  return out;
 }
 
 const COMPLETION_KIND: Record<CompletionKind, CompletionItemKind> = {
@@ -296,6 +262,12 @@ const COMPLETION_KIND: Record<CompletionKind, CompletionItemKind> = {
   keyword: CompletionItemKind.Keyword,
   module: CompletionItemKind.Module,
 };
+
+/** After a wait: the request was not cancelled and its document is still at `version` (else its offsets point into old text). */
+function unchanged(d: TextDocument, version: number, token: CancellationToken): void {
+  checkCancelled(token);
+  if (documents.get(d.uri) !== d || d.version !== version) throw new Stale('stale');
+}
 
 /** The open document a request names, once the first index is ready (undefined when it is not open). */
 async function openDocument(p: Params, token: CancellationToken): Promise<TextDocument | undefined> {
@@ -340,7 +312,7 @@ onNotification('arch06/settings', async (p) => {
   if (mountOf(next) !== mountOf(settings)) return openWorkspace(next);
   // The same install: only the hash settings changed; no remount, no new index.
   settings = next;
-  setUserNames(workspace, next);
+  for (const w of setUserNames(workspace, next)) connection.window.showWarningMessage(w);
   connection.languages.inlayHint.refresh().catch(() => undefined);
 });
 
@@ -355,19 +327,40 @@ onRequest('arch06/status', () => ({
 
 onRequest('textDocument/documentSymbol', async (p, token) => {
   const s = await scriptOf(p, token);
-  return s ? s.script.symbols.map((x) => toDocumentSymbol(s.d, x)) : [];
+  if (!s) return [];
+  const symbols = toDocumentSymbols(s.d, s.script.symbols, { left: MAX_DOCUMENT_SYMBOLS });
+  const total = flattenOutline(s.script.symbols).length;
+  // Cut: one more entry, first, says how many there are.
+  if (total > MAX_DOCUMENT_SYMBOLS) symbols.unshift(noteSymbol(`${count(MAX_DOCUMENT_SYMBOLS)} of ${count(total)} symbols listed`));
+  return symbols;
 });
 
+const noteSymbol = (name: string): DocumentSymbol => {
+  const at = { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } };
+  return { name, kind: SymbolKind.Null, range: at, selectionRange: at, children: [] };
+};
+
 onRequest('workspace/symbol', async (p, token) => {
-  const query = typeof p.query === 'string' ? p.query : '';
   await ready;
   checkCancelled(token);
-  return workspaceSymbols(workspace, query).map((s): SymbolInformation => ({
-    name: s.name,
-    kind: s.kind === 'hmake' ? SymbolKind.Object : s.kind === 'method' ? SymbolKind.Method : SymbolKind.Function,
-    location: toLocation(s.location),
-    containerName: s.container,
+  const { found, total } = workspaceSymbols(workspace, typeof p.query === 'string' ? p.query : '', MAX_WORKSPACE_SYMBOLS);
+  const out = toLocations(
+    'symbols',
+    found.map((f) => f.location),
+  ).map((location, i): SymbolInformation => ({
+    name: found[i].name,
+    kind: found[i].kind === 'hmake' ? SymbolKind.Object : found[i].kind === 'method' ? SymbolKind.Method : SymbolKind.Function,
+    location,
+    containerName: found[i].container,
   }));
+  // Cut: one more entry says how many matched.
+  if (total > MAX_WORKSPACE_SYMBOLS && out.length)
+    out.push({
+      name: `(${count(MAX_WORKSPACE_SYMBOLS)} of ${count(total)} symbols listed: refine the query)`,
+      kind: SymbolKind.Null,
+      location: out[0].location,
+    });
+  return out;
 });
 
 onRequest('textDocument/hover', async (p, token) => {
@@ -375,13 +368,16 @@ onRequest('textDocument/hover', async (p, token) => {
   const d = await openDocument(p, token);
   if (!d) return null;
   if (!isScript(d)) {
+    const version = d.version;
     const literal = hashLiteralAt(d.getText(), d.offsetAt(position));
     if (literal) await workspace.namesGathered(NAMES_WAIT_MS);
+    unchanged(d, version, token);
     return literal ? { contents: { kind: MarkupKind.Markdown, value: hashNames(workspace, literal) }, range: range(d, literal.span) } : null;
   }
-  const script = workspace.analyse(d.uri, d.version, d.getText());
+  const version = d.version;
+  const script = workspace.analyse(d.uri, version, d.getText());
   if (hashLiteralAt(script.text, d.offsetAt(position))) await workspace.namesGathered(NAMES_WAIT_MS);
-  checkCancelled(token);
+  unchanged(d, version, token);
   const h = hover(workspace, d.uri, d.offsetAt(position));
   return h ? { contents: { kind: MarkupKind.Markdown, value: h.markdown }, range: range(d, h.span) } : null;
 });
@@ -390,42 +386,53 @@ onRequest('textDocument/definition', async (p, token) => {
   const position = positionParam(p.position);
   const d = await openDocument(p, token);
   if (!d) return [];
-  if (!isScript(d)) return boundFunctionDefinition(workspace, d.uri, d.getText(), d.offsetAt(position)).map(toLocation);
+  if (!isScript(d)) return toLocations('definition', boundFunctionDefinition(workspace, d.uri, d.getText(), d.offsetAt(position)));
   workspace.analyse(d.uri, d.version, d.getText());
-  return definition(workspace, d.uri, d.offsetAt(position)).map(toLocation);
+  return toLocations('definition', definition(workspace, d.uri, d.offsetAt(position)));
 });
 
 onRequest('textDocument/references', async (p, token) => {
   const position = positionParam(p.position);
   const includeDeclaration = objectParam(p, 'context').includeDeclaration === true;
   const s = await scriptOf(p, token);
-  return s ? references(workspace, s.d.uri, s.d.offsetAt(position), includeDeclaration).map(toLocation) : [];
+  return s ? toLocations('references', references(workspace, s.d.uri, s.d.offsetAt(position), includeDeclaration)) : [];
 });
 
 onRequest('textDocument/codeLens', async (p, token) => {
   const s = await scriptOf(p, token);
   if (!s) return [];
-  return bindingLenses(workspace, s.script).map((l): CodeLens => ({
+  const { lenses, total } = bindingLenses(workspace, s.script);
+  const out = lenses.map((l): CodeLens => ({
     range: range(s.d, l.span),
     command: {
-      title: `bound by ${l.sites.length} object${l.sites.length === 1 ? '' : 's'}`,
+      title: `bound by ${l.count} object${l.count === 1 ? '' : 's'}`,
       command: 'arch06.showBindings',
       arguments: [
         {
           function: l.name,
           script: s.script.path,
+          total: l.count,
           sites: l.sites.map((x) => ({ object: x.object, class: x.class, event: x.event, registry: x.registry, label: siteLine(x) })),
         },
       ],
     },
   }));
+  // Cut: a lens on the first line says how many bound definitions there are.
+  if (total > lenses.length)
+    out.unshift({
+      range: range(s.d, { start: 0, end: 0 }),
+      command: { title: `${count(lenses.length)} of ${count(total)} bound definitions have a lens`, command: '' },
+    });
+  return out;
 });
 
 onRequest('textDocument/completion', async (p, token) => {
   const position = positionParam(p.position);
   const s = await scriptOf(p, token);
   if (!s) return [];
-  return completion(workspace, s.d.uri, s.d.offsetAt(position)).map((e): CompletionItem => ({
+  // Cut to the highest ranked; the list is then incomplete (the client asks again as the user types) and says how long it was.
+  const { items: kept, total } = cappedCompletion(workspace, s.d.uri, s.d.offsetAt(position), MAX_COMPLETIONS);
+  const items = kept.map((e): CompletionItem => ({
     label: e.label,
     kind: COMPLETION_KIND[e.kind],
     ...(e.detail ? { detail: e.detail } : {}),
@@ -433,6 +440,10 @@ onRequest('textDocument/completion', async (p, token) => {
     // Higher rank first: a zero-padded inverse of the rank sorts ascending.
     sortText: String(1e9 - Math.min(1e9, Math.max(-1, e.rank))).padStart(10, '0'),
   }));
+  if (kept.length === total) return items;
+  const note = `(${count(kept.length)} of ${count(total)} shown: type to narrow)`;
+  items.push({ label: note, kind: CompletionItemKind.Text, sortText: '~', filterText: '', insertText: '' });
+  return { isIncomplete: true, items };
 });
 
 onRequest('textDocument/inlayHint', async (p, token) => {
@@ -440,12 +451,13 @@ onRequest('textDocument/inlayHint', async (p, token) => {
   if (!settings.inlayHints) return [];
   const s = await scriptOf(p, token);
   if (!s) return [];
+  const version = s.d.version;
   await workspace.namesGathered(NAMES_WAIT_MS);
-  checkCancelled(token);
+  unchanged(s.d, version, token);
   const hints: InlayHint[] = [];
   for (const l of hashLiterals(s.script.text, { start: s.d.offsetAt(r.start), end: s.d.offsetAt(r.end) })) {
     const name = literalNames(workspace, l)?.name;
-    if (name)
+    if (name && hints.length < MAX_INLAY_HINTS)
       hints.push({
         position: s.d.positionAt(l.span.end),
         label: ` ${name}`,
@@ -459,14 +471,13 @@ onRequest('textDocument/inlayHint', async (p, token) => {
 onRequest('textDocument/foldingRange', async (p, token) => {
   const s = await scriptOf(p, token);
   if (!s) return [];
-  return foldingSpans(s.script.chunk, s.script.text).map((x): FoldingRange => ({
-    startLine: s.d.positionAt(x.start).line,
-    endLine: s.d.positionAt(x.end).line,
-  }));
+  const spans = foldingSpans(s.script.chunk, s.script.text);
+  if (spans.total > spans.items.length) connection.console.info(`folding ${s.d.uri}: the first ${count(spans.items.length)} of ${count(spans.total)} ranges`);
+  return spans.items.map((x): FoldingRange => ({ startLine: s.d.positionAt(x.start).line, endLine: s.d.positionAt(x.end).line }));
 });
 
 onRequest('textDocument/selectionRange', async (p, token) => {
-  const positions = Array.isArray(p.positions) ? p.positions.map((x, i) => positionParam(x, `positions[${i}]`)) : [];
+  const positions = Array.isArray(p.positions) ? p.positions.slice(0, MAX_SELECTION_POSITIONS).map((x, i) => positionParam(x, `positions[${i}]`)) : [];
   const s = await scriptOf(p, token);
   if (!s) return [];
   return positions.map((pos) => {
@@ -481,17 +492,13 @@ onRequest('textDocument/semanticTokens/full', async (p, token) => {
   const s = await scriptOf(p, token);
   const builder = new SemanticTokensBuilder();
   if (!s) return builder.build();
-  for (const t of semanticSpans(workspace, s.script)) {
+  const spans = semanticSpans(workspace, s.script);
+  if (spans.total > spans.items.length) connection.console.info(`semantic tokens ${s.d.uri}: the first ${count(spans.items.length)} of ${count(spans.total)}`);
+  for (const t of spans.items) {
     const at = s.d.positionAt(t.start);
     const end = s.d.positionAt(t.end);
     if (end.line !== at.line) continue; // names never span lines
-    builder.push(
-      at.line,
-      at.character,
-      end.character - at.character,
-      TOKEN_TYPES.indexOf(t.type),
-      t.modifiers.reduce((m, x) => m | (1 << TOKEN_MODIFIERS.indexOf(x)), 0),
-    );
+    builder.push(at.line, at.character, end.character - at.character, ...tokenCodes(t));
   }
   return builder.build();
 });

@@ -86,18 +86,30 @@ export interface LexResult {
 }
 
 /**
+ * Problems kept per parse: a file of a million stray tokens costs a count beyond these, not a
+ * million messages (`Chunk.diagnosticCount` is the true count).
+ */
+export const MAX_DIAGNOSTICS = 1000;
+
+/**
  * The tokens of a source, one at a time (`next`), so a parser holds only the few it is looking at:
  * tokens it has passed are garbage at once, which keeps a large script's parse from copying every
  * token through each young-generation collection. Comments and diagnostics collect as it goes.
  */
 export class Lexer {
   readonly comments: Comment[] = [];
+  /** The first `MAX_DIAGNOSTICS` problems found (lexer's and parser's); `diagnosticCount` counts them all. */
   readonly diagnostics: Diagnostic[] = [];
+  diagnosticCount = 0;
   private i = 0;
   private readonly n: number;
   /** Where readNumber and readQuoted put the token they read. */
   private readonly scratch: Token[] = [];
-  private readonly error = (start: number, end: number, message: string): void => void this.diagnostics.push({ start, end, message, severity: 'error' });
+  /** Record a problem: kept while fewer than `MAX_DIAGNOSTICS` are, counted always. */
+  readonly report = (start: number, end: number, message: string): void => {
+    if (this.diagnosticCount++ < MAX_DIAGNOSTICS) this.diagnostics.push({ start, end, message, severity: 'error' });
+  };
+  private readonly error = this.report;
 
   constructor(private readonly source: string) {
     this.n = source.length;

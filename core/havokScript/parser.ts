@@ -89,7 +89,15 @@ class Parser {
       body.push(...this.block());
     }
     this.diagnostics.sort((a, b) => a.start - b.start);
-    return { kind: 'Chunk', start: 0, end: this.source.length, body, comments: this.lexer.comments, diagnostics: this.diagnostics };
+    return {
+      kind: 'Chunk',
+      start: 0,
+      end: this.source.length,
+      body,
+      comments: this.lexer.comments,
+      diagnostics: this.diagnostics,
+      diagnosticCount: this.lexer.diagnosticCount,
+    };
   }
 
   // Token helpers
@@ -136,7 +144,7 @@ class Parser {
     return t.type === 'eof' ? 'the end of the file' : t.type === 'string' ? 'a string' : `'${this.source.slice(t.start, Math.min(t.end, t.start + 30))}'`;
   }
   private error(at: { start: number; end: number }, message: string): void {
-    this.diagnostics.push({ start: at.start, end: Math.max(at.end, at.start), message, severity: 'error' });
+    this.lexer.report(at.start, Math.max(at.end, at.start), message);
   }
   /** Consume `value` or report it missing (the place is the next token). */
   private expect(value: string, closing?: { what: string; at: number }): void {

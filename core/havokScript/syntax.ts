@@ -250,5 +250,8 @@ export interface Chunk extends Span {
   kind: 'Chunk';
   body: Statement[];
   comments: Comment[];
+  /** The first problems found (core/havokScript's `MAX_DIAGNOSTICS`), in source order. */
   diagnostics: Diagnostic[];
+  /** How many problems there are in all (more than `diagnostics` holds on a hostile file). */
+  diagnosticCount: number;
 }

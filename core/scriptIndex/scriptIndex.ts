@@ -348,6 +348,11 @@ export class ScriptIndex {
     return this.boundByScript.get(key(scriptPath))?.get(name.toLowerCase())?.count ?? 0;
   }
 
+  /** Every bound name of a script, lower-cased (sites not expanded). */
+  boundNames(scriptPath: string): IterableIterator<string> {
+    return (this.boundByScript.get(key(scriptPath)) ?? new Map<string, BoundName>()).keys();
+  }
+
   /** Every bound name of a script (lower-cased) with its first `limit` sites per name (`boundByCount` for the true count). */
   bindingsOf(scriptPath: string, limit = MAX_BOUND_SITES): Map<string, BindingSite[]> {
     const out = new Map<string, BindingSite[]>();

@@ -3,9 +3,14 @@
  * which objects each bound function runs for, and what is wrong with the bindings. The code lens
  * "bound by N objects" and the hover's object list come from here; the binding diagnostics are
  * core's (core/scriptIndex/diagnostics.ts), shared with `arch06 scripts`.
+ *
+ * Bounded: a crafted registry can bind a function to a million objects and a script define
+ * thousands of bound functions, so a lens carries at most `MAX_LENS_SITES` objects with the true
+ * count, and a document at most `MAX_CODE_LENSES` lenses.
  */
 import type { Span } from '../../core/havokScript';
 import type { AnalysedScript, BindingSite } from '../../core/scriptIndex';
+import { MAX_CODE_LENSES, MAX_LENS_SITES } from './caps';
 import { allSymbols } from './navigation';
 import type { ScriptWorkspace } from './workspace';
 
@@ -13,19 +18,24 @@ export interface BindingLens {
   /** The bound definition's name. */
   span: Span;
   name: string;
+  /** The first objects bound to it (at most `MAX_LENS_SITES`). */
   sites: BindingSite[];
+  /** How many objects are bound to it in all. */
+  count: number;
 }
 
-/** "bound by N objects" on every definition a served registry binds. */
-export function bindingLenses(ws: ScriptWorkspace, script: AnalysedScript): BindingLens[] {
-  if (!ws.index) return [];
-  const out: BindingLens[] = [];
+/** "bound by N objects" on every definition a served registry binds (the first `maxLenses`), and how many definitions have one. */
+export function bindingLenses(ws: ScriptWorkspace, script: AnalysedScript, maxLenses = MAX_CODE_LENSES): { lenses: BindingLens[]; total: number } {
+  const lenses: BindingLens[] = [];
+  let total = 0;
+  if (!ws.index) return { lenses, total };
   for (const s of allSymbols(script)) {
     if (!s.bindable) continue;
-    const sites = ws.index.boundBy(script.path, s.name);
-    if (sites.length) out.push({ span: s.selection, name: s.name, sites });
+    const count = ws.index.boundByCount(script.path, s.name);
+    if (count === 0) continue;
+    if (total++ < maxLenses) lenses.push({ span: s.selection, name: s.name, sites: ws.index.boundBy(script.path, s.name, MAX_LENS_SITES), count });
   }
-  return out;
+  return { lenses, total };
 }
 
 /** One line per site: `GateAlarm_00.SR (ScriptRelay) · Script1 · worlds\…\fortgate.objres`. */

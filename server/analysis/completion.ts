@@ -121,3 +121,9 @@ function localsInScope(names: readonly { name: string; role: string; start: numb
   for (const n of names) if (n.role === 'declaration' && n.start < offset) out.add(n.name);
   return [...out];
 }
+
+/** Completion cut to the `max` highest ranked entries, with how many there were. */
+export function cappedCompletion(ws: ScriptWorkspace, uri: string, offset: number, max: number): { items: CompletionEntry[]; total: number } {
+  const all = completion(ws, uri, offset);
+  return { items: all.length > max ? [...all].sort((a, b) => b.rank - a.rank).slice(0, max) : all, total: all.length };
+}

@@ -1,37 +1,26 @@
 /**
  * Folding: every function, table, block statement and hstructure that spans lines, and each run
- * of comment lines (the retail scripts' section banners).
+ * of comment lines (the retail scripts' section banners). The tree is walked without recursion
+ * (a thousand nested `if`s cannot overflow the stack) and at most `max` ranges are returned.
  */
-import type { Chunk, Span } from '../../core/havokScript';
+import { type Chunk, type Span, forEachNode, lineNumbers } from '../../core/havokScript';
+import { type Capped, MAX_FOLDING_RANGES } from './caps';
 
-export function foldingSpans(chunk: Chunk, text: string): Span[] {
-  const out: Span[] = [];
-  const multiLine = (s: Span): boolean => text.indexOf('\n', s.start) >= 0 && text.indexOf('\n', s.start) < s.end;
-  const visit = (node: unknown): void => {
-    if (Array.isArray(node)) {
-      for (const n of node) visit(n);
-      return;
-    }
-    if (typeof node !== 'object' || node === null) return;
-    const n = node as { kind?: string; start?: number; end?: number } & Record<string, unknown>;
-    if (
-      typeof n.start === 'number' &&
-      typeof n.end === 'number' &&
-      (n.kind === 'Function' ||
-        n.kind === 'Table' ||
-        n.kind === 'HStructure' ||
-        n.kind === 'If' ||
-        n.kind === 'While' ||
-        n.kind === 'Do' ||
-        n.kind === 'Repeat' ||
-        n.kind === 'NumericFor' ||
-        n.kind === 'GenericFor') &&
-      multiLine(n as Span)
-    )
-      out.push({ start: n.start, end: n.end });
-    for (const [k, v] of Object.entries(n)) if (typeof v === 'object' && k !== 'comments' && k !== 'diagnostics') visit(v);
+const FOLDED = new Set(['Function', 'Table', 'HStructure', 'If', 'While', 'Do', 'Repeat', 'NumericFor', 'GenericFor']);
+
+export function foldingSpans(chunk: Chunk, text: string, max = MAX_FOLDING_RANGES): Capped<Span> {
+  const items: Span[] = [];
+  let total = 0;
+  // A newline inside [start, end) is a later line at `end` than at `start` (a binary search each, not a scan).
+  const lineOf = lineNumbers(text);
+  const multiLine = (s: Span): boolean => lineOf(s.end) > lineOf(s.start);
+  const add = (s: Span): void => {
+    if (!multiLine(s)) return;
+    if (total++ < max) items.push({ start: s.start, end: s.end });
   };
-  visit(chunk.body);
-  for (const c of chunk.comments) if (c.long && multiLine(c)) out.push({ start: c.start, end: c.end });
-  return out;
+  forEachNode(chunk.body, (n) => {
+    if (n.kind !== undefined && FOLDED.has(n.kind)) add(n);
+  });
+  for (const c of chunk.comments) if (c.long) add(c);
+  return { items, total };
 }

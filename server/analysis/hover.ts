@@ -104,11 +104,11 @@ function definitionText(ws: ScriptWorkspace, doc: IndexedScript, defined: Script
   if (object) parts.push(`Method of the object \`${object.name}\` (\`hmake ${object.detail ?? ''}\`).`);
   if (defined.doc) parts.push(defined.doc.replace(/\n/g, '  \n'));
   if (defined.bindable && ws.index) {
-    const sites = ws.index.boundBy(doc.path, defined.name);
-    if (sites.length) {
-      const rows = sites.slice(0, LIST_ROWS).map((s) => `- ${siteLine(s)}`);
-      if (sites.length > LIST_ROWS) rows.push(`- … and ${sites.length - LIST_ROWS} more`);
-      parts.push(`**Bound by ${sites.length} object${sites.length === 1 ? '' : 's'}:**\n${rows.join('\n')}`);
+    const total = ws.index.boundByCount(doc.path, defined.name);
+    if (total) {
+      const rows = ws.index.boundBy(doc.path, defined.name, LIST_ROWS).map((s) => `- ${siteLine(s)}`);
+      if (total > LIST_ROWS) rows.push(`- … and ${total - LIST_ROWS} more`);
+      parts.push(`**Bound by ${total} object${total === 1 ? '' : 's'}:**\n${rows.join('\n')}`);
     } else parts.push('No registry in the mount binds it.');
   }
   parts.push(`Defined at line ${lineOf(doc, defined.selection.start)}.`);

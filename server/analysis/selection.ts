@@ -4,26 +4,16 @@
  * block), then the whole file.
  */
 import type { AnalysedScript } from '../../core/scriptIndex';
-import type { Span } from '../../core/havokScript';
+import { type Span, forEachNode } from '../../core/havokScript';
 
 /** The spans holding `offset`, innermost first, each strictly larger than the one before. */
 export function selectionSpans(script: AnalysedScript, offset: number): Span[] {
   const found: Span[] = [];
-  const visit = (node: unknown): void => {
-    if (Array.isArray(node)) {
-      for (const n of node) visit(n);
-      return;
-    }
-    if (typeof node !== 'object' || node === null) return;
-    const n = node as { start?: number; end?: number } & Record<string, unknown>;
-    if (typeof n.start === 'number' && typeof n.end === 'number') {
-      // Only what holds the cursor can hold a node that does.
-      if (offset < n.start || offset > n.end) return;
-      found.push({ start: n.start, end: n.end });
-    }
-    for (const [k, v] of Object.entries(n)) if (typeof v === 'object' && k !== 'comments' && k !== 'diagnostics') visit(v);
-  };
-  visit(script.chunk.body);
+  // Only what holds the cursor can hold a node that does: other subtrees are skipped (walked without recursion).
+  forEachNode(script.chunk.body, (n) => {
+    if (offset < n.start || offset > n.end) return false;
+    found.push({ start: n.start, end: n.end });
+  });
   found.push({ start: 0, end: script.text.length });
   found.sort((a, b) => a.end - a.start - (b.end - b.start));
   const out: Span[] = [];

@@ -3,9 +3,11 @@
  * globals no script defines whose members the scripts use) and engine functions
  * (`LithThreadSleep`: globals called, never defined) are marked as the engine's library; the
  * definitions a registry binds are marked as such (bound functions stand out from helpers);
- * parameters are marked as parameters.
+ * parameters are marked as parameters. The first `MAX_SEMANTIC_TOKENS` in source order are returned.
  */
+import { forEachNode } from '../../core/havokScript';
 import { DOCUMENTED_CLASSES, type AnalysedScript } from '../../core/scriptIndex';
+import { type Capped, MAX_SEMANTIC_TOKENS } from './caps';
 import { allSymbols } from './navigation';
 import type { ScriptWorkspace } from './workspace';
 
@@ -19,7 +21,7 @@ export interface SemanticSpan {
   modifiers: (typeof TOKEN_MODIFIERS)[number][];
 }
 
-export function semanticSpans(ws: ScriptWorkspace, script: AnalysedScript): SemanticSpan[] {
+export function semanticSpans(ws: ScriptWorkspace, script: AnalysedScript, max = MAX_SEMANTIC_TOKENS): Capped<SemanticSpan> {
   const out: SemanticSpan[] = [];
   const usage = ws.usage();
   const engine = new Map<string, SemanticSpan['type'] | null>();
@@ -38,24 +40,25 @@ export function semanticSpans(ws: ScriptWorkspace, script: AnalysedScript): Sema
       if (k) out.push({ start: n.start, end: n.end, type: k, modifiers: ['defaultLibrary'] });
     }
   }
-  // Parameters: the declarations inside a function's parameter list and their uses.
+  // Parameters: the declarations inside a function's parameter list and their uses (the tree walked without recursion).
   const params = new Set<number>();
-  const visit = (node: unknown): void => {
-    if (Array.isArray(node)) return node.forEach(visit);
-    if (typeof node !== 'object' || node === null) return;
-    const f = node as { kind?: string; params?: { start: number }[] } & Record<string, unknown>;
-    if (f.kind === 'Function' && f.params) for (const p of f.params) params.add(p.start);
-    for (const [k, v] of Object.entries(f)) if (typeof v === 'object' && k !== 'comments' && k !== 'diagnostics') visit(v);
-  };
-  visit(script.chunk.body);
+  forEachNode(script.chunk.body, (n) => {
+    if (n.kind === 'Function' && Array.isArray(n.params)) for (const p of n.params as { start: number }[]) params.add(p.start);
+  });
   for (const n of script.names.names) {
     if (n.scope === 'local' && n.declaration && params.has(n.declaration.start)) out.push({ start: n.start, end: n.end, type: 'parameter', modifiers: [] });
   }
   if (ws.index) {
     for (const s of allSymbols(script)) {
-      if (s.bindable && ws.index.boundBy(script.path, s.name).length > 0)
+      if (s.bindable && ws.index.boundByCount(script.path, s.name) > 0)
         out.push({ start: s.selection.start, end: s.selection.end, type: 'function', modifiers: ['declaration'] });
     }
   }
-  return out.sort((a, b) => a.start - b.start);
+  out.sort((a, b) => a.start - b.start);
+  return { items: out.length > max ? out.slice(0, max) : out, total: out.length };
+}
+
+/** A span's token type index and modifier bits in the legend (TOKEN_TYPES, TOKEN_MODIFIERS). */
+export function tokenCodes(t: SemanticSpan): [number, number] {
+  return [TOKEN_TYPES.indexOf(t.type), t.modifiers.reduce((m, x) => m | (1 << TOKEN_MODIFIERS.indexOf(x)), 0)];
 }

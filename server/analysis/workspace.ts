@@ -31,8 +31,9 @@ import {
   type ServedCopy,
   type UsageIndex,
   analyseText,
+  scriptDiagnostics,
 } from '../../core/scriptIndex';
-import type { Span } from '../../core/havokScript';
+import type { Diagnostic, NameUse, Span } from '../../core/havokScript';
 import { HashDictionary } from '../../core/hash';
 import { type CollectReport, collectInstallNames } from '../../core/nameSources';
 import { type SnapshotPlace, cachedCross, cachedIndex } from '../indexCache';
@@ -67,6 +68,23 @@ export interface WorkspaceOptions extends ScriptIndexOptions {
   log?: (line: string) => void;
   /** Bytes the hash names' gathering may read (core/nameSources' budget). */
   namesBudgetBytes?: number;
+}
+
+/** An analysis's global name uses by name, made once per analysis: a lookup per name, not a pass over every name of every open document. */
+const globalUsesOf = new WeakMap<AnalysedScript, Map<string, NameUse[]>>();
+function globalUses(script: AnalysedScript): Map<string, NameUse[]> {
+  let byName = globalUsesOf.get(script);
+  if (!byName) {
+    byName = new Map();
+    for (const n of script.names.names) {
+      if (n.scope !== 'global') continue;
+      const list = byName.get(n.name);
+      if (list) list.push(n);
+      else byName.set(n.name, [n]);
+    }
+    globalUsesOf.set(script, byName);
+  }
+  return byName;
 }
 
 export class ScriptWorkspace {
@@ -153,9 +171,15 @@ export class ScriptWorkspace {
     return script;
   }
 
-  /** Why the document's text was not analysed, if it was not. */
-  notice(uri: string): string | undefined {
-    return this.open.get(uri)?.notice;
+  /**
+   * The problems of a document's `version` (core's `scriptDiagnostics`, capped): the index's
+   * binding problems only for a file of the mount; for a text too large to analyse, that notice.
+   */
+  diagnostics(uri: string, version: number, text: string): Diagnostic[] {
+    const script = this.analyse(uri, version, text);
+    const notice = this.open.get(uri)?.notice;
+    if (notice) return [{ start: 0, end: 0, message: notice, severity: 'warning' }];
+    return scriptDiagnostics(this.inMount(uri) ? this.index : undefined, script);
   }
 
   /** Whether the document is a file of the mount (its bindings and problems apply), not a loose or foreign one. */
@@ -223,8 +247,8 @@ export class ScriptWorkspace {
       if (script) out.push({ script, span: { start: site.start, end: site.end }, role: site.role });
     }
     for (const { script } of this.open.values()) {
-      for (const n of script.names.names) {
-        if (n.scope !== 'global' || n.name !== name || n.role === 'declaration' || (writesOnly && n.role !== 'write')) continue;
+      for (const n of globalUses(script).get(name) ?? []) {
+        if (n.role === 'declaration' || (writesOnly && n.role !== 'write')) continue;
         out.push({ script, span: { start: n.start, end: n.end }, role: n.role });
       }
     }

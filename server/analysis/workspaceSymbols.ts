@@ -15,13 +15,15 @@ export interface WorkspaceSymbol {
   location: ScriptLocation;
 }
 
-/** At most `max` symbols matching `query` (all when it is empty), in script path and source order. */
-export function workspaceSymbols(ws: ScriptWorkspace, query: string, max = 2000): WorkspaceSymbol[] {
+/** At most `max` symbols matching `query` (all when it is empty), in script path and source order, and how many match in all. */
+export function workspaceSymbols(ws: ScriptWorkspace, query: string, max = 2000): { found: WorkspaceSymbol[]; total: number } {
   const q = query.toLowerCase();
   const out: WorkspaceSymbol[] = [];
+  let total = 0;
   for (const script of ws.scripts()) {
     for (const d of script.allDefinitions) {
       if (q && !d.name.toLowerCase().includes(q)) continue;
+      if (total++ >= max) continue; // counted, not located
       const at = definitionOffset(script.text, d.line, d.name);
       if (at < 0) continue;
       out.push({
@@ -30,8 +32,7 @@ export function workspaceSymbols(ws: ScriptWorkspace, query: string, max = 2000)
         container: d.object ? `${d.object} · ${script.path}` : script.path,
         location: { script, span: { start: at, end: at + d.name.length } },
       });
-      if (out.length >= max) return out;
     }
   }
-  return out;
+  return { found: out, total };
 }

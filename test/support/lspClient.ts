@@ -27,6 +27,8 @@ export interface PublishedDiagnostic {
 
 export class LspClient {
   readonly diagnostics = new Map<string, PublishedDiagnostic[]>();
+  /** The document version the last diagnostics of each URI were published for. */
+  readonly diagnosticVersions = new Map<string, number | undefined>();
   /** Every `window/showMessage(Request)` and `window/logMessage` text, in order. */
   readonly messages: string[] = [];
   /** The exit code (or signal) once the process has ended. */
@@ -46,10 +48,10 @@ export class LspClient {
       if (method === 'window/showMessageRequest') client.messages.push((params as { message: string }).message);
       return null;
     });
-    rpc.onNotification(
-      'textDocument/publishDiagnostics',
-      (p: { uri: string; diagnostics: PublishedDiagnostic[] }) => void client.diagnostics.set(p.uri, p.diagnostics),
-    );
+    rpc.onNotification('textDocument/publishDiagnostics', (p: { uri: string; version?: number; diagnostics: PublishedDiagnostic[] }) => {
+      client.diagnostics.set(p.uri, p.diagnostics);
+      client.diagnosticVersions.set(p.uri, p.version);
+    });
     rpc.onNotification('window/showMessage', (p: { message: string }) => void client.messages.push(p.message));
     rpc.onNotification('window/logMessage', (p: { message: string }) => void client.messages.push(p.message));
     rpc.listen();
@@ -75,6 +77,13 @@ export class LspClient {
   async diagnosticsOf(uri: string, waitMs = 20_000): Promise<PublishedDiagnostic[]> {
     for (let i = 0; i < waitMs / 25 && !this.diagnostics.has(uri); i++) await new Promise((r) => setTimeout(r, 25));
     return this.diagnostics.get(uri) ?? assert.fail(`no diagnostics published for ${uri}`);
+  }
+
+  /** Diagnostics published for `uri` at `version`, waited for. */
+  async diagnosticsAt(uri: string, version: number, waitMs = 60_000): Promise<PublishedDiagnostic[]> {
+    for (let i = 0; i < waitMs / 25 && this.diagnosticVersions.get(uri) !== version; i++) await new Promise((r) => setTimeout(r, 25));
+    assert.equal(this.diagnosticVersions.get(uri), version, `diagnostics of ${uri} at version ${version}`);
+    return this.diagnostics.get(uri)!;
   }
 
   async stop(): Promise<void> {

@@ -51,7 +51,10 @@ test('folding: functions, tables, blocks and hstructures that span lines', () =>
   const ws = workspace();
   try {
     const doc = ws.analyse(URI, 1, SAMPLE_LAYER_SOURCE);
-    const lines = foldingSpans(doc.chunk, doc.text).map((s) => [doc.text.slice(0, s.start).split('\n').length, doc.text.slice(0, s.end).split('\n').length]);
+    const lines = foldingSpans(doc.chunk, doc.text).items.map((s) => [
+      doc.text.slice(0, s.start).split('\n').length,
+      doc.text.slice(0, s.end).split('\n').length,
+    ]);
     const lineOf = (needle: string): number => SAMPLE_LAYER_SOURCE.slice(0, SAMPLE_LAYER_SOURCE.indexOf(needle)).split('\n').length;
     assert.ok(lines.some(([a]) => a === lineOf('hstructure _gatecontroller_SO_Script_6d1f0a42_meta')));
     assert.ok(lines.some(([a]) => a === lineOf('_gatealarm_SR_Script1_0c1d2e3f = function')));
@@ -79,7 +82,7 @@ test('semantic highlighting: engine classes and functions, bound definitions, pa
   const ws = workspace();
   try {
     const doc = ws.analyse(URI, 1, SAMPLE_LAYER_SOURCE);
-    const spans = semanticSpans(ws, doc).map((t) => `${doc.text.slice(t.start, t.end)}:${t.type}:${t.modifiers.join('+')}`);
+    const spans = semanticSpans(ws, doc).items.map((t) => `${doc.text.slice(t.start, t.end)}:${t.type}:${t.modifiers.join('+')}`);
     for (const want of [
       'LithThreadSleep:function:defaultLibrary',
       'ScriptRelay:class:defaultLibrary',

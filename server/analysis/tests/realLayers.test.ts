@@ -30,9 +30,10 @@ test('real layers: clean parse, full outline, code lenses counting 40/17/18/19 o
       const count = (kind: string): number => symbols.filter((s) => s.kind === kind).length;
       assert.equal(count('structure'), (script.text.match(/^hstructure /gm) ?? []).length, `${layer}: hstructures`);
       assert.equal(count('hmake'), (script.text.match(/^[A-Za-z_]\w* = hmake /gm) ?? []).length, `${layer}: hmake objects`);
-      const lenses = bindingLenses(ws, script);
+      const { lenses, total } = bindingLenses(ws, script);
+      assert.equal(total, lenses.length);
       assert.equal(
-        lenses.reduce((n, l) => n + l.sites.length, 0),
+        lenses.reduce((n, l) => n + l.count, 0),
         ROWS[layer],
         `${layer}: objects counted by the lenses`,
       );
@@ -41,7 +42,7 @@ test('real layers: clean parse, full outline, code lenses counting 40/17/18/19 o
       const first = lenses[0];
       const h = hover(ws, uri, first.span.start + 1);
       assert.ok(h, layer);
-      assert.match(h.markdown, new RegExp(`Bound by ${first.sites.length} object`));
+      assert.match(h.markdown, new RegExp(`Bound by ${first.count} object`));
       assert.ok(h.markdown.includes(first.sites[0].object!), `${layer}: the hover names ${first.sites[0].object}`);
     }
     const usage = ws.usage();

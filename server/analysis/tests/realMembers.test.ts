@@ -145,7 +145,7 @@ test('real layers: workspace symbols (Ctrl+T) hold every hmake method, named wit
     for (const layer of REAL_LAYER_NAMES) {
       const served = ws.index!.script(`${realLayerStem(layer)}.scripts`)!;
       const lineOf = (offset: number): number => served.text.slice(0, offset).split('\n').length;
-      const all = workspaceSymbols(ws, '', 100_000).filter((s) => s.location.script === served);
+      const all = workspaceSymbols(ws, '', 100_000).found.filter((s) => s.location.script === served);
       for (const o of textObjects(served.text)) {
         assert.ok(all.some((s) => s.kind === 'hmake' && s.name === o.name && lineOf(s.location.span.start) === o.first));
         for (const [name, line] of o.methods) {
@@ -161,7 +161,7 @@ test('real layers: workspace symbols (Ctrl+T) hold every hmake method, named wit
     }
     assert.ok(methods > 100, `${methods} methods`);
     // A query: both objects' Escape in island, each with its object.
-    const escape = workspaceSymbols(ws, 'escape').filter((s) => s.name === 'Escape' && s.location.script.path.includes('island'));
+    const escape = workspaceSymbols(ws, 'escape').found.filter((s) => s.name === 'Escape' && s.location.script.path.includes('island'));
     assert.equal(escape.length, 2);
     assert.notEqual(escape[0].container, escape[1].container);
   } finally {
