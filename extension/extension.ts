@@ -32,6 +32,7 @@ import { StringTableEditorProvider } from './editors/stringTableEditor';
 import { HexEditorProvider } from './editors/hexEditor';
 import { ScriptRedirectProvider } from './editors/scriptEditor';
 import { TextViews } from './views/textView';
+import { DiskWatch } from './diskWatch';
 
 export async function activate(context: vscode.ExtensionContext): Promise<void> {
   const service = new MountService();
@@ -62,6 +63,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     new TextViews(service).register(),
     ScriptRedirectProvider.register(),
     startLanguageClient(context, service),
+    new DiskWatch(service, fileSystem),
     service.onDidChange((m) => void vscode.commands.executeCommand('setContext', 'arch06.mounted', m !== undefined)),
     vscode.commands.registerCommand('arch06.openGameFolder', () => openGameFolderCommand(context, service)),
     vscode.commands.registerCommand('arch06.remount', async () => {

@@ -6,7 +6,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { isInsideReal, writeFileAtomic } from '../core/io/node';
-import { Mount } from '../core/archive';
+import { type DiskChange, Mount, type RemountResult, describeChanges, remount } from '../core/archive';
 import { FuzzyIndex } from '../core/search';
 import { MemberCatalog, type MemberRow } from '../core/archive';
 import { isArch06Error } from '../core/errors';
@@ -35,6 +35,9 @@ export class MountService implements vscode.Disposable {
   private withMembers: { mount: Mount; index: Promise<PathsAndMembers>; ready?: PathsAndMembers } | undefined;
   private readonly changed = new vscode.EventEmitter<Mount | undefined>();
   readonly onDidChange = this.changed.event;
+  private readonly sawChange = new vscode.EventEmitter<void>();
+  /** A read failed with CHANGED_ON_DISK: the disk watch checks the mount at once. */
+  readonly onDidSeeChangeOnDisk = this.sawChange.event;
   readonly output = vscode.window.createOutputChannel('arch06');
 
   get mount(): Mount | undefined {
@@ -86,6 +89,36 @@ export class MountService implements vscode.Disposable {
     });
   }
 
+  /**
+   * Mount again after `changes` on disk (core/archive/remount.ts: unchanged sources carried over,
+   * the rest opened anew), tracked so the file system waits for it. Undefined when nothing is
+   * mounted or the remount failed (after telling the user; the old mount stays, and its changed
+   * sources fail their reads with CHANGED_ON_DISK).
+   */
+  applyDiskChanges(changes: DiskChange[]): RemountResult | undefined {
+    const old = this.current;
+    if (!old) return undefined;
+    const started = Date.now();
+    let r: RemountResult;
+    try {
+      r = remount(old, changes);
+    } catch (e) {
+      this.reportError('Could not mount the install again after it changed on disk', e);
+      return undefined;
+    }
+    this.replace(r.mount, { closeOld: false });
+    this.log(`remounted after a change on disk (${describeChanges(changes, 20)}): ${r.kept} sources kept, ${r.opened} opened in ${Date.now() - started} ms`);
+    const newlyBroken = r.mount.broken.filter((b) => !old.broken.some((o) => o.path === b.path));
+    for (const b of newlyBroken) this.log(`  BROKEN ${b.line ? `cfg line ${b.line}` : '-arch archive'}: ${b.text} (${b.path}): ${b.reason} [${b.code}]`);
+    if (newlyBroken.length) this.warnBroken(r.mount);
+    return r;
+  }
+
+  /** A read met a file changed on disk (CHANGED_ON_DISK): have the mount checked now. */
+  sawChangeOnDisk(): void {
+    this.sawChange.fire();
+  }
+
   /** One warning per mount (not per view refresh) when sources the cfg names are broken. */
   private warnBroken(m: Mount): void {
     const notice = brokenNotice(m.broken);
@@ -96,8 +129,8 @@ export class MountService implements vscode.Disposable {
     });
   }
 
-  private replace(m: Mount | undefined): void {
-    this.current?.close();
+  private replace(m: Mount | undefined, options: { closeOld?: boolean } = {}): void {
+    if (options.closeOld !== false) this.current?.close();
     this.current = m;
     this.fuzzy = undefined;
     this.withMembers = undefined;
@@ -207,6 +240,7 @@ export class MountService implements vscode.Disposable {
   dispose(): void {
     this.replace(undefined);
     this.changed.dispose();
+    this.sawChange.dispose();
     this.output.dispose();
   }
 }

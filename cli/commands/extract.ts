@@ -3,8 +3,9 @@
  * One summary line on stdout (files written, bytes, how many failed). Failed files (an unsafe
  * name, a link leading out of the folder, a file-system error, an undecodable entry) do not stop
  * the rest: up to MAX_LISTED of them are listed on stderr, one line each, then "… and N more";
- * `--json` lists every one. Exit 2 when any failed. On a terminal, a progress line on stderr
- * (cli/progress.ts) while it copies; `--quiet` turns it off.
+ * `--json` lists every one. Exit 2 when any failed. A source whose file changed on disk during the
+ * run (replaced, truncated, deleted) is given up at its first failed read and named on stderr. On
+ * a terminal, a progress line on stderr (cli/progress.ts) while it copies; `--quiet` turns it off.
  */
 import * as path from 'node:path';
 import { collectEntries, extractEntries } from '../../core/archive';
@@ -32,7 +33,7 @@ export async function extractCommand(args: ParsedArgs): Promise<number> {
     }
     const failed = r.failures.length;
     if (args.flags.has('json')) {
-      printJson({ files: r.files, bytes: r.bytes, outDir, failed, failures: r.failures });
+      printJson({ files: r.files, bytes: r.bytes, outDir, failed, failures: r.failures, changed: r.changed });
       if (failed) process.stderr.write(`arch06: ${failed} of ${entries.length} files failed (listed under "failures")\n`);
     } else {
       writeOut(`extracted ${r.files} files (${r.bytes} bytes) to ${escapeControls(outDir)}${failed ? `; ${failed} failed` : ''}\n`);
@@ -40,6 +41,11 @@ export async function extractCommand(args: ParsedArgs): Promise<number> {
       if (failed > MAX_LISTED) lines.push(`arch06: … and ${failed - MAX_LISTED} more failed (--json lists all)`);
       if (lines.length) process.stderr.write(lines.join('\n') + '\n');
     }
+    // The disk changed under the run: say so apart from the failures, with what to do.
+    for (const c of r.changed)
+      process.stderr.write(
+        `arch06: extract: ${escapeName(c.source)} changed on disk during the run (${escapeControls(c.detail)}); ${c.files} of its files were not extracted: run extract again\n`,
+      );
     return failed ? 2 : 0;
   } finally {
     m.close();

@@ -199,5 +199,10 @@ export function verifyCommand(args: ParsedArgs): number {
   }
   const n = report.failures.length;
   if (n) process.stderr.write(`arch06: verify: ${n} failure${n === 1 ? '' : 's'} in ${report.entries} entries of ${report.sources} sources\n`);
+  // The disk changed under the run: say so apart from the failures, with what to do.
+  for (const c of report.changed)
+    process.stderr.write(
+      `arch06: verify: ${escapeName(c.source)} changed on disk during the run (${escapeName(c.detail)}); ${c.unchecked} of its entries were not checked: run verify again\n`,
+    );
   return report.failures.length === 0 ? 0 : 2;
 }

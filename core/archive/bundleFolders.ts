@@ -148,6 +148,12 @@ export class BundleFolder {
     return readBundleMemberAsync(this.mount, this.bundle, member);
   }
 
+  /** Which bytes a member serves (its entry's identity and its range in it), for telling a reader they changed. */
+  identity(member: BundleMember): string {
+    const { entry, start, end } = locateBundleMember(this.mount, this.bundle, member);
+    return `${entry.identity}[${start},${end})`;
+  }
+
   /** A member as a `SourceEntry`, so extraction treats it like any file. */
   private memberEntry(m: BundleMember, path: GamePath | undefined): SourceEntry {
     const { entry, start: base, end: limit } = locateBundleMember(this.mount, this.bundle, m);
@@ -163,6 +169,7 @@ export class BundleFolder {
       size,
       storedSize: size,
       storage: m.servedFrom === 'loose' ? 'loose' : 'plain',
+      identity: `${entry.identity}[${base},${limit})`,
       readSync: (start = 0, end = size) => entry.readSync(...range(start, end)),
       read: (start = 0, end = size) => entry.read(...range(start, end)),
     };

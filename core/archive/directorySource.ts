@@ -6,22 +6,28 @@
 import * as path from 'node:path';
 import { Arch06Error } from '../errors';
 import { FileByteSource } from '../io/node/fileSource';
-import { diskKind, fileSize, listDirectory, resolveCaseInsensitive, walkFiles } from '../io/node/disk';
+import { FileStamp, diskKind, fileStamp, listDirectory, resolveCaseInsensitive, walkFiles } from '../io/node/disk';
 import { errnoSummary, isErrnoException } from '../io/node/errno';
-import { FNV_OFFSET, KEY_FOLD, Source, SourceEntry, SourceListing, foldKeyStep } from './source';
+import { FNV_OFFSET, KEY_FOLD, Source, SourceEntry, SourceListing, foldKeyStep, stampKey } from './source';
 import { GamePath } from './gamePath';
 import { badGamePathReason, badSegmentReason } from '../io/safeName';
 
 class LooseEntry implements SourceEntry {
   readonly storage = 'loose' as const;
   readonly storedSize: number;
+  readonly size: number;
   constructor(
     readonly source: DirectorySource,
     readonly path: string,
     readonly diskPath: string,
-    readonly size: number,
+    /** The file as listed: a read of a file changed since fails with CHANGED_ON_DISK. */
+    private readonly stamp: FileStamp,
   ) {
-    this.storedSize = size;
+    this.size = stamp.size;
+    this.storedSize = stamp.size;
+  }
+  get identity(): string {
+    return `${this.diskPath}|${stampKey(this.stamp)}`;
   }
   private open(start: number, end: number): FileByteSource {
     if (!(Number.isSafeInteger(start) && Number.isSafeInteger(end) && 0 <= start && start <= end && end <= this.size)) {
@@ -31,7 +37,7 @@ class LooseEntry implements SourceEntry {
         actual: `[${start}, ${end})`,
       });
     }
-    return FileByteSource.open(this.diskPath, `${this.source.name}\\${this.path}`);
+    return FileByteSource.open(this.diskPath, `${this.source.name}\\${this.path}`, this.stamp);
   }
   readSync(start = 0, end = this.size): Uint8Array {
     const b = this.open(start, end);
@@ -53,7 +59,7 @@ class LooseEntry implements SourceEntry {
 
 export class DirectorySource implements Source {
   readonly kind = 'directory' as const;
-  private files: { path: string; size: number }[] | undefined;
+  private files: { path: string; size: number; stamp?: FileStamp }[] | undefined;
   private readonly dirCache = new Map<string, Map<string, string>>();
 
   constructor(
@@ -64,7 +70,7 @@ export class DirectorySource implements Source {
   /** Subfolders that could not be listed (permissions, a vanished folder): skipped, reported by `verify`. */
   readonly unreadable: { path: string; reason: string }[] = [];
 
-  private listing(): { path: string; size: number }[] {
+  private listing(): { path: string; size: number; stamp?: FileStamp }[] {
     if (!this.files) {
       this.unreadable.length = 0;
       this.files = walkFiles(this.diskPath, undefined, (path, reason) => this.unreadable.push({ path, reason }));
@@ -84,11 +90,12 @@ export class DirectorySource implements Source {
   lookup(p: GamePath): SourceEntry | undefined {
     if (!p) return undefined;
     const abs = resolveCaseInsensitive(this.diskPath, p, this.dirCache);
-    if (!abs || diskKind(abs) !== 'file') return undefined;
+    const stamp = abs ? fileStamp(abs) : undefined;
+    if (!abs || !stamp) return undefined;
     // Report the path as spelled on disk; a name that cannot be a path is hidden (see `hidden`).
     const rel = path.relative(this.diskPath, abs).split(path.sep).join('\\');
     if (badGamePathReason(rel) !== undefined) return undefined;
-    return new LooseEntry(this, rel, abs, fileSize(abs));
+    return new LooseEntry(this, rel, abs, stamp);
   }
 
   hasFolder(folder: GamePath): boolean {
@@ -114,7 +121,7 @@ export class DirectorySource implements Source {
     for (const e of entries) {
       if (badSegmentReason(e.name) !== undefined) continue; // hidden, as `hidden` says for its files
       if (e.isDirectory) folders.push(e.name);
-      else files.push(new LooseEntry(this, rel ? `${rel}\\${e.name}` : e.name, path.join(abs, e.name), e.size));
+      else if (e.stamp) files.push(new LooseEntry(this, rel ? `${rel}\\${e.name}` : e.name, path.join(abs, e.name), e.stamp));
     }
     return { folders, files };
   }
@@ -129,7 +136,8 @@ export class DirectorySource implements Source {
 
   entryAt(i: number): SourceEntry {
     const f = this.listing()[i];
-    return new LooseEntry(this, f.path, path.join(this.diskPath, ...f.path.split('\\')), f.size);
+    const stamp = f.stamp ?? { dev: -1, ino: -1, size: f.size, mtimeMs: -1 };
+    return new LooseEntry(this, f.path, path.join(this.diskPath, ...f.path.split('\\')), stamp);
   }
 
   pathKeys(): Uint32Array {
@@ -155,6 +163,11 @@ export class DirectorySource implements Source {
    */
   hidden(i: number): string | undefined {
     return badGamePathReason(this.pathAt(i));
+  }
+
+  /** A folder's files are checked one by one, each against its own listing. */
+  changedOnDisk(): undefined {
+    return undefined;
   }
 
   close(): void {}

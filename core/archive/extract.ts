@@ -10,7 +10,7 @@ import { OutputFolder } from '../io/node/outputFolder';
 import { toGamePath } from './gamePath';
 import { escapeControls, escapeName } from '../io/safeName';
 import { Mount } from './mount';
-import { SourceEntry } from './source';
+import { Source, SourceEntry } from './source';
 
 /** The files a path names: the file itself, or every file under the folder (merged view or one source). */
 export function collectEntries(mount: Mount, target: string, sourceName?: string): SourceEntry[] {
@@ -59,10 +59,21 @@ export interface ExtractFailure {
   code: string;
 }
 
+/** A source whose file changed on disk during the extraction: its files from then on were not extracted. */
+export interface ExtractChanged {
+  source: string;
+  /** How it changed (`replaced by another file (1234 bytes)`), or the loose file's error. */
+  detail: string;
+  /** Its files not extracted because of it. */
+  files: number;
+}
+
 export interface ExtractResult {
   files: number;
   bytes: number;
   failures: ExtractFailure[];
+  /** Sources that changed on disk while they were read (their files are among `failures` too). */
+  changed: ExtractChanged[];
   cancelled: boolean;
 }
 
@@ -78,7 +89,7 @@ export async function extractEntries(mount: Mount, entries: SourceEntry[], outDi
   // The install (and every mounted source, which a cfg line may place outside it) is read-only to arch06.
   const out = OutputFolder.open(outDir, { forbid: mount.readOnlyPlaces() });
   const block = options.blockSize ?? 16 << 20;
-  const result: ExtractResult = { files: 0, bytes: 0, failures: [], cancelled: false };
+  const result: ExtractResult = { files: 0, bytes: 0, failures: [], changed: [], cancelled: false };
   try {
     await extractInto(out, entries, block, result, options);
   } finally {
@@ -88,23 +99,38 @@ export async function extractEntries(mount: Mount, entries: SourceEntry[], outDi
 }
 
 async function extractInto(out: OutputFolder, entries: SourceEntry[], block: number, result: ExtractResult, options: ExtractOptions): Promise<void> {
+  // Archives that changed on disk while read: their remaining files are not read at all.
+  const changed = new Map<Source, ExtractChanged>();
   for (const [i, e] of entries.entries()) {
     if (options.isCancelled?.()) {
       result.cancelled = true;
       break;
     }
+    const gone = changed.get(e.source);
+    if (gone) {
+      gone.files++;
+      const message = `not extracted: ${e.source.name} changed on disk during the extraction (${gone.detail})`;
+      result.failures.push({ path: e.path, source: e.source.name, message: escapeControls(message), code: 'CHANGED_ON_DISK' });
+      options.onProgress?.(i + 1, entries.length, result.bytes, e.path);
+      continue;
+    }
     let at = 0;
+    let readFailed = false;
     try {
       await out.writeBlocks(e.path.split('\\'), async () => {
         if (at >= e.size) return undefined;
         const end = Math.min(e.size, at + block);
-        const b = await e.read(at, end);
+        const b = await e.read(at, end).catch((err: unknown) => {
+          readFailed = true;
+          throw err;
+        });
         at = end;
         return b;
       });
       result.files++;
       result.bytes += e.size;
     } catch (err) {
+      if (readFailed && isArch06Error(err) && err.code === 'CHANGED_ON_DISK') noteChange(changed, result, e, err.description);
       if (isArch06Error(err)) {
         // The entry's own path is shown beside the message: leave it out of the message.
         const own = err.file === undefined || err.file === escapeName(e.path) || err.file === e.path;
@@ -116,4 +142,14 @@ async function extractInto(out: OutputFolder, entries: SourceEntry[], block: num
     }
     options.onProgress?.(i + 1, entries.length, result.bytes, e.path);
   }
+}
+
+/** A read failed because its file changed: an archive is given up for the rest of the run; a loose file counts alone. */
+function noteChange(changed: Map<Source, ExtractChanged>, result: ExtractResult, e: SourceEntry, description: string): void {
+  const archive = e.source.changedOnDisk();
+  const entry = archive
+    ? { source: e.source.name, detail: archive.detail, files: 1 }
+    : { source: `${e.source.name}\\${e.path}`, detail: description, files: 1 };
+  result.changed.push(entry);
+  if (archive) changed.set(e.source, entry);
 }

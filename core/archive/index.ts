@@ -26,6 +26,8 @@ export type { ServedFile } from './servedFiles';
 export { BUNDLE_SUFFIX, BundleFolder, BundleFolders, bundleFolderPath, memberName } from './bundleFolders';
 export type { BundleFolderPath, BundleListing } from './bundleFolders';
 export { collectEntries, extractEntries } from './extract';
+export { copyStatus, describeChanges, looseChange, mountChanges, needsRemount, remount } from './remount';
+export type { CopyStatus, DiskChange, DiskChangeRole, RemountResult } from './remount';
 export {
   SCHEME,
   SOURCES_FOLDER,
@@ -43,4 +45,4 @@ export {
   viewedPath,
 } from './viewPaths';
 export type { ArchUri } from './viewPaths';
-export type { ExtractFailure, ExtractOptions, ExtractResult } from './extract';
+export type { ExtractChanged, ExtractFailure, ExtractOptions, ExtractResult } from './extract';

@@ -2,9 +2,10 @@
 import { Arch06Error } from '../errors';
 import { ByteSource } from '../io/byteSource';
 import { FileByteSource } from '../io/node/fileSource';
+import type { FileChangeKind } from '../io/node/disk';
 import { ChunkStream } from '../formats/archive/ltar/chunks';
 import { LtarArchive } from '../formats/archive/ltar/reader';
-import { FNV_OFFSET, KEY_FOLD, Source, SourceEntry, SourceListing, StorageKind } from './source';
+import { FNV_OFFSET, KEY_FOLD, Source, SourceEntry, SourceListing, StorageKind, stampKey } from './source';
 import { GamePath } from './gamePath';
 
 const BACKSLASH = 0x5c;
@@ -31,6 +32,10 @@ export class LtarEntry implements SourceEntry {
     this.size = r.storage === 'empty' ? 0 : r.size;
     this.storedSize = r.storedSize;
     this.dataOffset = r.dataOffset;
+  }
+
+  get identity(): string {
+    return `${this.source.identity}|${this.index}`;
   }
 
   /** The record's raw fields, for inspectors and `verify`. */
@@ -95,6 +100,15 @@ export class LtarSource implements Source {
 
   get fileCount(): number {
     return this.archive.fileCount;
+  }
+
+  /** The archive file as opened (an in-memory archive: its name and size). */
+  get identity(): string {
+    return this.bytes instanceof FileByteSource ? `${this.diskPath}|${stampKey(this.bytes.stamp)}` : `${this.diskPath}|memory:${this.bytes.size}`;
+  }
+
+  changedOnDisk(): { kind: FileChangeKind; detail: string } | undefined {
+    return this.bytes instanceof FileByteSource ? this.bytes.change() : undefined;
   }
 
   entry(index: number): LtarEntry {

@@ -11,7 +11,7 @@
 import * as path from 'node:path';
 import { Arch06Error, isArch06Error } from '../errors';
 import { DEFAULT_MAX_ENTRY_BYTES, readTextFile } from '../io/node/fileSource';
-import { diskKind, listDirectory, resolveCaseInsensitive } from '../io/node/disk';
+import { FileStamp, diskKind, fileStamp, listDirectory, resolveCaseInsensitive } from '../io/node/disk';
 import { parsePathIndex, PathIndexProblem, PathIndexRow } from '../formats/archive/pathIndex';
 import { PATH_INDEX_NAME } from '../formats/archive/ltar/layout';
 import { defaultHasher, StringHasher } from '../hash/stringHash';
@@ -41,6 +41,25 @@ export interface MountOptions {
   maxEntryBytes?: number;
   /** How a user raises that cap, said when it is hit (the CLI names its environment variable). */
   maxEntryHint?: string;
+  /**
+   * Sources of a previous mount to keep (core/archive/remount.ts): given a path the cfg names,
+   * an open source of that file that has not changed on disk, or undefined to open it anew.
+   */
+  reuse?: (diskPath: string) => Source | undefined;
+}
+
+/**
+ * What a mount was made from, as it was on disk when mounted, for telling later what changed
+ * (core/archive/remount.ts): the cfg's stamp, each broken source's, each line that named nothing.
+ */
+export interface MountBasis {
+  /** The options it was opened with (a remount opens the same install the same way). */
+  options: MountOptions;
+  cfg: FileStamp | undefined;
+  /** Broken sources' files by disk path, as they were. */
+  broken: Map<string, FileStamp | undefined>;
+  /** Lines that named nothing: the folder each is relative to, and the line. */
+  missing: { line: number; text: string; base: string }[];
 }
 
 export interface SkippedLine {
@@ -90,6 +109,8 @@ export interface PathTable {
 }
 
 export class Mount {
+  /** What it was made from, as it was on disk (set by `open`). */
+  basis: MountBasis = { options: { root: '' }, cfg: undefined, broken: new Map(), missing: [] };
   private merged: MergedIndex | undefined;
   private pathTableCache: PathTable | undefined;
   /** The per-entry cap every whole-entry read through this mount keeps (core/archive/entryRead.ts). */
@@ -133,17 +154,21 @@ export class Mount {
     const broken: BrokenSource[] = [];
     const byDiskPath = new Map<string, number>();
     const dirCache = new Map<string, Map<string, string>>();
+    const basis: MountBasis = { options, cfg: fileStamp(cfgPath), broken: new Map(), missing: [] };
 
-    const mountOne = (line: number, text: string, abs: string | undefined): void => {
+    const mountOne = (line: number, text: string, abs: string | undefined, base: string): void => {
       const kind = abs ? diskKind(abs) : 'missing';
       if (!abs || kind === 'missing') {
         skipped.push({ line, text, reason: 'names nothing on disk' });
+        basis.missing.push({ line, text, base });
         return;
       }
       const prior = byDiskPath.get(abs);
       let source: Source;
       try {
-        if (kind === 'directory') {
+        const kept = options.reuse?.(abs);
+        if (kept) source = kept;
+        else if (kind === 'directory') {
           const rel = path.relative(root, abs).split(path.sep).join('/');
           source = new DirectorySource(options.sourceNames?.get(path.resolve(abs)) ?? (rel && !rel.startsWith('..') ? rel : abs), abs);
         } else {
@@ -154,6 +179,7 @@ export class Mount {
         const code = isArch06Error(e) ? e.code : String((e as NodeJS.ErrnoException).code);
         const reason = isArch06Error(e) ? e.message : `cannot read: ${(e as Error).message}`;
         broken.push({ line, text, path: abs, reason, code });
+        basis.broken.set(abs, fileStamp(abs));
         return;
       }
       if (prior !== undefined) {
@@ -169,10 +195,10 @@ export class Mount {
 
     for (const extra of options.extraArchives ?? []) {
       const abs = path.isAbsolute(extra) ? extra : resolveCaseInsensitive(root, extra, dirCache);
-      mountOne(0, extra, abs);
+      mountOne(0, extra, abs, root);
     }
     const lines = parseArchcfg(options.cfgText ?? readTextFile(cfgPath));
-    for (const l of lines) mountOne(l.line, l.text, resolveCaseInsensitive(cfgDir, l.text, dirCache));
+    for (const l of lines) mountOne(l.line, l.text, resolveCaseInsensitive(cfgDir, l.text, dirCache), cfgDir);
 
     const listed = new Set([...mounted.map((s) => s.diskPath), ...broken.map((b) => b.path)]);
     const unlisted = listDirectory(root)
@@ -182,6 +208,7 @@ export class Mount {
     const mount = new Mount(root, cfgPath, mounted.reverse(), skipped, unlisted, broken);
     if (options.maxEntryBytes !== undefined) mount.maxEntryBytes = options.maxEntryBytes;
     mount.maxEntryHint = options.maxEntryHint;
+    mount.basis = { ...basis, options: { ...options, reuse: undefined } };
     return mount;
   }
 
@@ -386,7 +413,8 @@ export class Mount {
     return out;
   }
 
-  close(): void {
-    for (const s of this.sources) s.close();
+  /** Close every source, except those in `keep` (a remount's new mount uses them). */
+  close(keep?: ReadonlySet<Source>): void {
+    for (const s of this.sources) if (!keep?.has(s)) s.close();
   }
 }

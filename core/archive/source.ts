@@ -3,6 +3,7 @@
  * (seed 000 "The file system": kind 0 archive tree, kind 1 directory source). The search order
  * (`Mount`) is a list of sources; nothing above this layer knows which kind answered.
  */
+import type { FileChangeKind } from '../io/node/disk';
 import { GamePath } from './gamePath';
 
 export type SourceKind = 'archive' | 'directory';
@@ -20,6 +21,12 @@ export interface SourceEntry {
   readonly storedSize: number;
   readonly storage: StorageKind;
   /** Bytes [start, end) of the decoded entry (default: all of it). */
+  /**
+   * Which bytes this entry serves: its file on disk as opened or listed (device, inode, size,
+   * mtime) and its place in it. Two reads of one path serve the same bytes exactly when their
+   * identities are equal; the extension compares them to tell an open editor its copy changed.
+   */
+  readonly identity: string;
   readSync(start?: number, end?: number): Uint8Array;
   read(start?: number, end?: number): Promise<Uint8Array>;
 }
@@ -61,7 +68,18 @@ export interface Source {
    * characters, over-long), or undefined. Hidden files are in no listing, lookup or index.
    */
   hidden(i: number): string | undefined;
+  /**
+   * How this source's file differs on disk from the one opened (replaced, truncated, grown,
+   * rewritten, deleted), or undefined. A folder answers undefined: its files are checked one by
+   * one when read.
+   */
+  changedOnDisk(): { kind: FileChangeKind; detail: string } | undefined;
   close(): void;
+}
+
+/** A file stamp as part of an identity string. */
+export function stampKey(s: { dev: number; ino: number; size: number; mtimeMs: number }): string {
+  return `${s.dev}:${s.ino}:${s.size}:${s.mtimeMs}`;
 }
 
 /**

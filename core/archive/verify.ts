@@ -32,6 +32,11 @@ export interface VerifyReport {
   chunksByCodec: Record<string, number>;
   /** Rule findings that do not stop reading (table order, path index rows). */
   warnings: { source: string; message: string }[];
+  /**
+   * Sources whose file changed on disk during the run (replaced, truncated, deleted…): reading
+   * stopped there, and `unchecked` of their entries were not checked.
+   */
+  changed: { source: string; detail: string; unchecked: number }[];
 }
 
 export interface VerifyOptions {
@@ -52,6 +57,7 @@ export function verifyMount(mount: Mount, options: VerifyOptions = {}): VerifyRe
     unsupportedForms: {},
     chunksByCodec: {},
     warnings: [],
+    changed: [],
   };
   const total = mount.sources.reduce((n, s) => n + s.fileCount, 0);
   const block = options.blockSize ?? 16 << 20;
@@ -92,6 +98,21 @@ export function verifyMount(mount: Mount, options: VerifyOptions = {}): VerifyRe
         report.bytes += entry.size;
         if (entry instanceof LtarEntry && entry.storage === 'chunked') countChunks(entry, report);
       } catch (e) {
+        const change = isArch06Error(e) && e.code === 'CHANGED_ON_DISK' ? s.changedOnDisk() : undefined;
+        if (change) {
+          // The archive is not the one mounted any more: its tables say nothing about the new file.
+          const unchecked = s.fileCount - i;
+          report.changed.push({ source: s.name, detail: change.detail, unchecked });
+          report.failures.push({
+            source: s.name,
+            path: '',
+            code: 'CHANGED_ON_DISK',
+            message: `changed on disk during verify (${change.detail}): ${unchecked} of its ${s.fileCount} entries not checked; run verify again`,
+          });
+          done += unchecked;
+          options.onProgress?.(done, total, `${s.name}:${path}`, report.bytes);
+          break;
+        }
         report.failures.push({ source: s.name, path, code: isArch06Error(e) ? e.code : 'ERROR', message: (e as Error).message });
         if (isArch06Error(e) && e.code === 'UNSUPPORTED_CODEC' && entry instanceof LtarEntry) countUnsupported(entry, report);
         if (isArch06Error(e) && e.code === 'UNSUPPORTED_FORM' && entry instanceof LtarEntry) countUnsupportedForms(entry, report);

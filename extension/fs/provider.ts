@@ -11,6 +11,9 @@ import { BundleFolders, ROOT, SourceEntry, memberName, readEntryCheckedAsync, so
 import { MountService } from '../mountService';
 import { BUNDLE_SUFFIX, ROOT_URI, SCHEME, SOURCES_FOLDER, parseUri } from './uris';
 
+/** Reads whose served copy is remembered (see `served`). */
+const MAX_REMEMBERED = 4096;
+
 export class Arch06FileSystem implements vscode.FileSystemProvider {
   private readonly changes = new vscode.EventEmitter<vscode.FileChangeEvent[]>();
   readonly onDidChangeFile = this.changes.event;
@@ -18,6 +21,12 @@ export class Arch06FileSystem implements vscode.FileSystemProvider {
   /** Whether the workbench has been answered anything (stat, listing, read) yet. */
   private answered = false;
   readonly bundles = new BundleFolders();
+  /**
+   * The identity (core: `SourceEntry.identity`) of the copy served for each URI read, so that
+   * after a remount the disk caused, an editor can be told its copy changed or vanished. Bounded:
+   * the oldest reads are forgotten first.
+   */
+  private readonly served = new Map<string, string>();
 
   constructor(private readonly service: MountService) {
     service.onDidChange(() => {
@@ -44,6 +53,12 @@ export class Arch06FileSystem implements vscode.FileSystemProvider {
     if (e instanceof vscode.FileSystemError) return e;
     if (isArch06Error(e)) {
       if (e.code === 'NOT_FOUND') return vscode.FileSystemError.FileNotFound(uri);
+      if (e.code === 'CHANGED_ON_DISK') {
+        // Never stale bytes: refuse this read and have the mount checked (and remounted) now.
+        this.service.sawChangeOnDisk();
+        this.service.log(`${uri.toString()}: ${e.message}`);
+        return vscode.FileSystemError.Unavailable(`${uri.path}: ${e.message} (arch06 is mounting it again)`);
+      }
       this.service.log(`${uri.toString()}: ${e.message}`);
       return vscode.FileSystemError.Unavailable(`${uri.path}: ${e.message}`);
     }
@@ -142,7 +157,9 @@ export class Arch06FileSystem implements vscode.FileSystemProvider {
             `${member.path}: declared by ${b.bundle.manifest.path} (${b.bundle.manifest.source}) but neither in the container nor shipped loose`,
           );
         }
-        return await b.read(member);
+        const bytes = await b.read(member);
+        this.remember(uri, b.identity(member));
+        return bytes;
       }
       e = this.entry(uri);
     } catch (err) {
@@ -151,14 +168,51 @@ export class Arch06FileSystem implements vscode.FileSystemProvider {
     if (!e) throw vscode.FileSystemError.FileNotFound(uri);
     try {
       // Within the mount's per-entry cap (core/archive/entryRead.ts): a crafted entry that decodes to gigabytes is refused, not allocated.
-      return await readEntryCheckedAsync(e, { checkHeader: null, maxBytes: this.mount(uri).maxEntryBytes });
+      const bytes = await readEntryCheckedAsync(e, { checkHeader: null, maxBytes: this.mount(uri).maxEntryBytes });
+      this.remember(uri, e.identity);
+      return bytes;
     } catch (err) {
       throw this.translate(uri, err);
     }
   }
 
+  private remember(uri: vscode.Uri, identity: string): void {
+    const key = uri.toString();
+    this.served.delete(key);
+    this.served.set(key, identity);
+    if (this.served.size > MAX_REMEMBERED) this.served.delete(this.served.keys().next().value!);
+  }
+
+  /** The identity of the copy last read for `uri`, if it was read. */
+  servedIdentity(uri: vscode.Uri): string | undefined {
+    return this.served.get(uri.toString());
+  }
+
+  /** The identity of the copy the current mount serves for `uri`, or undefined when it serves none. */
+  identityOf(uri: vscode.Uri): string | undefined {
+    const m = this.service.mount;
+    if (!m) return undefined;
+    try {
+      const u = parseUri(uri);
+      if (u.view === 'bundle') {
+        const b = this.bundles.resolve(m, u.bundle);
+        const member = b.member(u.member);
+        return member && member.servedFrom !== 'missing' ? b.identity(member) : undefined;
+      }
+      return this.entry(uri)?.identity;
+    } catch {
+      return undefined;
+    }
+  }
+
+  /** Tell the workbench these files changed (an open text editor of one reads it again). */
+  fireChanged(uris: readonly vscode.Uri[]): void {
+    if (uris.length) this.changes.fire(uris.map((uri) => ({ type: vscode.FileChangeType.Changed, uri })));
+  }
+
   watch(): vscode.Disposable {
-    // Archives do not change under a running mount; a remount fires a change for the root.
+    // The disk is watched once for the whole mount (extension/diskWatch.ts); a remount fires a
+    // change for the root, and a reload of an open file a change for that file.
     return new vscode.Disposable(() => undefined);
   }
 

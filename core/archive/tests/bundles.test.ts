@@ -40,6 +40,7 @@ function countingMount(m: Mount): { mount: Mount; reads: [string, number, number
     size: e.size,
     storedSize: e.storedSize,
     storage: e.storage,
+    identity: e.identity,
     readSync: (start = 0, end = e.size) => (reads.push([e.path, start, end]), e.readSync(start, end)),
     read: (start = 0, end = e.size) => (reads.push([e.path, start, end]), e.read(start, end)),
   });

@@ -24,6 +24,7 @@ function countingEntry(path: string, size: number, head = new Uint8Array(0)): So
     size,
     storedSize: 1000,
     storage: 'chunked',
+    identity: `counting:${path}`,
     reads,
     readSync,
     read: async (start?: number, end?: number) => readSync(start, end),

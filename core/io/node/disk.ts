@@ -18,27 +18,75 @@ export function diskKind(p: string): DiskKind {
   }
 }
 
+/**
+ * What a file was when it was opened or listed: which file (device and inode), its size and its
+ * modification time. A source compares it with the disk before serving bytes (`fileChange`).
+ */
+export interface FileStamp {
+  dev: number;
+  ino: number;
+  size: number;
+  mtimeMs: number;
+}
+
+export function stampOf(st: fs.Stats): FileStamp {
+  return { dev: st.dev, ino: st.ino, size: st.size, mtimeMs: st.mtimeMs };
+}
+
+/** The stamp of the file at `p` (links followed), or undefined when there is none. */
+export function fileStamp(p: string): FileStamp | undefined {
+  try {
+    const st = fs.statSync(p);
+    return st.isFile() ? stampOf(st) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** How a file changed: gone, another file in its place, shorter, longer, or rewritten in place. */
+export type FileChangeKind = 'deleted' | 'replaced' | 'truncated' | 'grown' | 'modified';
+
+/**
+ * How the file at `p` differs from `was`, or undefined when it is the same file with the same
+ * size and modification time (a change that keeps both, on a file system with a coarse clock,
+ * goes unseen: the stamp is what there is to compare).
+ */
+export function fileChange(p: string, was: FileStamp): { kind: FileChangeKind; detail: string } | undefined {
+  let st: fs.Stats;
+  try {
+    st = fs.statSync(p);
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    return { kind: 'deleted', detail: code === 'ENOENT' || code === 'ENOTDIR' ? 'deleted' : `no longer readable (${code})` };
+  }
+  if (!st.isFile()) return { kind: 'deleted', detail: 'no longer a regular file' };
+  if (st.dev !== was.dev || st.ino !== was.ino) return { kind: 'replaced', detail: `replaced by another file (${st.size} bytes)` };
+  if (st.size < was.size) return { kind: 'truncated', detail: `truncated from ${was.size} to ${st.size} bytes` };
+  if (st.size > was.size) return { kind: 'grown', detail: `grown from ${was.size} to ${st.size} bytes` };
+  if (st.mtimeMs !== was.mtimeMs) return { kind: 'modified', detail: 'rewritten in place (same size, new modification time)' };
+  return undefined;
+}
+
 export interface DiskDirEntry {
   name: string;
   isDirectory: boolean;
   size: number;
+  /** A file's stamp when listed (folders: undefined). */
+  stamp?: FileStamp;
 }
 
 /** List one directory; entries that vanish or cannot be stat'ed are left out. */
 export function listDirectory(p: string): DiskDirEntry[] {
   const out: DiskDirEntry[] = [];
   for (const d of fs.readdirSync(p, { withFileTypes: true })) {
-    let isDir = d.isDirectory();
-    let size = 0;
+    let st: fs.Stats;
     try {
-      const st = fs.statSync(path.join(p, d.name));
-      isDir = st.isDirectory();
-      size = st.isFile() ? st.size : 0;
-      if (!isDir && !st.isFile()) continue;
+      st = fs.statSync(path.join(p, d.name));
     } catch {
       continue;
     }
-    out.push({ name: d.name, isDirectory: isDir, size });
+    if (st.isDirectory()) out.push({ name: d.name, isDirectory: true, size: 0 });
+    else if (st.isFile()) out.push({ name: d.name, isDirectory: false, size: st.size, stamp: stampOf(st) });
   }
   return out;
 }
@@ -84,8 +132,12 @@ export function resolveCaseInsensitive(base: string, relative: string, cache?: M
  * subfolder that cannot be listed (permissions, I/O error) is left out and reported through
  * `onSkipped` (its relative path and a one-line reason); only `dir` itself failing throws.
  */
-export function walkFiles(dir: string, maxDepth = 64, onSkipped?: (relPath: string, reason: string) => void): { path: string; size: number }[] {
-  const out: { path: string; size: number }[] = [];
+export function walkFiles(
+  dir: string,
+  maxDepth = 64,
+  onSkipped?: (relPath: string, reason: string) => void,
+): { path: string; size: number; stamp?: FileStamp }[] {
+  const out: { path: string; size: number; stamp?: FileStamp }[] = [];
   const seen = new Set<string>();
   const visit = (abs: string, rel: string, depth: number): void => {
     if (depth > maxDepth) return;
@@ -108,7 +160,7 @@ export function walkFiles(dir: string, maxDepth = 64, onSkipped?: (relPath: stri
     for (const e of entries) {
       const r = rel ? `${rel}\\${e.name}` : e.name;
       if (e.isDirectory) visit(path.join(abs, e.name), r, depth + 1);
-      else out.push({ path: r, size: e.size });
+      else out.push({ path: r, size: e.size, stamp: e.stamp });
     }
   };
   visit(dir, '', 0);

@@ -7,11 +7,18 @@
 import * as fs from 'node:fs';
 import { Arch06Error } from '../../errors';
 import { ByteSource, checkRange } from '../byteSource';
+import { FileChangeKind, FileStamp, fileChange, stampOf } from './disk';
 
 /** A flag that does not exist on every platform counts as 0 there. */
 const O_NONBLOCK = fs.constants.O_NONBLOCK ?? 0;
 
-/** A read-only file opened once; reads are positional (pread), so one handle serves every caller. */
+/**
+ * A read-only file opened once; reads are positional (pread), so one handle serves every caller.
+ * What the file was when opened (its stamp: device, inode, size, mtime) is compared with what its
+ * path names after every read: a file replaced, truncated, grown, rewritten or deleted since fails
+ * the read with CHANGED_ON_DISK instead of serving bytes that no longer match the disk (or the
+ * tables read from it). Checking after the read also catches a change during it.
+ */
 export class FileByteSource implements ByteSource {
   private fd: number | undefined;
   readonly size: number;
@@ -20,24 +27,44 @@ export class FileByteSource implements ByteSource {
     readonly name: string,
     readonly diskPath: string,
     fd: number,
-    size: number,
+    /** The file as opened. */
+    readonly stamp: FileStamp,
   ) {
     this.fd = fd;
-    this.size = size;
+    this.size = stamp.size;
   }
 
-  static open(diskPath: string, name = diskPath): FileByteSource {
+  /**
+   * Open `diskPath` read-only. With `expect` (the stamp a listing saw), a file that is no longer
+   * that one fails at once with CHANGED_ON_DISK.
+   */
+  static open(diskPath: string, name = diskPath, expect?: FileStamp): FileByteSource {
     // Read-only: the tool never opens game files for writing. Non-blocking, so a FIFO planted
     // where a file should be fails here instead of waiting for a writer.
     const fd = fs.openSync(diskPath, fs.constants.O_RDONLY | O_NONBLOCK);
     try {
       const st = fs.fstatSync(fd);
       if (!st.isFile()) throw new Arch06Error('INVALID', 'not a regular file', { file: name, expected: 'a regular file', actual: fileKind(st) });
-      return new FileByteSource(name, diskPath, fd, st.size);
+      const stamp = stampOf(st);
+      if (expect && (stamp.dev !== expect.dev || stamp.ino !== expect.ino || stamp.size !== expect.size || stamp.mtimeMs !== expect.mtimeMs)) {
+        throw changedOnDisk(name, stamp.size !== expect.size ? `now ${stamp.size} bytes, listed as ${expect.size}` : 'not the file that was listed');
+      }
+      return new FileByteSource(name, diskPath, fd, stamp);
     } catch (e) {
       fs.closeSync(fd);
       throw e;
     }
+  }
+
+  /** How the file on disk differs from the one opened (one stat of its path), or undefined. */
+  change(): { kind: FileChangeKind; detail: string } | undefined {
+    return fileChange(this.diskPath, this.stamp);
+  }
+
+  /** After a read (or a failed one): the bytes stand only if the file is still the one opened. */
+  private checkUnchanged(): void {
+    const c = this.change();
+    if (c !== undefined) throw changedOnDisk(this.name, c.detail);
   }
 
   private handle(): number {
@@ -61,11 +88,17 @@ export class FileByteSource implements ByteSource {
       });
     }
     let done = 0;
-    while (done < length) {
-      const n = fs.readSync(this.handle(), target, targetOffset + done, length - done, position + done);
-      if (n === 0) throw new Arch06Error('TRUNCATED', 'file shrank while reading', { file: this.name, offset: position + done });
-      done += n;
+    try {
+      while (done < length) {
+        const n = fs.readSync(this.handle(), target, targetOffset + done, length - done, position + done);
+        if (n === 0) throw new Arch06Error('TRUNCATED', 'file shrank while reading', { file: this.name, offset: position + done });
+        done += n;
+      }
+    } catch (e) {
+      if (this.fd !== undefined) this.checkUnchanged();
+      throw e;
     }
+    this.checkUnchanged();
   }
 
   read(position: number, length: number): Promise<Uint8Array> {
@@ -77,11 +110,27 @@ export class FileByteSource implements ByteSource {
         return;
       }
       const out = Buffer.allocUnsafe(length);
+      // Settle only with bytes from the file as opened (or the change that spoiled them).
+      const settle = (err: unknown): void => {
+        try {
+          if (this.fd !== undefined) this.checkUnchanged();
+        } catch (changed) {
+          return reject(changed);
+        }
+        if (err) reject(err);
+        else resolve(out);
+      };
       const step = (done: number): void => {
-        if (done === length) return resolve(out);
-        fs.read(this.handle(), out, done, length - done, position + done, (err, n) => {
-          if (err) return reject(err);
-          if (n === 0) return reject(new Arch06Error('TRUNCATED', 'file shrank while reading', { file: this.name, offset: position + done }));
+        if (done === length) return settle(undefined);
+        let fd: number;
+        try {
+          fd = this.handle();
+        } catch (e) {
+          return reject(e);
+        }
+        fs.read(fd, out, done, length - done, position + done, (err, n) => {
+          if (err) return settle(err);
+          if (n === 0) return settle(new Arch06Error('TRUNCATED', 'file shrank while reading', { file: this.name, offset: position + done }));
           step(done + n);
         });
       };
@@ -93,6 +142,11 @@ export class FileByteSource implements ByteSource {
     if (this.fd !== undefined) fs.closeSync(this.fd);
     this.fd = undefined;
   }
+}
+
+/** The typed error for a file that is no longer what was opened or listed. */
+export function changedOnDisk(name: string, how: string): Arch06Error {
+  return new Arch06Error('CHANGED_ON_DISK', `changed on disk since it was opened (${how}); mount it again to read the new file`, { file: name });
 }
 
 /** What a non-regular file is, for messages. */
