@@ -102,3 +102,17 @@ test('other files as they are; a file that does not decode says why', async () =
   assert.match(bad.text, /^# 000000 {2}6e 6f 74 20/m);
   await assert.rejects(loadTextView(mount, mergedUriPath('nowhere\\x.objres')), /not found/);
 });
+
+test('the path index (archivepatchloosefiles.txt, binary despite its name) opens as its decoded rows, not as bytes', async () => {
+  // HotChunk's (three string-table paths) wins in the merged view; Patch_02's lists five (core/sample/sampleGame.ts).
+  const v = await loadTextView(mount, mergedUriPath('archivepatchloosefiles.txt'));
+  assert.equal(v.kind, 'pathIndex');
+  assert.equal(v.language, DECODED_LANGUAGE);
+  assert.match(v.text, /^\[index\] rows=3 problems=0$/m);
+  assert.match(v.text, /^0x[0-9A-F]{8} path=database\\string\\enus\\string\.strdb$/m);
+  assert.match(v.summary, /path index .*served from HotChunk\.arch06/);
+  assert.doesNotMatch(v.text, /\u0000/, 'no raw bytes');
+  const patch2 = await loadTextView(mount, sourceUriPath('Patch_02.arch06', 'archivepatchloosefiles.txt'));
+  assert.match(patch2.text, /^\[index\] rows=5 problems=0$/m);
+  assert.match(patch2.text, /^0x[0-9A-F]{8} path=config\\game\.cfg$/m);
+});
