@@ -2,7 +2,7 @@
 // (core/sample/sampleGame.ts): the layer's SCRI script, opened from its bundle folder in the
 // Explorer, shows as coloured Havok Script source (the document is exactly the source: its first
 // line is the source's first line, the SCRI header sits in a CodeLens above it and in the status
-// bar), and so does a script without the header; "Compare with Next Copy" on the registry
+// bar), Copies of the Active File lists the copy its bundle serves, and so does a script without the header; "Compare with Next Copy" on the registry
 // Patch_02 patches shows a diff of the decoded texts of the container's copy (left) and the
 // patched one (right); "Open as Text" on the manifest shows where each member is served from;
 // the path index (archivepatchloosefiles.txt, binary despite its name) opens as its decoded rows.
@@ -90,6 +90,18 @@ test(
       assert.notEqual(colourOf('hstructure'), colourOf('__constructor'), 'the hstructure keyword and a field name differ in colour');
       assert.notEqual(colourOf('ifunction'), colourOf('__constructor'), 'a field and its ": type" annotation differ in colour');
       await h.screenshot('script-as-source');
+      // Its copies (issue 20 item 9): the one its bundle's container serves, not an empty view.
+      await h.runCommand('arch06: Show Search Order');
+      const copies = await h.waitFor(
+        async () => {
+          const rows = await h.viewRows('Copies of the Active File');
+          return rows.length === 1 ? rows : undefined;
+        },
+        20_000,
+        'the Copies view to list the script served from its bundle',
+      );
+      assert.match(copies[0], /Base\.arch06[\s\S]*wins[\s\S]*in fortgate\.embb/);
+      await h.screenshot('script-copies');
 
       // 1b. A script without the SCRI header (the sample's older scripts), through Go to File: opens the same way.
       await h.runCommand('arch06: Go to File…');
