@@ -46,3 +46,17 @@ test("package.json's description and the README's opening describe what exists t
   assert.match(opening, /a language server/);
   assert.match(opening, /object\s+registries/);
 });
+
+test("package.json's allowScripts reviews every dependency the lockfile marks as running an install script (npm 11: no notice on install)", () => {
+  const lock = JSON.parse(fs.readFileSync(path.join(repoRoot(), 'package-lock.json'), 'utf8')) as {
+    packages: Record<string, { hasInstallScript?: boolean; optional?: boolean }>;
+  };
+  const allow = (pkg.allowScripts ?? {}) as Record<string, boolean>;
+  const withScripts = Object.entries(lock.packages)
+    .filter(([, p]) => p.hasInstallScript && !p.optional)
+    .map(([where]) => where.slice(where.lastIndexOf('node_modules/') + 'node_modules/'.length));
+  assert.ok(withScripts.length > 0);
+  for (const name of withScripts) assert.equal(typeof allow[name], 'boolean', `${name} runs an install script: approve or deny it in allowScripts`);
+  // Nothing approved that no longer installs.
+  for (const name of Object.keys(allow)) assert.ok(withScripts.includes(name), `${name} in allowScripts runs no install script any more`);
+});
