@@ -30,7 +30,7 @@ import { BundleEditorProvider } from './editors/bundleEditor';
 import { RegistryEditorProvider } from './editors/registryEditor';
 import { StringTableEditorProvider } from './editors/stringTableEditor';
 import { HexEditorProvider } from './editors/hexEditor';
-import { ScriptRedirectProvider } from './editors/scriptEditor';
+import { TextRedirectProvider } from './editors/scriptEditor';
 import { TextViews } from './views/textView';
 import { DiskWatch } from './diskWatch';
 
@@ -61,7 +61,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     HexEditorProvider.register(context, service, fileSystem),
     hashNames,
     new TextViews(service).register(),
-    ScriptRedirectProvider.register(),
+    TextRedirectProvider.register(),
     startLanguageClient(context, service),
     new DiskWatch(service, fileSystem),
     service.onDidChange((m) => void vscode.commands.executeCommand('setContext', 'arch06.mounted', m !== undefined)),

@@ -40,11 +40,11 @@ export function mountCommand(args: ParsedArgs): number {
   else {
     const lines = [`${m.cfgPath}`, `search order (consulted first = first):`];
     result.sources.forEach((s, i) =>
-      lines.push(`  ${String(i + 1).padStart(3)}. ${s.name.padEnd(28)} ${s.kind.padEnd(9)} ${String(s.files).padStart(8)} files`),
+      lines.push(`  ${String(i + 1).padStart(3)}. ${s.name.padEnd(28)} ${s.kind.padEnd(9)} ${String(s.files).padStart(8)} ${s.files === 1 ? 'file' : 'files'}`),
     );
     for (const s of m.skipped) lines.push(`skipped line ${s.line}: ${escapeName(s.text)} (${s.reason})`);
     if (m.unlisted.length) lines.push(`not in the cfg, not mounted: ${m.unlisted.map(escapeName).join(', ')}`);
-    lines.push(`${result.paths} distinct paths, ${result.shadowed} with more than one copy (up to ${result.maxCopies})`);
+    lines.push(`${result.paths} distinct ${result.paths === 1 ? 'path' : 'paths'}, ${result.shadowed} with more than one copy (up to ${result.maxCopies})`);
     writeOut(lines.join('\n') + '\n');
   }
   m.close();

@@ -23,17 +23,46 @@ export const SCHEME = 'arch06';
 /** The scheme of the script and decoded-text views (extension/views/textView.ts). */
 export const TEXT_SCHEME = 'arch06-text';
 /**
- * A text view's path is its file's `arch06:` path plus this suffix: a name ending in `.objres` or
- * `.scripts` would be claimed by that type's custom editor, which VS Code's diff editor cannot host
- * (Compare with Next Copy shows two text views side by side).
+ * A text view's path is its file's `arch06:` path plus a suffix, ` (text)`: a name ending in
+ * `.objres` or `.scripts` would be claimed by that type's custom editor, which VS Code's diff
+ * editor cannot host (Compare with Next Copy shows two text views side by side). The suffix also
+ * says where the file is, since a tab shows only the last segment and the retail layers repeat
+ * their names in every region: ` (text in island)` (`textViewContext`). Only letters, digits,
+ * spaces and `()` are added, which every URI encoder writes alike (the language server builds
+ * these paths too, and compares its URIs with the client's as strings).
  */
 export const TEXT_VIEW_SUFFIX = ' (text)';
 
+/**
+ * Where a file is, in a word or two, for its text view's title: the region of a world path
+ * (`worlds\<world>\<region>\…`), else the file's folder; for one source's copy, also that
+ * source (`island of Patch_02.arch06`). Undefined for a root file of the merged view.
+ */
+export function textViewContext(uriPath: string): string | undefined {
+  let u: ArchUri;
+  try {
+    u = parseUriPath(uriPath);
+  } catch {
+    return undefined;
+  }
+  if (u.view === 'sources') return undefined;
+  const segments = (u.view === 'bundle' ? u.member : u.path).split('\\');
+  const place =
+    segments[0]?.toLowerCase() === 'worlds' && segments.length >= 4 ? segments[2] : segments.length >= 2 ? segments[segments.length - 2] : undefined;
+  if (u.view !== 'source') return place;
+  return place ? `${place} of ${u.source}` : u.source;
+}
+
 /** The text view path of an `arch06:` URI path. */
-export const textViewPath = (uriPath: string): string => uriPath + TEXT_VIEW_SUFFIX;
+export const textViewPath = (uriPath: string): string => {
+  const context = textViewContext(uriPath);
+  return uriPath + (context ? ` (text in ${context})` : TEXT_VIEW_SUFFIX);
+};
+
+const TEXT_VIEW_SUFFIX_PATTERN = / \(text(?: in [^/]*)?\)$/;
 
 /** The `arch06:` URI path a text view path shows (a path without the suffix is taken as it is). */
-export const viewedPath = (textPath: string): string => (textPath.endsWith(TEXT_VIEW_SUFFIX) ? textPath.slice(0, -TEXT_VIEW_SUFFIX.length) : textPath);
+export const viewedPath = (textPath: string): string => textPath.replace(TEXT_VIEW_SUFFIX_PATTERN, '');
 export const SOURCES_FOLDER = '@sources';
 
 /** `<NN> <name>`: a numbered `@sources` folder name. */

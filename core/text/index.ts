@@ -11,7 +11,9 @@
  *   script, the SCRB records and index, groups, the GADB header, other blocks as hex;
  * - a skeleton (`.skel`): bones, parts, masks, sockets, sections;
  * - a script (`.scripts`, `.hks`): its source exactly (line numbers kept) and a header summary,
- *   or, for compiled Havok Script, its decoded header.
+ *   or, for compiled Havok Script, its decoded header;
+ * - the path index (`archivepatchloosefiles.txt`, binary despite its name): hash and path per row,
+ *   and the rows that break a rule.
  *
  * The syntax (./syntax.ts, documented at its top) is line-oriented: `# comments`, `[section]`
  * headers with summary attributes, `key = value` fields, and records, one object per line

@@ -7,9 +7,11 @@ import { renderSkeleton } from './skeletonText';
 import { renderStringTable } from './stringsText';
 import type { StringsTextOptions } from './stringsText';
 import { renderScript } from './scriptText';
+import { renderPathIndex } from './pathIndexText';
+import { PATH_INDEX_NAME } from '../formats/archive';
 import { parseEmbb } from '../formats/bundle';
 
-export type TextKind = 'manifest' | 'container' | 'strings' | 'registry' | 'skeleton' | 'script';
+export type TextKind = 'manifest' | 'container' | 'strings' | 'registry' | 'skeleton' | 'script' | 'pathIndex';
 
 const BY_EXTENSION: Record<string, TextKind> = {
   bndl: 'manifest',
@@ -23,6 +25,8 @@ const BY_EXTENSION: Record<string, TextKind> = {
 
 /** The text a path's file renders to, or undefined when it has none (it is shown as it is). */
 export function textKindOf(path: string): TextKind | undefined {
+  // The path index is binary though named .txt: by its name, before the extension.
+  if (path.slice(Math.max(path.lastIndexOf('\\'), path.lastIndexOf('/')) + 1).toLowerCase() === PATH_INDEX_NAME) return 'pathIndex';
   const ext = /\.([^.\\/]+)$/.exec(path)?.[1].toLowerCase();
   return ext === undefined ? undefined : BY_EXTENSION[ext];
 }
@@ -53,6 +57,8 @@ export function renderText(kind: TextKind, bytes: Uint8Array, path: string, opti
           ? renderStringTable(bytes, path, options)
           : kind === 'registry'
             ? renderRegistry(bytes, path, options)
-            : renderSkeleton(bytes, path);
+            : kind === 'pathIndex'
+              ? renderPathIndex(bytes, path)
+              : renderSkeleton(bytes, path);
   return { kind, text, language: 'decoded', summary: text.slice(2, text.indexOf('\n')) };
 }

@@ -8,41 +8,44 @@
 import * as vscode from 'vscode';
 import { type Mount, SourceEntry } from '../../core/archive';
 import { textKindOf } from '../../core/text';
-import { CopiesView, CopyNode } from '../views/copiesView';
+import { CopiesView, CopyNode, embeddedTarget } from '../views/copiesView';
 import { MountService } from '../mountService';
-import { SCHEME, gamePathOf, mergedUri, parseUri, sourceUri } from '../fs/uris';
+import { SCHEME, gamePathOf, memberUri, parseUri, sourceUri } from '../fs/uris';
 import { archUriOf, textUri } from '../views/textView';
-import { TEXT_SCHEME, embeddedCopyOf } from '../views/textViewModel';
+import { TEXT_SCHEME } from '../views/textViewModel';
 
 /** A copy's URI under its source's numbered `@sources` folder (as the Explorer lists it). */
 const copyUri = (mount: Mount, e: SourceEntry): vscode.Uri => sourceUri(mount, e.source.name, e.path);
 
 /** The copies and the index of the one a command is about: a Copies item, an arch06 URI, or the active editor. */
-function resolve(service: MountService, view: CopiesView, arg?: CopyNode | vscode.Uri): { copies: SourceEntry[]; index: number } | undefined {
-  if (arg && !(arg instanceof vscode.Uri)) return { copies: arg.copies, index: arg.index };
+function resolve(view: CopiesView, arg?: CopyNode | vscode.Uri): CopyNode | undefined {
+  if (arg && !(arg instanceof vscode.Uri)) return arg;
   const given = arg ?? vscode.window.activeTextEditor?.document.uri;
   const uri = given?.scheme === TEXT_SCHEME ? archUriOf(given) : given;
   if (!uri || uri.scheme !== SCHEME) {
-    const p = view.currentPath;
-    return p ? { copies: view.copiesOf(p), index: 0 } : undefined;
+    const list = view.listOf();
+    return list && { ...list, index: 0 };
   }
   const u = parseUri(uri);
   const path = gamePathOf(u);
-  if (!path) return undefined;
-  const copies = service.mount?.which(path)?.copies ?? [];
-  const index = u.view === 'source' ? copies.findIndex((c) => c.source.name.toLowerCase() === u.source.toLowerCase()) : 0;
-  return { copies, index: Math.max(0, index) };
+  const list = path ? view.listOf(path, u.view === 'bundle' ? u.bundle : undefined) : undefined;
+  if (!list) return undefined;
+  if (u.view === 'bundle' && list.embedded?.served) return { ...list, index: list.copies.length };
+  const index = u.view === 'source' ? list.copies.findIndex((c) => c.source.name.toLowerCase() === u.source.toLowerCase()) : 0;
+  return { ...list, index: Math.max(0, index) };
 }
 
 export async function openCopyCommand(service: MountService, view: CopiesView, arg?: CopyNode | vscode.Uri): Promise<void> {
-  const r = resolve(service, view, arg);
+  const r = resolve(view, arg);
   const m = service.mount;
-  if (!r || !r.copies.length || !m) return;
-  await vscode.commands.executeCommand('vscode.open', copyUri(m, r.copies[r.index]));
+  if (!r || !m) return;
+  const e = r.copies[r.index];
+  const target = e ? copyUri(m, e) : embeddedTarget(r);
+  if (target) await vscode.commands.executeCommand('vscode.open', target);
 }
 
 export async function compareWithNextCopyCommand(service: MountService, view: CopiesView, arg?: CopyNode | vscode.Uri): Promise<void> {
-  const r = resolve(service, view, arg);
+  const r = resolve(view, arg);
   const m = service.mount;
   if (!r || !m) return;
   const a = r.copies[r.index];
@@ -50,20 +53,21 @@ export async function compareWithNextCopyCommand(service: MountService, view: Co
   const leaf = (p: string): string => p.slice(p.lastIndexOf('\\') + 1);
   const asText = (u: vscode.Uri, path: string): vscode.Uri => (textKindOf(path) ? textUri(u) : u);
   const decoded = a && textKindOf(a.path) ? ' (decoded text)' : '';
-  const embedded = a && !b ? embeddedCopyOf(m, a.path) : undefined;
+  const embedded = a && !b ? r.embedded : undefined;
   if (a && embedded) {
     // Left: the container's own copy (what the loose one replaces); right: the copy the engine loads.
     await vscode.commands.executeCommand(
       'vscode.diff',
-      textUri(mergedUri(a.path), 'embedded'),
+      textUri(memberUri(embedded.manifest, embedded.member), 'embedded'),
       asText(copyUri(m, a), a.path),
       `${leaf(a.path)}: ${leaf(embedded.container)} in ${embedded.source} ↔ ${a.source.name}${decoded}`,
     );
     return;
   }
   if (!a || !b) {
+    const only = r.embedded?.served ? `${r.path}: served from ${leaf(r.embedded.container)} in ${r.embedded.source}, its only copy.` : undefined;
     void vscode.window.showInformationMessage(
-      a ? `${a.path}: no further copy below ${a.source.name} in the search order.` : 'This path has no copies to compare.',
+      a ? `${a.path}: no further copy below ${a.source.name} in the search order.` : (only ?? 'This path has no copies to compare.'),
     );
     return;
   }

@@ -16,9 +16,12 @@ export interface Arch06Editor {
   name: string;
   /** The extensions its selector lists, lower case, without the dot. */
   extensions: string[];
+  /** Whole file names its selector lists (after the extensions), lower case. */
+  fileNames?: string[];
 }
 
 export const ARCH06_EDITORS: readonly Arch06Editor[] = [
+  { viewType: 'arch06.pathIndex', name: 'arch06 Path Index (read-only)', extensions: [], fileNames: ['archivepatchloosefiles.txt'] },
   { viewType: 'arch06.script', name: 'arch06 Script Source (read-only)', extensions: ['scripts'] },
   { viewType: 'arch06.texture', name: 'arch06 Texture', extensions: ['tex', 'tex0', 'texuhd', 'texa', 'texa0', 'texauhd', 'dds'] },
   { viewType: 'arch06.mesh', name: 'arch06 Mesh and Skeleton', extensions: ['mesh', 'skel', 'inst', 'wldmsh'] },

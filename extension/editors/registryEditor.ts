@@ -178,7 +178,7 @@ export class RegistryEditorProvider extends WebviewEditor<RegistryDocument, View
 </nav>
 <section id="panel-objects" class="panel" role="tabpanel" aria-labelledby="tab-objects">
   <div class="toolbar">
-    <input id="search" type="search" placeholder="Search by name, class or 0x hash (type to filter)" aria-label="Search objects by name, class or 0x hash" spellcheck="false" autocomplete="off">
+    <input id="search" type="search" placeholder="Search by name, class, group or 0x hash (type to filter)" aria-label="Search objects by name, class, group or 0x hash" spellcheck="false" autocomplete="off">
     <select id="classFilter" aria-label="Only objects of one class"><option value="">All classes</option></select>
     <span id="shownText" aria-live="polite"></span>
   </div>

@@ -6,7 +6,7 @@
  *   the part's script the bindings were checked against, and seed 001's patch rule for this copy;
  * - the block chain (tag, registered name where known, name hash, offset, size, decoded or raw;
  *   a raw block's bytes as a hex view on request);
- * - the OBJL objects behind `ObjectTable`: a class list with counts, search by name, class or
+ * - the OBJL objects behind `ObjectTable`: a class list with counts, search by name, class, group or
  *   `0x` hash as you type (each keystroke that extends the last query filters the last result),
  *   and windows of rows, so a 100,000-object registry never crosses to the webview at once; when
  *   the layout did not validate, the records raw;
@@ -202,6 +202,8 @@ export class ObjectTable {
   private readonly classOf: Uint32Array;
   private readonly classIds = new Map<string, number>();
   private keys?: string[];
+  /** Each object's group (an index into `names`, -1 for none): a group name matches for all its objects at once. */
+  private groups?: { of: Int32Array; names: string[] };
   private hashes?: { hash: Uint32Array; hashOk: Uint8Array; template: Uint32Array };
   private last?: Filtered;
 
@@ -242,6 +244,27 @@ export class ObjectTable {
     return this.keys;
   }
 
+  /** Each object's group by id, and the distinct group names lower-cased (built once). */
+  private groupKeys(): { of: Int32Array; names: string[] } {
+    if (!this.groups) {
+      const objects = this.list!.objects;
+      const of = new Int32Array(objects.length).fill(-1);
+      const ids = new Map<string, number>();
+      const names: string[] = [];
+      objects.forEach((o, i) => {
+        if (o.group === null) return;
+        let id = ids.get(o.group);
+        if (id === undefined) {
+          ids.set(o.group, (id = names.length));
+          names.push(o.group.toLowerCase());
+        }
+        of[i] = id;
+      });
+      this.groups = { of, names };
+    }
+    return this.groups;
+  }
+
   /** StringHash of each name (what SCRB and ONLS key objects by; 0 with `hashOk` 0 where a byte has no known value) and each template id. */
   private hashKeys(): { hash: Uint32Array; hashOk: Uint8Array; template: Uint32Array } {
     if (!this.hashes) {
@@ -265,8 +288,8 @@ export class ObjectTable {
   }
 
   /**
-   * The positions the search and the class filter keep. `text`: a substring of the name or class
-   * (any case), or `0x` and up to eight hex digits: a name hash or template id starting with them
+   * The positions the search and the class filter keep. `text`: a substring of the name, class or
+   * group (any case), or `0x` and up to eight hex digits: a name hash or template id starting with them
    * (or a name holding the text). `className` '' keeps every class.
    */
   filter(text: string, className: string): Uint32Array {
@@ -290,6 +313,10 @@ export class ObjectTable {
       // A class name matches for all its objects at once: one test per class, not per object.
       const classHit = this.classes.length ? new Uint8Array(this.classIds.size) : undefined;
       if (classHit && q !== '') for (const [name, id] of this.classIds) classHit[id] = name.toLowerCase().includes(q) ? 1 : 0;
+      // So does a group name (ONLS groups of the registry, as the objects name them).
+      const groups = q !== '' && this.kind === 'objects' ? this.groupKeys() : undefined;
+      const groupHit = groups && Uint8Array.from(groups.names, (g) => (g.includes(q) ? 1 : 0));
+      const inGroup = (i: number): boolean => groups !== undefined && groups.of[i] >= 0 && groupHit![groups.of[i]] === 1;
       const hex = hexMode ? this.hashKeys() : undefined;
       // `0x` + k digits: the top 4k bits of a hash equal the digits' value.
       const digits = q.slice(2);
@@ -307,7 +334,14 @@ export class ObjectTable {
       for (let k = 0; k < n; k++) {
         const i = at(k);
         if (classId >= 0 && this.classOf[i] !== classId) continue;
-        if (keys && !holds(keys[i]) && !classHit?.[this.classOf[i]] && !(hex && ((hex.hashOk[i] && prefix(hex.hash[i])) || prefix(hex.template[i])))) continue;
+        if (
+          keys &&
+          !holds(keys[i]) &&
+          !classHit?.[this.classOf[i]] &&
+          !inGroup(i) &&
+          !(hex && ((hex.hashOk[i] && prefix(hex.hash[i])) || prefix(hex.template[i])))
+        )
+          continue;
         out[kept++] = i;
       }
     }

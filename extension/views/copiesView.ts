@@ -1,23 +1,28 @@
 /**
  * "Copies": for the active arch06 file, every copy of its path in search order, the winner
- * first, with sizes. Items open that copy; "Compare with Next Copy" diffs it with the one below.
+ * first, with sizes, and the copy its bundle's container embeds (what the list holds:
+ * ./copiesModel.ts). Items open that copy; "Compare with Next Copy" diffs it with the one below.
  */
 import * as vscode from 'vscode';
-import { SourceEntry, viewedPath } from '../../core/archive';
+import { viewedPath } from '../../core/archive';
+import { textKindOf } from '../../core/text';
 import { MountService } from '../mountService';
-import { SCHEME, gamePathOf, parseUri, sourceUri } from '../fs/uris';
+import { SCHEME, gamePathOf, memberUri, parseUri, sourceUri } from '../fs/uris';
 import { TEXT_SCHEME } from './textViewModel';
+import { type CopyList, copyListOf, describeCopy } from './copiesModel';
+import { textUri } from './textView';
 
-export interface CopyNode {
-  path: string;
+/** One row: `index` into the list's loose copies, or `copies.length` for the embedded copy. */
+export interface CopyNode extends CopyList {
   index: number;
-  copies: SourceEntry[];
 }
 
 export class CopiesView implements vscode.TreeDataProvider<CopyNode> {
   private readonly changed = new vscode.EventEmitter<void>();
   readonly onDidChangeTreeData = this.changed.event;
   private path: string | undefined;
+  /** The manifest of the bundle folder the active file was opened from, if it was. */
+  private bundle: string | undefined;
 
   constructor(private readonly service: MountService) {
     service.onDidChange(() => this.changed.fire());
@@ -40,9 +45,12 @@ export class CopiesView implements vscode.TreeDataProvider<CopyNode> {
     const uri = shown?.scheme === TEXT_SCHEME ? vscode.Uri.from({ scheme: SCHEME, path: viewedPath(shown.path) }) : shown;
     if (!uri || uri.scheme !== SCHEME) return;
     try {
-      const p = gamePathOf(parseUri(uri));
-      if (p && p !== this.path) {
+      const u = parseUri(uri);
+      const p = gamePathOf(u);
+      const bundle = u.view === 'bundle' ? u.bundle : undefined;
+      if (p && (p !== this.path || bundle !== this.bundle)) {
         this.path = p;
+        this.bundle = bundle;
         this.changed.fire();
       }
     } catch {
@@ -50,9 +58,10 @@ export class CopiesView implements vscode.TreeDataProvider<CopyNode> {
     }
   }
 
-  /** The copies of `path` in search order (winner first). */
-  copiesOf(path: string): SourceEntry[] {
-    return this.service.mount?.which(path)?.copies ?? [];
+  /** The copies of `path` (of the active file's path and bundle when not given). */
+  listOf(path = this.path, bundle = path === this.path ? this.bundle : undefined): CopyList | undefined {
+    const m = this.service.mount;
+    return m && path ? copyListOf(m, path, bundle) : undefined;
   }
 
   get currentPath(): string | undefined {
@@ -60,21 +69,43 @@ export class CopiesView implements vscode.TreeDataProvider<CopyNode> {
   }
 
   getChildren(node?: CopyNode): CopyNode[] {
-    if (node || !this.path) return [];
-    const copies = this.copiesOf(this.path);
-    return copies.map((_, index) => ({ path: this.path!, index, copies }));
+    const list = node ? undefined : this.listOf();
+    if (!list) return [];
+    const n = list.copies.length + (list.embedded ? 1 : 0);
+    return Array.from({ length: n }, (_, index) => ({ ...list, index }));
   }
 
   getTreeItem(node: CopyNode): vscode.TreeItem {
-    const e = node.copies[node.index];
-    const item = new vscode.TreeItem(e.source.name);
-    item.description = `${node.index === 0 ? 'wins' : 'shadowed'} · ${e.size.toLocaleString('en')} bytes · ${e.storage}`;
-    item.iconPath = new vscode.ThemeIcon(node.index === 0 ? 'pass-filled' : 'circle-outline');
-    item.tooltip = `${e.path}\nin ${e.source.name} (${e.source.diskPath})\n${node.index === 0 ? 'The engine loads this copy.' : `Shadowed by ${node.copies[0].source.name}.`}`;
+    const d = describeCopy(node, node.index);
+    const item = new vscode.TreeItem(d.label);
+    item.description = d.description;
+    item.tooltip = d.tooltip;
+    item.iconPath = new vscode.ThemeIcon(d.wins ? 'pass-filled' : 'circle-outline');
     const mount = this.service.mount;
-    if (mount) item.resourceUri = sourceUri(mount, e.source.name, e.path);
-    item.contextValue = node.index + 1 < node.copies.length ? 'arch06.copy.hasNext' : 'arch06.copy';
-    item.command = { command: 'arch06.openCopy', title: 'Open This Copy', arguments: [node] };
+    const e = node.copies[node.index];
+    if (e) {
+      if (mount) item.resourceUri = sourceUri(mount, e.source.name, e.path);
+      // The last loose copy's next one is the container's (Compare with Next Copy diffs them).
+      item.contextValue = node.index + 1 < node.copies.length || node.embedded ? 'arch06.copy.hasNext' : 'arch06.copy';
+      item.command = { command: 'arch06.openCopy', title: 'Open This Copy', arguments: [node] };
+    } else if (node.embedded) {
+      item.contextValue = 'arch06.copy';
+      item.resourceUri = memberUri(node.embedded.manifest, node.embedded.member);
+      const target = embeddedTarget(node);
+      if (target) item.command = { command: 'vscode.open', title: 'Open This Copy', arguments: [target] };
+    }
     return item;
   }
+}
+
+/**
+ * Where the embedded copy opens: its bundle folder when the engine serves it (the folder serves
+ * the container's copy then); the text view of the container's copy when a loose one wins and the
+ * file has a text view; otherwise nowhere (no URI names a shadowed embedded copy).
+ */
+export function embeddedTarget(node: CopyList): vscode.Uri | undefined {
+  const x = node.embedded;
+  if (!x) return undefined;
+  if (x.served) return memberUri(x.manifest, x.member);
+  return textKindOf(node.path) ? textUri(memberUri(x.manifest, x.member), 'embedded') : undefined;
 }

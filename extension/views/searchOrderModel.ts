@@ -86,7 +86,7 @@ export function searchOrderNodes(m: SearchOrderMount): SearchOrderNode[] {
       id: `source:${index}:${s.name}`,
       kind: 'source',
       label: `${index + 1}. ${s.name}`,
-      description: `${s.kind} · ${s.fileCount.toLocaleString('en')} files`,
+      description: `${s.kind} · ${count(s.fileCount, 'file')}`,
       tooltip: `**${s.name}** (${s.kind})\n\n${s.diskPath}\n\nConsulted ${ordinal(index + 1)} of ${m.sources.length}: a path it holds is shadowed only by the sources above it.`,
       tooltipIsMarkdown: true,
       icon: { id: s.kind === 'archive' ? 'archive' : 'folder-library' },

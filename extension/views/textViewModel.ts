@@ -13,7 +13,7 @@
  */
 import { Arch06Error, isArch06Error } from '../../core/errors';
 import { EntryByteSource, bundleStem, headerCheckFor, locateBundleMember, parseUriPath, readEntryCheckedAsync, resolveBundle } from '../../core/archive';
-import type { ArchUri, EntryReadOptions, Mount, ResolvedBundle } from '../../core/archive';
+import type { ArchUri, BundleMember, EntryReadOptions, Mount, ResolvedBundle } from '../../core/archive';
 import { readEmbb } from '../../core/formats/bundle';
 import { parseScript } from '../../core/formats/script';
 import { bindableNames, scriptDefinitions } from '../../core/havokScript';
@@ -186,16 +186,24 @@ export async function loadTextView(m: Mount, uriPath: string, copy: CopyKind = '
   }
 }
 
-/** The embedded copy a path's bundle holds below the last copy the mount serves, if any (for Compare with Next Copy). */
-export function embeddedCopyOf(m: Mount, path: string): { bundle: ResolvedBundle; container: string; source: string } | undefined {
+/**
+ * The copy of `path` a bundle's container embeds: the bundle given (a bundle folder's manifest),
+ * else the bundle of the path's stem; with whether the engine serves it (no loose copy wins).
+ * Undefined when no such bundle declares the path or its container does not hold it.
+ */
+export function bundleCopyOf(
+  m: Mount,
+  path: string,
+  bundle?: string,
+): { bundle: ResolvedBundle; member: BundleMember; container: string; source: string; served: boolean } | undefined {
   let b: ResolvedBundle;
   try {
-    b = bundleOf(m, path);
+    b = bundle ? resolveBundle(m, bundle) : bundleOf(m, path);
   } catch (e) {
     if (isArch06Error(e)) return undefined;
     throw e;
   }
-  const member = b.members.find((x) => x.path.toLowerCase() === path.toLowerCase());
-  if (!member?.embedded || !b.container || member.servedFrom !== 'loose') return undefined;
-  return { bundle: b, container: b.container.path, source: b.container.source };
+  const member = declaredAt(b, path);
+  if (!member?.embedded || !b.container) return undefined;
+  return { bundle: b, member, container: b.container.path, source: b.container.source, served: member.servedFrom === 'container' };
 }

@@ -17,6 +17,7 @@ import { esc, failurePage, fmt, inNextFrame } from '../shared/html';
 import { wireSearchBox } from '../shared/searchBox';
 import { hostChannel } from '../shared/webviewApi';
 import type { BundleView, HostToView, MemberRow, ServedFrom, ViewToHost } from './protocol';
+import { scrollAfterReorder } from './tableScroll';
 
 /** Row height in pixels: the virtualised table places rows by it (bundleView.css sets the same). */
 const ROW_HEIGHT = 22;
@@ -67,10 +68,12 @@ let sorted: number[] = [];
 let shown: number[] = [];
 /** The selected row (an index into `rows`), -1 for none. */
 let selected = -1;
+/** Whether the user chose the selection (a click, a key, the restored state), not the default first row. */
+let chosen = false;
 let firstRowsSent = false;
 
 const save = (): void =>
-  host.setState({ filter: state.filter, sort: state.sort, desc: state.desc, selected: selected >= 0 ? rows[selected]!.path : undefined });
+  host.setState({ filter: state.filter, sort: state.sort, desc: state.desc, selected: chosen && selected >= 0 ? rows[selected]!.path : undefined });
 const dataset = document.body.dataset;
 dataset.state = 'waiting';
 
@@ -253,14 +256,24 @@ function resort(): void {
 function refilter(): void {
   const q = state.filter.trim().toLowerCase().replace(/\//g, '\\');
   shown = q ? sorted.filter((i) => keys[i]!.includes(q)) : sorted.slice();
-  if (!shown.includes(selected)) selected = shown.length ? shown[0]! : -1;
+  if (!shown.includes(selected)) {
+    selected = shown.length ? shown[0]! : -1;
+    chosen = false;
+  }
   version++;
   spacer.style.height = shown.length * ROW_HEIGHT + 'px';
   alignHead();
   grid.setAttribute('aria-rowcount', String(shown.length + 1));
   $('shownText').textContent = q ? fmt(shown.length) + ' of ' + fmt(rows.length) + ' members' : fmt(rows.length) + ' members';
   dataset.shown = String(shown.length);
-  scrollToSelected();
+  // The user's row stays in view; otherwise the new order is shown from its top (tableScroll.ts).
+  viewport.scrollTop = scrollAfterReorder({
+    chosen,
+    selectedPos: shown.indexOf(selected),
+    scrollTop: viewport.scrollTop,
+    viewHeight: viewport.clientHeight,
+    rowHeight: ROW_HEIGHT,
+  });
   render();
 }
 
@@ -382,6 +395,7 @@ function scrollToSelected(): void {
 function select(pos: number): void {
   if (!shown.length) return;
   selected = shown[Math.max(0, Math.min(shown.length - 1, pos))]!;
+  chosen = true;
   save();
   scrollToSelected();
 }
@@ -422,6 +436,7 @@ function onInit(v: BundleView): void {
   rows = v.rows;
   keys = rows.map((r) => r.path.toLowerCase().replace(/\//g, '\\'));
   selected = state.selected === undefined ? -1 : rows.findIndex((r) => r.path === state.selected);
+  chosen = selected >= 0;
   $('summary').innerHTML = summaryHtml(v);
   filterInput.value = state.filter;
   dataset.total = String(rows.length);

@@ -6,7 +6,8 @@
 // the container holds them), clear the filter and open the loose member with a double-click, move
 // the selection with the arrow keys to the missing member (Enter says why nothing opens), and open
 // the .embb of the same stem (the same table); a broken manifest on disk shows the reason and its
-// first bytes; a container of 3,000 members keeps only the rows in view in the DOM. Prints the time from choosing the file to the first
+// first bytes; a container of 3,000 members keeps only the rows in view in the DOM, and a sort shows
+// the top of the new order unless the user chose a row, which stays in view. Prints the time from choosing the file to the first
 // rows. Screenshots per step.
 import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
@@ -220,6 +221,33 @@ test('the bundle editor lists the sample bundle, filters as you type and opens m
     await h.page.keyboard.type('m0150');
     await h.waitFor(async () => ((await dataset(bigFrame)).shown === '10' ? true : undefined), 10_000, 'the filter to keep m01500-m01509');
     await h.screenshot('bundle-thousands-filtered');
+
+    // Sorting (issue 20 item 11): scrolled down with no row chosen, a sort shows the top of the new order;
+    // with a row the user clicked, that row stays in view.
+    await h.page.keyboard.press('Escape');
+    await h.waitFor(async () => ((await dataset(bigFrame)).shown === '3000' ? true : undefined), 10_000, 'the filter cleared');
+    const scrollTop = (): Promise<number> =>
+      bigFrame.evaluate(() => Number((globalThis as unknown as { document: any }).document.getElementById('viewport').scrollTop));
+    await bigFrame.evaluate(() => {
+      (globalThis as unknown as { document: any }).document.getElementById('viewport').scrollTop = 30_000;
+    });
+    await h.waitFor(async () => ((await scrollTop()) > 20_000 ? true : undefined), 5_000, 'the table scrolled down');
+    await bigFrame.click('#head button[data-sort="declared"]');
+    await h.waitFor(async () => ((await scrollTop()) === 0 ? true : undefined), 5_000, 'the sorted table shown from its top');
+    await bigFrame.evaluate(() => {
+      (globalThis as unknown as { document: any }).document.getElementById('viewport').scrollTop = 30_000;
+    });
+    await h.waitFor(async () => ((await rowsOf(bigFrame)).length > 0 && (await scrollTop()) > 20_000 ? true : undefined), 5_000, 'scrolled down again');
+    const picked = (await rowsOf(bigFrame))[15]!.path;
+    await bigFrame.click(`#rows .row:has-text("${picked.slice(4)}")`);
+    await bigFrame.click('#head button[data-sort="path"]');
+    await h.waitFor(
+      async () => ((await rowsOf(bigFrame)).some((r) => r.path === picked) && (await dataset(bigFrame)).selected === picked ? true : undefined),
+      5_000,
+      `the chosen row ${picked} kept in view after the sort`,
+    );
+    assert.ok((await scrollTop()) > 0, 'the chosen row is far down the path order');
+    await h.screenshot('bundle-sorted');
   } catch (e) {
     await h.screenshot('failure').catch(() => undefined);
     throw e;

@@ -468,9 +468,9 @@ export class Harness {
     let lastClick = 0;
     await this.waitFor(
       async () => {
-        // A script or decoded text opens as its text view, titled "<name> (text)".
+        // A script or decoded text opens as its text view, titled "<name> (text)" or "<name> (text in <place>)".
         const title = await this.activeEditorTitle();
-        if (title === name || title === `${name} (text)`) return true;
+        if (title === name || title === `${name} (text)` || title?.startsWith(`${name} (text in `)) return true;
         const r = await this.findRow(segments);
         if (r && r.expanded === undefined && Date.now() - lastClick > 2000) {
           lastClick = Date.now();

@@ -152,7 +152,11 @@ test(
       await h.screenshot('registry-bindings');
       const quest = '_gatequest_QR_Script1_48d7e0b6';
       await frame.click(`#bindings tbody tr:has-text("GateQuest.QR")`);
-      await h.waitFor(async () => ((await h.activeEditorTitle()) === 'fortgate.scripts (text)' ? true : undefined), 20_000, 'the layer script in an editor');
+      await h.waitFor(
+        async () => ((await h.activeEditorTitle()) === 'fortgate.scripts (text in sample)' ? true : undefined),
+        20_000,
+        'the layer script in an editor',
+      );
       await h.waitFor(async () => ((await cursorLine(h)) === lineOf(quest) ? true : undefined), 15_000, `the cursor on line ${lineOf(quest)}`);
       assert.match(await h.editorText(), new RegExp(`${quest} = function \\(self, threadId, scriptId\\)`));
       await h.screenshot('registry-binding-opens-script');
@@ -165,7 +169,7 @@ test(
       const hmake = '_gatecontroller_SO_Script_7b19c3d5';
       await frame.press(`#bindings tbody tr:has-text("GateCon.SO")`, 'Enter');
       await h.waitFor(async () => ((await cursorLine(h)) === lineOf(hmake) ? true : undefined), 20_000, `the cursor on line ${lineOf(hmake)}`);
-      assert.equal(await h.activeEditorTitle(), 'fortgate.scripts (text)');
+      assert.equal(await h.activeEditorTitle(), 'fortgate.scripts (text in sample)');
       await h.screenshot('registry-binding-enter');
 
       // Groups and blocks: owner → members; a raw block's bytes as hex.

@@ -2,9 +2,10 @@
 // (core/sample/sampleGame.ts): the layer's SCRI script, opened from its bundle folder in the
 // Explorer, shows as coloured Havok Script source (the document is exactly the source: its first
 // line is the source's first line, the SCRI header sits in a CodeLens above it and in the status
-// bar), and so does a script without the header; "Compare with Next Copy" on the registry
+// bar), Copies of the Active File lists the copy its bundle serves, and so does a script without the header; "Compare with Next Copy" on the registry
 // Patch_02 patches shows a diff of the decoded texts of the container's copy (left) and the
-// patched one (right); "Open as Text" on the manifest shows where each member is served from.
+// patched one (right); "Open as Text" on the manifest shows where each member is served from;
+// the path index (archivepatchloosefiles.txt, binary despite its name) opens as its decoded rows.
 // Screenshots per step; the game folder comes out unchanged.
 import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
@@ -89,6 +90,18 @@ test(
       assert.notEqual(colourOf('hstructure'), colourOf('__constructor'), 'the hstructure keyword and a field name differ in colour');
       assert.notEqual(colourOf('ifunction'), colourOf('__constructor'), 'a field and its ": type" annotation differ in colour');
       await h.screenshot('script-as-source');
+      // Its copies (issue 20 item 9): the one its bundle's container serves, not an empty view.
+      await h.runCommand('arch06: Show Search Order');
+      const copies = await h.waitFor(
+        async () => {
+          const rows = await h.viewRows('Copies of the Active File');
+          return rows.length === 1 ? rows : undefined;
+        },
+        20_000,
+        'the Copies view to list the script served from its bundle',
+      );
+      assert.match(copies[0], /Base\.arch06[\s\S]*wins[\s\S]*in fortgate\.embb/);
+      await h.screenshot('script-copies');
 
       // 1b. A script without the SCRI header (the sample's older scripts), through Go to File: opens the same way.
       await h.runCommand('arch06: Go to File…');
@@ -137,6 +150,24 @@ test(
       assert.match(manifest, /fortgate\.objres from=loose source=Patch_02\.arch06/);
       assert.ok(await h.statusBarItem('arch06 Decoded Text'), 'decoded texts are in their own language');
       await h.screenshot('manifest-as-text');
+
+      // 4. The path index, a binary file named .txt, opened from the Explorer: its decoded rows, not VS Code's binary notice.
+      await h.openExplorerFile([ROOT, 'archivepatchloosefiles.txt']);
+      const index = await h.waitFor(
+        async () => {
+          const t = await h.editorText().catch(() => '');
+          return /\[index\] rows=3 problems=0/.test(t) ? t : undefined;
+        },
+        20_000,
+        'the path index as its decoded rows',
+      );
+      assert.match(index, /path=database\\string\\enus\\string\.strdb/);
+      assert.equal(
+        await h.page.locator('.editor-group-container.active .monaco-editor-pane-placeholder, .editor-group-container.active .binary-container').count(),
+        0,
+        'no binary notice',
+      );
+      await h.screenshot('path-index-as-text');
     } catch (e) {
       await h.screenshot('failure').catch(() => undefined);
       throw e;

@@ -122,7 +122,7 @@ test('browse, compare, find and extract in the arch06: workspace', { skip: e2eSk
     // 5. Go to File: fuzzy over every path.
     await h.runCommand('arch06: Go to File…');
     await h.quickPick('startup.scripts');
-    await h.waitFor(async () => (await h.activeEditorTitle()) === 'startup.scripts (text)', 15_000, 'startup.scripts to open');
+    await h.waitFor(async () => (await h.activeEditorTitle()) === 'startup.scripts (text in common)', 15_000, 'startup.scripts to open');
     assert.match(await h.editorText(), /Base copy/);
     await h.screenshot('go-to-file');
 

@@ -18,7 +18,7 @@ import { repoRoot } from '../support/shared';
 const SERVER = path.join(repoRoot(), 'dist', 'server.js');
 /** The script view's URI of the layer script, a member of its bundle folder (extension/views/textView.ts). */
 const slashed = (p: string): string => p.replace(/\\/g, '/');
-const SCRIPT_URI = `arch06-text:/${slashed(SAMPLE_LAYER)}.bndl%20%5Bbundle%5D/${slashed(SAMPLE_LAYER_SCRIPT)}%20(text)`;
+const SCRIPT_URI = `arch06-text:/${slashed(SAMPLE_LAYER)}.bndl%20%5Bbundle%5D/${slashed(SAMPLE_LAYER_SCRIPT)}%20(text%20in%20sample)`;
 
 interface Position {
   line: number;

@@ -13,6 +13,9 @@ import {
   sourceFolderNames,
   sourceOfFolder,
   sourceUriPath,
+  memberUriPath,
+  textViewPath,
+  viewedPath,
 } from '../viewPaths';
 
 test('the merged view: /<game path>, either case, separators normalised to backslashes', () => {
@@ -80,4 +83,27 @@ test('a URI path that leaves the tree (.., .) or holds control characters is a t
       p,
     );
   }
+});
+
+test('text view paths say where the file is, so same-named files of two regions get different tab titles', () => {
+  const layer = (region: string): string => `worlds\\retail\\${region}\\sectionsandlayers\\fortwallgameplay`;
+  const island = memberUriPath(`${layer('island')}.bndl`, `${layer('island')}.scripts`);
+  const volcano = memberUriPath(`${layer('volcano')}.bndl`, `${layer('volcano')}.scripts`);
+  const title = (p: string): string => p.slice(p.lastIndexOf('/') + 1);
+  assert.equal(title(textViewPath(island)), 'fortwallgameplay.scripts (text in island)');
+  assert.equal(title(textViewPath(volcano)), 'fortwallgameplay.scripts (text in volcano)');
+  // Outside worlds: the file's folder; one source's copy: the source too; a root file of the merged view: no place.
+  assert.equal(title(textViewPath(mergedUriPath('database\\string\\frfr\\string.strdb'))), 'string.strdb (text in frfr)');
+  assert.equal(
+    title(textViewPath(sourceUriPath('03 Patch_02.arch06', `${layer('island')}.objres`))),
+    'fortwallgameplay.objres (text in island of Patch_02.arch06)',
+  );
+  assert.equal(title(textViewPath(sourceUriPath('01 HotChunk.arch06', 'archivepatchloosefiles.txt'))), 'archivepatchloosefiles.txt (text in HotChunk.arch06)');
+  assert.equal(title(textViewPath(mergedUriPath('archivepatchloosefiles.txt'))), 'archivepatchloosefiles.txt (text)');
+  // Back to the file's path, from the new titles and from the older ` (text)` alike.
+  for (const p of [island, volcano, mergedUriPath('a\\b.objres'), sourceUriPath('Base.arch06', 'x.bndl')]) assert.equal(viewedPath(textViewPath(p)), p);
+  assert.equal(viewedPath(`${island} (text)`), island);
+  assert.equal(viewedPath(island), island, 'a path without the suffix is taken as it is');
+  // Only characters every URI encoder writes alike are added (letters, digits, spaces, parentheses).
+  assert.match(textViewPath(island).slice(island.length), /^[A-Za-z0-9 ()._-]+$/);
 });

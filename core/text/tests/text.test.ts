@@ -98,6 +98,38 @@ test('textKindOf: which files have a decoded text', () => {
   assert.equal(textKindOf('x.hks'), 'script');
   assert.equal(textKindOf('x.txt'), undefined);
   assert.equal(textKindOf('noext'), undefined);
+  // The path index is binary despite its .txt: by its whole name, any case, any folder.
+  assert.equal(textKindOf('archivepatchloosefiles.txt'), 'pathIndex');
+  assert.equal(textKindOf('a/b\\ArchivePatchLooseFiles.TXT'), 'pathIndex');
+  assert.equal(textKindOf('xarchivepatchloosefiles.txt'), undefined);
+});
+
+const realIndex = sharedPath('samples/real/archivepatchloosefiles.txt');
+
+test('the real path index (archivepatchloosefiles.txt): one record per row, hash and path, in file order, no problem', { skip: realIndex.skip }, () => {
+  const bytes = new Uint8Array(fs.readFileSync(realIndex.path));
+  // By hand (../shared/samples/real/README.md: 243 rows; seed 004: u32 1 | u32 string bytes | strings | u32 count | {hash, offset}).
+  const dv = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const stringBytes = dv.getUint32(4, true);
+  const count = dv.getUint32(8 + stringBytes, true);
+  assert.equal(count, 243);
+  const rows = [...Array(count)].map((_, i) => {
+    const at = 12 + stringBytes + 8 * i;
+    const off = 8 + dv.getUint32(at + 4, true);
+    return { hash: dv.getUint32(at, true), path: Buffer.from(bytes.subarray(off, bytes.indexOf(0, off))).toString('latin1') };
+  });
+  const r = renderText('pathIndex', bytes, 'archivepatchloosefiles.txt');
+  assert.equal(r.language, 'decoded');
+  const doc = readDecodedText(r.text);
+  assert.deepEqual(section(doc, 'index').summary, { rows: '243', problems: '0' });
+  assert.deepEqual(
+    section(doc, 'index').records.map((x) => [x.id, x.attrs.path]),
+    rows.map((x) => [formatHash(x.hash), x.path]),
+  );
+  assert.equal(
+    doc.find((s) => s.name === 'problems'),
+    undefined,
+  );
 });
 
 test("round trip on the sample's world layer: the registry text's records are the decoded objects, bindings and groups", () => {

@@ -14,6 +14,7 @@ import { readEmbb, writeBndl, writeEmbb } from '../../../core/formats/bundle';
 import { MemoryByteSource } from '../../../core/io';
 import { SAMPLE_BUNDLE, sampleGame } from '../../../core/sample';
 import { checkViewMessage } from '../../../media/bundle/protocol';
+import { scrollAfterReorder } from '../../../media/bundle/tableScroll';
 import { tempDir, writeTree } from '../../../test/support/fixtures';
 import { sharedPath } from '../../../test/support/shared';
 import { bundleMemberUriPath, containerModel, copyBanner, memberType, mountLooseCopies, resolvedModel, standaloneModel, summaryLine } from '../bundleRows';
@@ -340,4 +341,18 @@ test('the protocol check: ready, firstRows and open with a row index pass; anyth
   for (const bad of [{ type: 'open' }, { type: 'open', row: -1 }, { type: 'open', row: 1.5 }, { type: 'open', row: '3' }, { type: 'save' }, null, 'open', 42]) {
     assert.equal(checkViewMessage(bad), undefined, JSON.stringify(bad));
   }
+});
+
+test('after a sort or a filter: the user’s row kept in view with the least scroll; the default selection scrolls to the top', () => {
+  const f = { chosen: true, selectedPos: 100, scrollTop: 5000, viewHeight: 440, rowHeight: 22 };
+  // Chosen and already in view: no scroll.
+  assert.equal(scrollAfterReorder({ ...f, scrollTop: 2100 }), 2100);
+  // Chosen, above the view: its top at the top; below it: its bottom at the bottom.
+  assert.equal(scrollAfterReorder(f), 2200);
+  assert.equal(scrollAfterReorder({ ...f, scrollTop: 0 }), 100 * 22 + 22 - 440);
+  // Not chosen (the first row picked by default), or no selection: the top of the new order.
+  assert.equal(scrollAfterReorder({ ...f, chosen: false }), 0);
+  assert.equal(scrollAfterReorder({ ...f, selectedPos: -1 }), 0);
+  // A chosen first row in a short view: never negative.
+  assert.equal(scrollAfterReorder({ ...f, selectedPos: 0, scrollTop: 300, viewHeight: 10 }), 0);
 });

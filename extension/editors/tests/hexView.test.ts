@@ -204,10 +204,7 @@ test('package.json: the editor table mirrors contributes.customEditors; the hex 
     const e = editors.find((x) => x.viewType === known.viewType);
     assert.ok(e, known.viewType);
     assert.equal(e.displayName, known.name);
-    assert.deepEqual(
-      patterns(e),
-      known.extensions.map((x) => `*.${x}`),
-    );
+    assert.deepEqual(patterns(e), [...known.extensions.map((x) => `*.${x}`), ...(known.fileNames ?? [])]);
   }
   const others = editors.filter((e) => !ARCH06_EDITORS.some((k) => k.viewType === e.viewType));
   assert.deepEqual(others.map((e) => e.viewType).sort(), [HEX_VIEW_TYPE, HEX_ANY_VIEW_TYPE].sort());

@@ -201,6 +201,31 @@ function manyObjects(n: number): ObjlWriterObject[] {
   }));
 }
 
+test('search as you type matches group names too: every object of a group whose name holds the text', () => {
+  const objects: ObjlWriterObject[] = Array.from({ length: 300 }, (_, i) => ({
+    className: i % 2 ? 'ScriptRelay' : 'FireProp',
+    name: `Obj_${i}`,
+    position: [i, 0, 0] as [number, number, number],
+    group: i % 3 === 0 ? 'GateCon_Alarm' : i % 3 === 1 ? 'Bridge_North' : null,
+  }));
+  const model = buildRegistryModel({ bytes: writeRegistry({ scriptPath: 'x.scripts', objects }), path: 'x.objres', patch: { state: 'unresolved', text: '' } });
+  const scan = (q: string): number[] => objects.flatMap((o, i) => ([o.name, o.className, o.group ?? ''].some((x) => x.toLowerCase().includes(q)) ? [i] : []));
+  // Typed a key at a time (narrowing the last result) and fresh: both equal the scan, groups included.
+  for (const word of ['gatecon', 'bridge_n', 'obj_1']) {
+    for (let k = 1; k <= word.length; k++) {
+      const q = word.slice(0, k);
+      assert.deepEqual(Array.from(model.objects.filter(q, '')), scan(q), q);
+      assert.deepEqual(Array.from(new ObjectTable(model.registry.objectList).filter(q, '')), scan(q), `fresh ${q}`);
+    }
+  }
+  assert.equal(model.objects.filter('GATECON_ALARM', '').length, 100);
+  assert.equal(model.objects.filter('alarm', 'FireProp').length, 50, 'with the class filter');
+  assert.deepEqual(
+    model.objects.window('bridge', '', 0, 1).rows.map((r) => ('group' in r ? r.group : null)),
+    ['Bridge_North'],
+  );
+});
+
 test('search as you type: substrings of name or class, 0x hashes and template ids, the class filter, narrowing equals a fresh scan', () => {
   const objects = manyObjects(5000);
   const bytes = writeRegistry({ scriptPath: 'x.scripts', objects });

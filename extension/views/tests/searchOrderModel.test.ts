@@ -51,6 +51,11 @@ test('sources in search order, numbered, with kind, count, icon and a reveal act
       ['source', '3. Game', 'directory · 2 files', 'folder-library'],
     ],
   );
+  // One file, one source: singular (issue 20 item 11: "1 files").
+  assert.deepEqual(
+    below(mount({ sources: [source('Patch_00.arch06', 'archive', 1), source('Empty.arch06', 'archive', 0)] })).map((n) => n.description),
+    ['archive · 1 file', 'archive · 0 files'],
+  );
   assert.deepEqual(nodes[1].action, { kind: 'revealSource', source: 'Base.arch06', folder: '02 Base.arch06' });
   assert.equal(nodes[1].source, 'Base.arch06');
   assert.deepEqual(

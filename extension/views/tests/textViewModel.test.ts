@@ -18,7 +18,7 @@ import {
 } from '../../../core/sample';
 import { tempDir, writeTree } from '../../../test/support/fixtures';
 import { mergedUriPath, sourceUriPath } from '../../../core/archive';
-import { DECODED_LANGUAGE, SCRIPT_LANGUAGE, copyOfQuery, copyQuery, embeddedCopyOf, loadTextView } from '../textViewModel';
+import { DECODED_LANGUAGE, SCRIPT_LANGUAGE, bundleCopyOf, copyOfQuery, copyQuery, loadTextView } from '../textViewModel';
 
 const root = tempDir('arch06-text-view-');
 for (const f of sampleGame()) writeTree(root, { [f.path]: f.bytes });
@@ -71,11 +71,13 @@ test('the patched registry (served) and the copy its container embeds, both deco
   assert.deepEqual(member.slice(2), served.text.split('\n').slice(2));
 });
 
-test('embeddedCopyOf: only a member served loose whose container holds its own copy', () => {
-  const e = embeddedCopyOf(mount, SAMPLE_LAYER_REGISTRY);
-  assert.deepEqual(e && [e.container, e.source], [`${SAMPLE_LAYER}.embb`, 'Base.arch06']);
-  assert.equal(embeddedCopyOf(mount, SAMPLE_LAYER_SCRIPT), undefined, 'served from the container itself');
-  assert.equal(embeddedCopyOf(mount, 'config\\game.cfg'), undefined);
+test('bundleCopyOf: the copy a bundle container embeds, served or shadowed by a loose one', () => {
+  const e = bundleCopyOf(mount, SAMPLE_LAYER_REGISTRY)!;
+  assert.deepEqual([e.container, e.source, e.served], [`${SAMPLE_LAYER}.embb`, 'Base.arch06', false], 'Patch_02 ships it loose');
+  const s = bundleCopyOf(mount, SAMPLE_LAYER_SCRIPT)!;
+  assert.equal(s.served, true, 'served from the container itself');
+  assert.equal(bundleCopyOf(mount, SAMPLE_LAYER_SCRIPT, `${SAMPLE_LAYER}.bndl`)!.served, true, 'the bundle named');
+  assert.equal(bundleCopyOf(mount, 'config\\game.cfg'), undefined);
 });
 
 test('manifest (served: with where each member comes from; one copy: the manifest alone), container, string table, skeleton', async () => {
@@ -101,4 +103,18 @@ test('other files as they are; a file that does not decode says why', async () =
   assert.match(bad.text, /^# arch06: worlds\\broken\\layer\.objres \(served from Broken\.arch06\) does not decode as registry:/);
   assert.match(bad.text, /^# 000000 {2}6e 6f 74 20/m);
   await assert.rejects(loadTextView(mount, mergedUriPath('nowhere\\x.objres')), /not found/);
+});
+
+test('the path index (archivepatchloosefiles.txt, binary despite its name) opens as its decoded rows, not as bytes', async () => {
+  // HotChunk's (three string-table paths) wins in the merged view; Patch_02's lists five (core/sample/sampleGame.ts).
+  const v = await loadTextView(mount, mergedUriPath('archivepatchloosefiles.txt'));
+  assert.equal(v.kind, 'pathIndex');
+  assert.equal(v.language, DECODED_LANGUAGE);
+  assert.match(v.text, /^\[index\] rows=3 problems=0$/m);
+  assert.match(v.text, /^0x[0-9A-F]{8} path=database\\string\\enus\\string\.strdb$/m);
+  assert.match(v.summary, /path index .*served from HotChunk\.arch06/);
+  assert.doesNotMatch(v.text, /\u0000/, 'no raw bytes');
+  const patch2 = await loadTextView(mount, sourceUriPath('Patch_02.arch06', 'archivepatchloosefiles.txt'));
+  assert.match(patch2.text, /^\[index\] rows=5 problems=0$/m);
+  assert.match(patch2.text, /^0x[0-9A-F]{8} path=config\\game\.cfg$/m);
 });
