@@ -12,7 +12,7 @@ import { BIG_ENTRY, WIDE_FOLDER, writeInstall } from './synthInstall';
 
 const repo = path.resolve(__dirname, '..', '..');
 const dataDir = path.join(repo, 'bench-data', 'full');
-const VERSION = 'synth-v1';
+const VERSION = 'synth-v2'; // v2: scripts are SCRI files of retail-style source
 
 function ensureInstall(): void {
   const marker = path.join(dataDir, '.version');

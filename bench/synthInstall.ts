@@ -7,11 +7,13 @@
  *
  * `planInstall()` is pure and cheap (the test checks its figures); `writeInstall()` writes the
  * archives with the project's own LTAR writer. Entries are small, except one 256 MiB chunked
- * entry for range reads and one folder of 10,000 entries for listings.
+ * entry for range reads and one folder of 10,000 entries for listings. Scripts are SCRI files of
+ * retail-style source (`scriptSource`), so Find in Files is measured on what it reads in the game.
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { LtarWriter, writePathIndex, PATH_INDEX_NAME } from '../core/formats/archive';
+import { writeScri } from '../core/formats/script';
 
 export const SEED_FIGURES = {
   archives: 76,
@@ -238,8 +240,55 @@ export function planCfg(archives: PlannedArchive[]): string {
   ].join('\r\n');
 }
 
-/** Small deterministic content for entry `i`. */
-function content(p: string): Uint8Array {
+/** A path's deterministic 32-bit hash (FNV-1a), to vary the scripts. */
+function pathHash(p: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < p.length; i++) h = Math.imul(h ^ p.charCodeAt(i), 0x01000193);
+  return h >>> 0;
+}
+
+/** The word a ~9,000-hit search looks for: one `self:BeSentry(…)` call in three scripts in ten. */
+export const COMMON_SCRIPT_WORD = 'sentry';
+
+/**
+ * A script's source in the retail layers' style (../shared/samples/real: prototypes, then an
+ * implementation of relay functions and hmake objects), about 700 bytes; three scripts in ten call
+ * `self:BeSentry`, the only place the word `sentry` stands.
+ */
+export function scriptSource(p: string): string {
+  const h = pathHash(p);
+  const stem = p.slice(p.lastIndexOf('\\') + 1).replace(/\.[^.]*$/, '');
+  const id = h.toString(16).padStart(8, '0');
+  return [
+    '-- SCRIPTOBJECT PROTOTYPES (search for IMPLEMENTATION to get to the actual code)',
+    `-- ${p}`,
+    `hstructure _${stem}_SO_meta`,
+    '\t__constructor : ifunction',
+    '\tInit : ifunction',
+    'end',
+    '',
+    '-- IMPLEMENTATION',
+    `local section_${id} = {`,
+    `_${stem}_SR_Script1_${id} = function (self, threadId, scriptId)`,
+    '\tlocal Instance = scriptId.Instance',
+    '\tlocal SR = ScriptRelay.Create( scriptId, "SR"  )',
+    `\t\tLithThreadSleep( threadId, ${h % 7} )`,
+    '\t\tSR:Trigger(GameBase.None)',
+    'end,',
+    `_${stem}_SO_Script_${id} = hmake _${stem}_SO_meta {`,
+    '\tInit = function ( self )',
+    '\t\tlocal Instance = self.scriptId.Instance',
+    h % 10 < 3 ? '\t\tself:BeSentry( Instance )' : '\t\tself.IsOpen = false',
+    '\tend',
+    ',},',
+    '}',
+    '',
+  ].join('\n');
+}
+
+/** Small deterministic content for a path: a script is SCRI source as the retail ones (header, source, one NUL), anything else its path. */
+export function content(p: string): Uint8Array {
+  if (/\.scripts$/i.test(p)) return writeScri(scriptSource(p));
   return Buffer.from(`${p}\n`, 'latin1');
 }
 

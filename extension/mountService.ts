@@ -32,6 +32,8 @@ export class MountService implements vscode.Disposable {
   /** Work that will (or may) mount an install: the file system waits for it instead of failing. */
   private readonly inFlight = new Set<Promise<unknown>>();
   private fuzzy: FuzzyIndex | undefined;
+  /** The current mount's distinct paths, listed once (Go to File's indexes and every Find in Files share the strings). */
+  private paths: { mount: Mount; paths: string[] } | undefined;
   private withMembers: { mount: Mount; index: Promise<PathsAndMembers>; ready?: PathsAndMembers } | undefined;
   private readonly changed = new vscode.EventEmitter<Mount | undefined>();
   readonly onDidChange = this.changed.event;
@@ -133,6 +135,7 @@ export class MountService implements vscode.Disposable {
     if (options.closeOld !== false) this.current?.close();
     this.current = m;
     this.fuzzy = undefined;
+    this.paths = undefined;
     this.withMembers = undefined;
     this.changed.fire(m);
   }
@@ -145,9 +148,15 @@ export class MountService implements vscode.Disposable {
     const m = this.current;
     if (!m) return undefined;
     if (!this.fuzzy) {
-      this.fuzzy = new FuzzyIndex(m.distinctPaths());
+      this.fuzzy = new FuzzyIndex(this.distinctPaths(m));
     }
     return this.fuzzy;
+  }
+
+  /** Every distinct path of `m` (the current mount), in index order, listed once per mount. */
+  distinctPaths(m: Mount): string[] {
+    if (this.paths?.mount !== m) this.paths = { mount: m, paths: m.distinctPaths() };
+    return this.paths.paths;
   }
 
   /**
@@ -166,7 +175,7 @@ export class MountService implements vscode.Disposable {
           isCancelled: () => this.current !== m,
           onProgress: (done, total) => progress.report({ message: `${done.toLocaleString('en')} / ${total.toLocaleString('en')} bundles` }),
         });
-        const paths = m.distinctPaths();
+        const paths = this.distinctPaths(m);
         const fuzzy = new FuzzyIndex([...paths, ...catalog.rows.map((r) => r.path)]);
         this.log(
           `bundle members: ${catalog.rows.length} in ${catalog.manifests} bundles in ${Date.now() - started} ms` +

@@ -1,7 +1,7 @@
 // The synthetic install must match the seed's measured figures exactly, or the benchmark measures the wrong thing.
 import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
-import { SEED_FIGURES, planInstall, planCfg } from '../synthInstall';
+import { COMMON_SCRIPT_WORD, SEED_FIGURES, content, planInstall, planCfg, scriptSource } from '../synthInstall';
 import { parseArchcfg } from '../../core/archive';
 
 test('the synthetic install plan has the seed figures', () => {
@@ -34,4 +34,22 @@ test('the synthetic install plan has the seed figures', () => {
   for (const a of archives) assert.equal(new Set(a.files.map((p) => p.toLowerCase())).size, a.files.length, `${a.name} has a duplicate path`);
   const cfg = parseArchcfg(planCfg(archives));
   assert.equal(cfg.length, 1 + 74 + 5);
+});
+
+test('the synthetic scripts are SCRI files of source, and about 9,000 of them hold the common word', () => {
+  const scripts = new Map<string, string>();
+  for (const a of planInstall()) for (const p of a.files) if (/\.scripts$/i.test(p)) scripts.set(p.toLowerCase(), p);
+  let hits = 0;
+  for (const p of scripts.values()) {
+    const bytes = content(p);
+    // The header by hand (formats-public §10): "SCRI", version 1, the u8 1, the payload size; the source ends in one NUL.
+    assert.equal(Buffer.from(bytes.subarray(0, 4)).toString('latin1'), 'SCRI');
+    assert.equal(Buffer.from(bytes).readUInt32LE(9), bytes.length - 13);
+    assert.equal(bytes[bytes.length - 1], 0);
+    const source = Buffer.from(bytes.subarray(13, bytes.length - 1)).toString('utf8');
+    assert.equal(source, scriptSource(p));
+    hits += source.toLowerCase().split(COMMON_SCRIPT_WORD).length - 1;
+  }
+  assert.ok(scripts.size > 25_000, `${scripts.size} scripts`);
+  assert.ok(hits > 8_000 && hits < 10_000, `${hits} hits of "${COMMON_SCRIPT_WORD}"`);
 });

@@ -340,12 +340,16 @@ export class Mount {
     const ix = this.index();
     const perSource = this.sources.map(() => undefined as string[] | undefined);
     const out: string[] = new Array(ix.size);
+    let touched = 0;
     for (let d = 0; d < ix.size; d++) {
       const s = ix.winnerSource[d];
       const paths = (perSource[s] ??= this.sources[s].allPaths());
       out[d] = paths[ix.winnerFile[d]];
+      // A path is built as folder + leaf, which V8 keeps as a pair until a scan flattens it in
+      // place: flattened here, once, every later scan (Go to File, each Find in Files) reads flat text.
+      touched += out[d].charCodeAt(0);
     }
-    return out;
+    return touched < 0 ? [] : out;
   }
 
   /** Every archive's path index merged into one hash -> path table, as Mount does at fs+0x80. */

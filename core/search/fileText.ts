@@ -51,17 +51,45 @@ const BINARY_TYPES = new Set([
   'gfx',
 ]);
 
-const extensionOf = (path: string): string => /\.([^.\\/]+)$/.exec(path)?.[1].toLowerCase() ?? '';
+/** The extension of a path's file name as spelled ('' without one): one backward scan to the last dot or separator. */
+function extensionOf(path: string): string {
+  for (let i = path.length - 1; i >= 0; i--) {
+    const c = path.charCodeAt(i);
+    if (c === DOT) return path.slice(i + 1);
+    if (c === BACKSLASH || c === SLASH) return '';
+  }
+  return '';
+}
+const DOT = 46;
+const BACKSLASH = 92;
+const SLASH = 47;
 
 /** What a path's file is to the search before any byte is read. */
 export type FilePlan =
   { read: 'text' } | { read: 'script' } | { read: 'decoded'; kind: NonNullable<ReturnType<typeof textKindOf>> } | { read: 'no'; binary: string };
 
-/** The plan for `path`: searched as text, as a script's source, as its decoded text, or skipped as binary (and why). */
+/** Plans by extension as spelled, one per (extension, decoded): a search asks for 431,226 paths of a few dozen types. */
+const plans = [new Map<string, FilePlan>(), new Map<string, FilePlan>()];
+
+/**
+ * The plan for `path`: searched as text, as a script's source, as its decoded text, or skipped as
+ * binary (and why). Decided by the extension alone; equal extensions get the same plan object.
+ */
 export function planFile(path: string, decoded: boolean): FilePlan {
-  const kind = textKindOf(path);
-  if (kind === 'script') return { read: 'script' };
   const ext = extensionOf(path);
+  const cache = plans[decoded ? 1 : 0];
+  let plan = cache.get(ext);
+  if (!plan) {
+    plan = planOf(ext.toLowerCase(), decoded);
+    // Bounded: a crafted install may hold many extensions; past 4,096 they are planned each time.
+    if (cache.size < 4096) cache.set(ext, plan);
+  }
+  return plan;
+}
+
+function planOf(ext: string, decoded: boolean): FilePlan {
+  const kind = textKindOf(`x.${ext}`);
+  if (kind === 'script') return { read: 'script' };
   if (kind) return decoded ? { read: 'decoded', kind } : { read: 'no', binary: `${DECODED_NOT_ASKED}: .${ext}` };
   if (BINARY_TYPES.has(ext)) return { read: 'no', binary: `${BINARY_TYPE}: .${ext}` };
   return { read: 'text' };

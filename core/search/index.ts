@@ -3,3 +3,5 @@ export { FuzzyIndex } from './fuzzy';
 export type { FuzzyMatch } from './fuzzy';
 export { describeSearch, searchText, searchTextStreaming } from './textSearch';
 export type { StreamingOptions, TextMatch, TextSearchOptions, TextSearchResult, TextView } from './textSearch';
+export { planFile } from './fileText';
+export type { FilePlan } from './fileText';

@@ -13,7 +13,6 @@ import { MessageList } from '../io/bounded';
 import type { Mount } from '../archive/mount';
 import type { MemberRow } from '../archive/memberCatalog';
 import { type ResolvedBundle, readBundleMember, resolveBundle } from '../archive/bundles';
-import type { SourceEntry } from '../archive/source';
 import { globToRegExp } from './glob';
 import { type FilePlan, SNIFF_BYTES, type TextView, planFile, textOf, NUL_REASON } from './fileText';
 import { type Matcher, makeMatcher } from './lineMatch';
@@ -75,7 +74,9 @@ export interface TextSearchResult {
   /** Files that could not be read or were too large (the first 500; `skippedCount` counts all). */
   filesSkipped: { path: string; reason: string }[];
   skippedCount: number;
-  /** Files whose paths matched the include (loose paths and container-only members). */
+  /** Files whose paths matched the include (distinct paths and container-only members) so far. */
+  filesIncluded: number;
+  /** Distinct paths and container-only members the search goes through (before the include). */
   filesTotal: number;
   limitHit: boolean;
   cancelled: boolean;
@@ -88,27 +89,29 @@ const PREVIEW_CHARS = 400;
 export class TextSearch {
   readonly result: TextSearchResult;
   private readonly matcher: Matcher;
-  private readonly include: RegExp;
+  /** The include glob, or undefined for every file (431,226 paths need no test then). */
+  private readonly include: RegExp | undefined;
   private readonly maxSize: number;
   private readonly maxMatches: number;
   private readonly paths: readonly string[];
-  private readonly targets: number[] = [];
   private memberTargets: MemberRow[] = [];
+  /** The next distinct path to consider (index order), and the next member. */
   private next = 0;
   private nextMember = 0;
   private resolved: { manifest: string; bundle: ResolvedBundle | Error } | undefined;
   private readonly skipped = new MessageList();
+  /** Skips as binary by reason (the reasons are the plans' own strings, so a count costs one map read). */
+  private readonly binaryCounts = new Map<string, number>();
 
   constructor(
     private readonly mount: Mount,
     private readonly options: TextSearchOptions,
   ) {
     this.matcher = makeMatcher(options.query, options.isRegExp ?? false, options.matchCase ?? false);
-    this.include = globToRegExp(options.include ?? '');
+    this.include = options.include?.trim() ? globToRegExp(options.include) : undefined;
     this.maxSize = options.maxFileSize ?? DEFAULT_MAX_FILE;
     this.maxMatches = options.maxMatches ?? 10_000;
     this.paths = options.paths ?? mount.distinctPaths();
-    for (let d = 0; d < this.paths.length; d++) if (this.include.test(this.paths[d])) this.targets.push(d);
     this.result = {
       matches: [],
       matchCount: 0,
@@ -118,43 +121,50 @@ export class TextSearch {
       binary: {},
       filesSkipped: [],
       skippedCount: 0,
-      filesTotal: this.targets.length,
+      filesIncluded: 0,
+      filesTotal: this.paths.length,
       limitHit: false,
       cancelled: false,
     };
     this.addMembers(options.members ?? []);
   }
 
-  /** Bundle members to search after the mounted paths (those only a container serves, matching the include). */
+  /** Bundle members to search after the mounted paths (those only a container serves). */
   addMembers(rows: readonly MemberRow[]): void {
-    const picked = rows.filter((m) => m.servedFrom === 'container' && this.include.test(m.path));
+    const picked = rows.filter((m) => m.servedFrom === 'container');
     this.memberTargets = this.memberTargets.length ? [...this.memberTargets, ...picked] : picked;
     this.result.filesTotal += picked.length;
   }
 
   get done(): boolean {
     const r = this.result;
-    return r.cancelled || r.limitHit || (this.next >= this.targets.length && this.nextMember >= this.memberTargets.length);
+    return r.cancelled || r.limitHit || (this.next >= this.paths.length && this.nextMember >= this.memberTargets.length);
   }
 
   /** Search files until `deadline` (a `performance.now()` time; default: to the end) or the end. */
   step(deadline = Infinity): void {
     const r = this.result;
     const ix = this.mount.index();
-    while (!this.done) {
-      if (this.options.isCancelled?.()) {
-        r.cancelled = true;
-        break;
+    const { isCancelled, onProgress } = this.options;
+    for (let n = 1; !this.done; n++) {
+      // Cancel, progress and the clock every 256 paths, and after every file read (the costly ones).
+      let read: boolean;
+      if (this.next < this.paths.length) {
+        const d = this.next++;
+        const path = this.paths[d];
+        read = this.include === undefined || this.include.test(path) ? this.searchEntry(path, ix.winnerSource[d], ix.winnerFile[d]) : false;
+      } else {
+        const row = this.memberTargets[this.nextMember++];
+        read = this.include === undefined || this.include.test(row.path) ? this.searchMember(row) : false;
       }
-      if (this.next < this.targets.length) {
-        const d = this.targets[this.next++];
-        const source = this.mount.sources[ix.winnerSource[d]];
-        this.searchEntry(this.paths[d], () => source.entryAt(ix.winnerFile[d]));
-      } else this.searchMember(this.memberTargets[this.nextMember++]);
-      this.options.onProgress?.(this.next + this.nextMember, r.filesTotal);
+      if (!read && (n & 255) !== 0) continue;
+      if (isCancelled?.()) r.cancelled = true;
+      if ((n & 4095) === 0) onProgress?.(this.next + this.nextMember, r.filesTotal);
       if (performance.now() >= deadline) break;
     }
+    onProgress?.(this.next + this.nextMember, r.filesTotal);
     r.filesSkipped = this.skippedList();
+    r.binary = Object.fromEntries(this.binaryCounts);
   }
 
   private skippedList(): { path: string; reason: string }[] {
@@ -169,30 +179,43 @@ export class TextSearch {
     this.skipped.add(() => `${path}\0${reason}`);
   }
 
-  private binary(reason: string): void {
-    this.result.binary[reason] = (this.result.binary[reason] ?? 0) + 1;
+  /** Count a file skipped as binary; false (nothing was read). */
+  private binary(reason: string): false {
+    this.binaryCounts.set(reason, (this.binaryCounts.get(reason) ?? 0) + 1);
+    return false;
   }
 
-  private searchEntry(path: string, entryOf: () => SourceEntry): void {
+  /** Search one mounted file; whether its bytes were read. */
+  private searchEntry(path: string, sourceIndex: number, file: number): boolean {
+    this.result.filesIncluded++;
     const plan = planFile(path, this.options.decoded ?? false);
     if (plan.read === 'no') return this.binary(plan.binary);
     try {
-      const entry = entryOf();
-      if (entry.size > this.maxSize) return this.skip(path, `larger than ${this.maxSize} bytes`);
+      const entry = this.mount.sources[sourceIndex].entryAt(file);
+      if (entry.size > this.maxSize) {
+        this.skip(path, `larger than ${this.maxSize} bytes`);
+        return false;
+      }
       // A large file of unknown type is sniffed first: a binary one costs its first bytes only.
-      if (plan.read === 'text' && entry.size > 8 * SNIFF_BYTES && entry.readSync(0, SNIFF_BYTES).includes(0)) return this.binary(NUL_REASON);
-      this.searchBytes(path, entry.source.name, undefined, plan, entry.readSync());
+      if (plan.read === 'text' && entry.size > 8 * SNIFF_BYTES && entry.readSync(0, SNIFF_BYTES).includes(0)) this.binary(NUL_REASON);
+      else this.searchBytes(path, entry.source.name, undefined, plan, entry.readSync());
     } catch (e) {
       if (!isArch06Error(e)) throw e;
       this.skip(path, e.message);
     }
+    return true;
   }
 
-  private searchMember(row: MemberRow): void {
+  /** Search one member only a container serves; whether its bytes were read. */
+  private searchMember(row: MemberRow): boolean {
+    this.result.filesIncluded++;
     const shown = `${row.bundle} [${row.path}]`;
     const plan = planFile(row.path, this.options.decoded ?? false);
     if (plan.read === 'no') return this.binary(plan.binary);
-    if ((row.size ?? 0) > this.maxSize) return this.skip(shown, `larger than ${this.maxSize} bytes`);
+    if ((row.size ?? 0) > this.maxSize) {
+      this.skip(shown, `larger than ${this.maxSize} bytes`);
+      return false;
+    }
     try {
       // Rows of one manifest are adjacent in a catalog: one resolved bundle at a time.
       if (this.resolved?.manifest !== row.bundle) {
@@ -210,11 +233,15 @@ export class TextSearch {
       if (!isArch06Error(e)) throw e;
       this.skip(shown, e.message);
     }
+    return true;
   }
 
   private searchBytes(path: string, source: string, bundle: string | undefined, plan: Exclude<FilePlan, { read: 'no' }>, bytes: Uint8Array): void {
     const had = textOf(path, plan, bytes);
-    if ('binary' in had) return this.binary(had.binary);
+    if ('binary' in had) {
+      this.binary(had.binary);
+      return;
+    }
     const r = this.result;
     r.filesSearched++;
     r.searchedAs[had.view]++;

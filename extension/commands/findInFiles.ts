@@ -42,7 +42,7 @@ export async function findInFilesCommand(context: vscode.ExtensionContext, servi
       try {
         view.begin(text);
         await vscode.commands.executeCommand('arch06.searchResults.focus');
-        // The members' index holds the distinct paths already once it is listed: no second list of them.
+        // The mount's paths are listed once per mount (the first search lists them, later ones reuse them).
         const ready = service.readyPathsWithMembers();
         const result = await searchTextStreaming(m, {
           query: text,
@@ -50,7 +50,8 @@ export async function findInFilesCommand(context: vscode.ExtensionContext, servi
           include,
           decoded,
           keepMatches: false,
-          ...(ready ? { members: ready.members, paths: ready.fuzzy.paths.slice(0, ready.looseCount) } : {}),
+          paths: service.distinctPaths(m),
+          ...(ready ? { members: ready.members } : {}),
           laterMembers: ready
             ? undefined
             : async () => {

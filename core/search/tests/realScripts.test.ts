@@ -51,7 +51,7 @@ test('Find in Files finds BeSentry in the retail island script (served from its 
     assert.match(line, /with a decoded view, not asked for \(\.bndl 4, \.embb 4, \.objres 4\)/);
     // Include *.scripts: the same hits, nothing else considered.
     const only = searchText(m, { query: 'BeSentry', matchCase: true, include: '*.scripts', members: catalog.rows });
-    assert.deepEqual([only.matchCount, only.filesTotal, Object.keys(only.binary).length], [expected.length, 4, 0]);
+    assert.deepEqual([only.matchCount, only.filesIncluded, Object.keys(only.binary).length], [expected.length, 4, 0]);
   } finally {
     m.close();
   }
