@@ -209,7 +209,7 @@ connection.onInitialize((params) => {
 
 connection.onInitialized(() => void openWorkspace(settings));
 connection.onNotification('arch06/settings', (next: ServerSettings) => {
-  const mountOf = (x: ServerSettings): string => JSON.stringify([x.installRoot ?? '', x.cfg ?? '', x.extraArchives ?? []]);
+  const mountOf = (x: ServerSettings): string => JSON.stringify([x.installRoot ?? '', x.cfg ?? '', x.extraArchives ?? [], x.mods ?? []]);
   if (mountOf(next) !== mountOf(settings)) return void openWorkspace(next);
   // The same install: only the hash settings changed; no remount, no new index.
   settings = next;

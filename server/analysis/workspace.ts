@@ -11,7 +11,6 @@
  */
 import {
   type Mount,
-  Mount as MountClass,
   SCHEME,
   TEXT_SCHEME,
   gamePathOf,
@@ -36,11 +35,14 @@ import type { Span } from '../../core/havokScript';
 import { HashDictionary } from '../../core/hash';
 import { type CollectReport, collectInstallNames } from '../../core/nameSources';
 import { type SnapshotPlace, cachedCross, cachedIndex } from '../indexCache';
+import { type ActiveMod, openOverlay } from '../../core/mod';
 
 export interface MountSettings {
   installRoot: string;
   cfg?: string;
   extraArchives?: string[];
+  /** The window's active mods (issue 23): overlaid at their positions, as the extension mounts them. */
+  mods?: ActiveMod[];
 }
 
 /** A place in some script: the script (served copy or open document) and a span in its text. */
@@ -81,7 +83,7 @@ export class ScriptWorkspace {
     options: ScriptIndexOptions & { cacheFolder?: string; log?: (line: string) => void } = {},
   ): ScriptWorkspace {
     if (!settings?.installRoot) return new ScriptWorkspace(undefined, undefined);
-    const mount = MountClass.open({ root: settings.installRoot, cfg: settings.cfg, extraArchives: settings.extraArchives });
+    const { mount } = openOverlay({ root: settings.installRoot, cfg: settings.cfg, extraArchives: settings.extraArchives }, settings.mods ?? []);
     const cached = cachedIndex(mount, options.cacheFolder, options, options.log);
     const ws = new ScriptWorkspace(mount, cached.index);
     ws.indexedFrom = cached.from;
