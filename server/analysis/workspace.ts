@@ -9,17 +9,7 @@
  * knows (case-insensitively, like the file system). Any other URI (a loose `.scripts` or `.lua` on
  * disk) is a script of its own, with no bindings.
  */
-import {
-  type Mount,
-  SCHEME,
-  TEXT_SCHEME,
-  gamePathOf,
-  memberUriPath,
-  mergedUriPath,
-  parseUriPath,
-  textViewPath,
-  viewedPath,
-} from '../../core/archive';
+import { type Mount, SCHEME, TEXT_SCHEME, gamePathOf, memberUriPath, mergedUriPath, parseUriPath, textViewPath, viewedPath } from '../../core/archive';
 import {
   type AnalysedScript,
   CrossScriptIndex,
