@@ -27,6 +27,11 @@ const EXAMPLES: Record<string, string> = {
   dump: 'arch06 dump sample-game worlds\\retail\\sample\\sectionsandlayers\\fortgate.objres --json',
   scripts: 'arch06 scripts sample-game worlds\\retail\\sample\\sectionsandlayers\\fortgate.scripts',
   search: 'arch06 search sample-game OpenGate --include *.scripts',
+  'new-mod': 'arch06 new-mod my-mod --name "My Mod"',
+  pack: 'arch06 pack my-mod My_Mod.arch06',
+  install: 'arch06 install sample-game my-mod --as archive',
+  uninstall: 'arch06 uninstall sample-game "My Mod"',
+  check: 'arch06 check sample-game --mod my-mod',
 };
 
 /** The help of `command`, cut from the whole usage, with its options; undefined for a name with no usage line. */

@@ -7,7 +7,7 @@
  */
 import { isArch06Error } from '../core/errors';
 import { errnoSummary, isErrnoException } from '../core/io/node';
-import { escapeControls, writeOut } from './output';
+import { escapeControls, escapeName, writeOut } from './output';
 import { parseArgs, ParsedArgs } from './args';
 import { COMMAND_OPTIONS } from './options';
 import { catCommand, lsCommand, mountCommand, unhashCommand, verifyCommand, whichCommand } from './commands/mountCommands';
@@ -19,6 +19,7 @@ import { meshCommand, meshFileCommand } from './commands/mesh';
 import { dumpCommand } from './commands/dump';
 import { scriptsCommand } from './commands/scripts';
 import { searchCommand } from './commands/search';
+import { checkCommand, installCommand, newModCommand, packCommand, uninstallCommand } from './commands/mod';
 import { commandHelp, version } from './help';
 
 const USAGE = `arch06 — Shadow of War archives from the command line
@@ -50,6 +51,19 @@ usage: arch06 <command> [arguments] [--json]     (arch06 <command> --help: one c
                                       source after their SCRI header, bundle members too) as path:line:column: text
                                       (--json: one object a line); the result line on stderr; exit 1 when nothing
 
+mods (a folder with arch06-mod.json and the mod's files at their game paths):
+  new-mod <folder> --name NAME        create a mod folder and its arch06-mod.json
+  pack    <modfolder> [<out.arch06>]  pack a mod into an LTAR v4 archive (stored chunks, a path index when
+                                      the mod holds .scripts/.objres/.mesh/...), read back and compared
+  install <root> <mod folder|archive> [--as folder|archive] [--list default|mods] [--position bottom|above NAME]
+                                      add the mod's line (a folder line, or the archive beside the game's) to
+                                      x64/arch06-mods.archcfg (start the game with -archcfg arch06-mods.archcfg)
+                                      or, with --list default --yes, to default.archcfg (backup first); shows the diff
+  uninstall <root> <name> [--list default|mods]   take the mod's line out again: the list byte for byte as before
+  check   <root> [--mod DIR]          what the engine would do that the mod did not mean: size mismatches,
+                                      unindexed new files, shadowed copies, string keys, lost bound functions;
+                                      exit 1 when it finds problems
+
 options for commands taking <root>:
   --cfg FILE    use this archive config list instead of <root>/x64/default.archcfg
   --arch FILE   mount an extra archive before the list (ranks below it); repeatable
@@ -65,9 +79,12 @@ environment:
   ARCH06_MAX_ENTRY_BYTES   the most one command reads into memory for one entry or file
                            (texture, mesh, oodle; default 1073741824 = 1 GiB, at most 2^31-1)
 
-exit codes: 0 ok, 1 not found, 2 bad input (or a file-system error), 70 internal error`;
+exit codes: 0 ok, 1 not found (check: problems found), 2 bad input (or a file-system error), 70 internal error`;
 
 type Command = (args: ParsedArgs) => number | Promise<number>;
+
+/** Reasons printed under a refusal before "… and N more". */
+const MAX_REASON_LINES = 50;
 
 const COMMANDS: Record<string, Command> = {
   mount: mountCommand,
@@ -88,6 +105,11 @@ const COMMANDS: Record<string, Command> = {
   dump: dumpCommand,
   scripts: scriptsCommand,
   search: searchCommand,
+  'new-mod': newModCommand,
+  pack: packCommand,
+  install: installCommand,
+  uninstall: uninstallCommand,
+  check: checkCommand,
 };
 
 async function main(argv: string[]): Promise<number> {
@@ -129,6 +151,13 @@ async function main(argv: string[]): Promise<number> {
 function reportError(e: unknown): number {
   if (isArch06Error(e)) {
     process.stderr.write(`arch06: ${escapeControls(e.message)}\n`);
+    // A refusal with its reasons (a mod that cannot be packed): one line each.
+    const problems = (e as { problems?: { code: string; path?: string; message: string }[] }).problems ?? [];
+    const shown = problems
+      .slice(0, MAX_REASON_LINES)
+      .map((p) => `arch06:   ${p.code}: ${p.path !== undefined ? `${escapeName(p.path)}: ` : ''}${escapeControls(p.message)}`);
+    if (problems.length > MAX_REASON_LINES) shown.push(`arch06:   … and ${problems.length - MAX_REASON_LINES} more (arch06 check lists all)`);
+    if (shown.length) process.stderr.write(shown.join('\n') + '\n');
     return e.code === 'NOT_FOUND' ? 1 : 2;
   }
   if (isErrnoException(e)) {

@@ -63,4 +63,30 @@ export const COMMAND_OPTIONS: Readonly<Record<string, OptionTable>> = {
     decoded: { type: 'boolean', help: 'search the decoded text views of registries, string tables, bundles and skeletons too' },
     json: { type: 'boolean', help: 'one JSON object per hit and line: path, source, bundle, view, line, column, text' },
   },
+  'new-mod': {
+    name: { type: 'string', value: 'NAME', help: "the mod's name (default: the folder's name)" },
+    position: { type: 'string', value: 'WHERE', help: '"bottom" (default: the mod wins over every archive) or "above NAME"' },
+    json,
+  },
+  pack: { json, quiet },
+  install: {
+    as: { type: 'string', value: 'KIND', help: 'folder (a directory line: no pack needed) or archive (packed beside the game archives)' },
+    list: { type: 'string', value: 'LIST', help: 'mods (default: x64/arch06-mods.archcfg, no game file changed) or default (default.archcfg in place)' },
+    position: { type: 'string', value: 'WHERE', help: '"bottom" or "above NAME" (default: the manifest\'s position)' },
+    yes: { type: 'boolean', help: "apply a change to the game's default.archcfg (without it: the diff only)" },
+    'dry-run': { type: 'boolean', help: 'show the change, write nothing' },
+    json,
+    quiet,
+  },
+  uninstall: {
+    list: { type: 'string', value: 'LIST', help: 'mods or default (default: whichever holds the mod)' },
+    yes: { type: 'boolean', help: "apply a change to the game's default.archcfg (without it: the diff only)" },
+    'dry-run': { type: 'boolean', help: 'show the change, write nothing' },
+    json,
+  },
+  check: {
+    ...MOUNT_OPTIONS,
+    mod: { type: 'string', value: 'DIR', help: 'check this mod folder, overlaid at its position, instead of the installed mods' },
+    json,
+  },
 };

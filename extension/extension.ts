@@ -33,6 +33,10 @@ import { HexEditorProvider } from './editors/hexEditor';
 import { TextRedirectProvider } from './editors/scriptEditor';
 import { TextViews } from './views/textView';
 import { DiskWatch } from './diskWatch';
+import { ModProjects } from './mods/modProjects';
+import { ModChangesView } from './mods/modChangesView';
+import { StringTableTexts, copyToModCommand } from './mods/modCopy';
+import { ListTexts, buildModArchiveCommand, installModCommand, uninstallModCommand, watchResets } from './mods/modInstall';
 
 export async function activate(context: vscode.ExtensionContext): Promise<void> {
   const service = new MountService();
@@ -43,6 +47,22 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   const fileSystem = new Arch06FileSystem(service);
   // One decode pool for the editors: large texture levels are decoded off the host's thread.
   const pool = new DecodePool({ workerFile: path.join(context.extensionPath, 'dist', 'nodeDecodeWorker.js') });
+  // The active mods are read before the first mount: the overlay is part of it.
+  const projects = new ModProjects(context, service);
+  const modChanges = new ModChangesView(service, projects, copies);
+  const listTexts = new ListTexts();
+  context.subscriptions.push(
+    projects,
+    modChanges,
+    vscode.window.registerTreeDataProvider('arch06.modChanges', modChanges),
+    vscode.workspace.registerTextDocumentContentProvider(ListTexts.scheme, listTexts),
+    vscode.workspace.registerFileSystemProvider(StringTableTexts.scheme, new StringTableTexts(service, projects, hashNames), { isCaseSensitive: true }),
+    vscode.commands.registerCommand('arch06.copyToMod', (arg) => copyToModCommand(service, projects, fileSystem.bundles, arg)),
+    vscode.commands.registerCommand('arch06.buildModArchive', () => buildModArchiveCommand(service, projects)),
+    vscode.commands.registerCommand('arch06.installMod', () => installModCommand(service, projects, listTexts)),
+    vscode.commands.registerCommand('arch06.uninstallMod', () => uninstallModCommand(service, listTexts)),
+    watchResets(service, listTexts),
+  );
   context.subscriptions.push(
     { dispose: () => void pool.dispose() },
     service,

@@ -34,7 +34,13 @@ function serverSettings(context: vscode.ExtensionContext, service: MountService)
   const files = c.get<string[]>('hashDictionaries', []).map((f) => (path.isAbsolute(f) || !root ? f : path.join(root, f)));
   return {
     ...(m
-      ? { installRoot: m.root, cfg: m.cfgPath, extraArchives: c.get<string[]>('extraArchives', []).map((a) => (path.isAbsolute(a) ? a : path.join(m.root, a))) }
+      ? {
+          installRoot: m.root,
+          cfg: m.cfgPath,
+          extraArchives: c.get<string[]>('extraArchives', []).map((a) => (path.isAbsolute(a) ? a : path.join(m.root, a))),
+          // The active mods, so the server's mount is the same overlay as the window's.
+          mods: service.activeMods,
+        }
       : {}),
     cacheFolder: path.join(context.globalStorageUri.fsPath, 'script-index'),
     dictionaryFiles: files,

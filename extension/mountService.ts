@@ -11,6 +11,7 @@ import { FuzzyIndex } from '../core/search';
 import { MemberCatalog, type MemberRow } from '../core/archive';
 import { isArch06Error } from '../core/errors';
 import { brokenNotice } from './mountSummary';
+import { type ActiveMod, openOverlay } from '../core/mod';
 
 export interface MountRequest {
   root: string;
@@ -29,6 +30,13 @@ export interface PathsAndMembers {
 
 export class MountService implements vscode.Disposable {
   private current: Mount | undefined;
+  /** What the current mount was opened from (a remount with other mods reuses it). */
+  private lastRequest: MountRequest | undefined;
+  /**
+   * The window's active mods (extension/mods/modProjects.ts), overlaid on every mount at their
+   * positions by core/mod's overlay: the mod folders become sources of the merged view.
+   */
+  activeMods: readonly ActiveMod[] = [];
   /** Work that will (or may) mount an install: the file system waits for it instead of failing. */
   private readonly inFlight = new Set<Promise<unknown>>();
   private fuzzy: FuzzyIndex | undefined;
@@ -75,8 +83,10 @@ export class MountService implements vscode.Disposable {
       try {
         // Mounting is synchronous file work; yield first so the progress indicator paints.
         await new Promise((r) => setTimeout(r, 0));
-        const m = Mount.open({ root: request.root, cfg: request.cfg || undefined, extraArchives: request.extraArchives });
+        const { mount: m, notes } = openOverlay({ root: request.root, cfg: request.cfg || undefined, extraArchives: request.extraArchives }, this.activeMods);
+        this.lastRequest = request;
         const paths = m.index().size;
+        for (const n of notes) this.log(`  mod: ${n}`);
         this.replace(m);
         this.log(`mounted ${m.root} (${m.cfgPath}): ${m.sources.length} sources, ${paths} distinct paths in ${Date.now() - started} ms`);
         for (const b of m.broken) this.log(`  BROKEN ${b.line ? `cfg line ${b.line}` : '-arch archive'}: ${b.text} (${b.path}): ${b.reason} [${b.code}]`);
@@ -119,6 +129,17 @@ export class MountService implements vscode.Disposable {
   /** A read met a file changed on disk (CHANGED_ON_DISK): have the mount checked now. */
   sawChangeOnDisk(): void {
     this.sawChange.fire();
+  }
+
+  /** Set the active mods and mount again with them (when an install is mounted). */
+  async setMods(mods: readonly ActiveMod[]): Promise<Mount | undefined> {
+    this.activeMods = mods;
+    return this.lastRequest ? this.open(this.lastRequest) : undefined;
+  }
+
+  /** Mount the same install again (a mod folder gained or lost files). */
+  async remount(): Promise<Mount | undefined> {
+    return this.lastRequest ? this.open(this.lastRequest) : undefined;
   }
 
   /** One warning per mount (not per view refresh) when sources the cfg names are broken. */

@@ -308,7 +308,7 @@ connection.onInitialize((params) => {
 connection.onInitialized(() => void openWorkspace(settings).catch((e: unknown) => logError('opening the install', e)));
 onNotification('arch06/settings', async (p) => {
   const next = readSettings(p);
-  const mountOf = (x: ServerSettings): string => JSON.stringify([x.installRoot ?? '', x.cfg ?? '', x.extraArchives ?? [], x.maxMemoryMB ?? 0]);
+  const mountOf = (x: ServerSettings): string => JSON.stringify([x.installRoot ?? '', x.cfg ?? '', x.extraArchives ?? [], x.mods ?? [], x.maxMemoryMB ?? 0]);
   if (mountOf(next) !== mountOf(settings)) return openWorkspace(next);
   // The same install: only the hash settings changed; no remount, no new index.
   settings = next;

@@ -5,6 +5,7 @@
  * name: read only when they are regular files (a FIFO would block, /dev/zero never end), under a
  * size cap, and cut at a number of names.
  */
+import type { ActiveMod } from '../core/mod';
 import { parseDictionaryFile } from '../core/hash';
 import { readFileBytes } from '../core/io/node';
 import type { MountSettings } from './analysis/workspace';
@@ -49,8 +50,26 @@ export function readSettings(x: unknown): ServerSettings {
   const dicts = paths(o.dictionaryFiles);
   if (dicts) out.dictionaryFiles = dicts;
   if (typeof o.inlayHints === 'boolean') out.inlayHints = o.inlayHints;
+  const mods = activeMods(o.mods);
+  if (mods) out.mods = mods;
   if (typeof o.maxMemoryMB === 'number' && Number.isFinite(o.maxMemoryMB) && o.maxMemoryMB > 0)
     out.maxMemoryMB = Math.max(MIN_MAX_MEMORY_MB, Math.floor(o.maxMemoryMB));
+  return out;
+}
+
+/** The window's active mods as the client sent them, each checked (a folder path, a name, a position); the rest dropped. */
+function activeMods(x: unknown): ActiveMod[] | undefined {
+  if (!Array.isArray(x)) return undefined;
+  const out: ActiveMod[] = [];
+  for (const m of x.slice(0, MAX_LIST)) {
+    if (typeof m !== 'object' || m === null) continue;
+    const { folder, name, position } = m as Record<string, unknown>;
+    if (!isPath(folder) || typeof name !== 'string' || name.length === 0 || name.length > MAX_PATH_CHARS) continue;
+    const p = position as Record<string, unknown> | null | undefined;
+    if (p?.kind === 'bottom') out.push({ folder, name, position: { kind: 'bottom' } });
+    else if (p?.kind === 'above' && typeof p.name === 'string' && p.name.length <= MAX_PATH_CHARS)
+      out.push({ folder, name, position: { kind: 'above', name: p.name } });
+  }
   return out;
 }
 

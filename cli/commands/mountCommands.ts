@@ -1,4 +1,6 @@
 /** Commands that read a mounted install: mount, which, cat, ls, unhash, verify (with a progress line on a terminal: cli/progress.ts). */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
 import { Arch06Error } from '../../core/errors';
 import { formatHash, parseHash } from '../../core/hash';
 import { BundleFolder, Mount, bundleFolderPath, memberName, verifyMount } from '../../core/archive';
@@ -10,9 +12,10 @@ import { RAISE_CAP_HINT, maxEntryBytes } from '../limits';
 
 /** The mount a command reads, with the per-entry cap (ARCH06_MAX_ENTRY_BYTES) every whole-entry read keeps. */
 export function openMount(args: ParsedArgs): Mount {
+  const root = need(args, 0, '<root> (the install folder)');
   return Mount.open({
-    root: need(args, 0, '<root> (the install folder)'),
-    cfg: flagString(args, 'cfg'),
+    root,
+    cfg: cfgOption(root, flagString(args, 'cfg')),
     extraArchives: flagList(args, 'arch'),
     maxEntryBytes: maxEntryBytes(),
     maxEntryHint: RAISE_CAP_HINT,
@@ -20,6 +23,16 @@ export function openMount(args: ParsedArgs): Mount {
 }
 
 const json = (args: ParsedArgs): boolean => args.flags.has('json');
+
+/**
+ * `--cfg FILE`: as given, or, when a relative FILE is not there but is under the install root,
+ * that one (`arch06 mount <root> --cfg x64/arch06-mods.archcfg` from any folder).
+ */
+export function cfgOption(root: string, cfg: string | undefined): string | undefined {
+  if (cfg === undefined || path.isAbsolute(cfg) || fs.existsSync(cfg)) return cfg;
+  const underRoot = path.join(root, cfg);
+  return fs.existsSync(underRoot) ? underRoot : cfg;
+}
 
 /** Failure and warning lines printed before "… and N more" (text output; --json has them all). */
 const MAX_FAILURE_LINES = 50;

@@ -56,7 +56,7 @@ export interface CheckOptions {
 export async function checkMods(base: MountOptions, options: CheckOptions = {}): Promise<CheckReport> {
   const notes: string[] = [];
   let mount: Mount;
-  const targets: { name: string; source: Source; folder?: ModFolder }[] = [];
+  const targets: CheckTarget[] = [];
   if (options.mod) {
     const folder = openModFolder(options.mod);
     const overlay = openOverlay(base, [{ folder: folder.root, name: folder.manifest.name, position: folder.manifest.position }]);
@@ -87,27 +87,40 @@ export async function checkMods(base: MountOptions, options: CheckOptions = {}):
     }
   }
   try {
-    const members = await memberRows(mount, options.pause);
-    const mods: CheckedMod[] = [];
-    for (const t of targets) {
-      const problems = [...(t.folder?.problems ?? [])];
-      const files = modPaths(t.source, t.folder);
-      problems.push(...fileProblems(mount, t.source, files, members));
-      problems.push(...(await contentProblems(mount, t.source, files, options.pause)));
-      if (t.folder) problems.push(...archiveNameProblems(mount.root, t.folder));
-      mods.push({
-        name: t.name,
-        source: t.source.name,
-        kind: t.source.kind === 'directory' ? 'folder' : 'archive',
-        diskPath: t.source.diskPath,
-        files: files.length,
-        problems,
-      });
-    }
-    return { mods, install: installProblems(mount.root), notes };
+    return { mods: await checkMounted(mount, targets, options), install: installProblems(mount.root), notes };
   } finally {
     mount.close();
   }
+}
+
+export interface CheckTarget {
+  name: string;
+  /** The mod's source in `mount`. */
+  source: Source;
+  /** The mod folder, when the source is one (its own problems, its manifest). */
+  folder?: ModFolder;
+}
+
+/** Check mods already mounted (the extension's overlay): the per-mod part of `checkMods`. */
+export async function checkMounted(mount: Mount, targets: readonly CheckTarget[], options: Pick<CheckOptions, 'pause'> = {}): Promise<CheckedMod[]> {
+  const members = await memberRows(mount, options.pause);
+  const mods: CheckedMod[] = [];
+  for (const t of targets) {
+    const problems = [...(t.folder?.problems ?? [])];
+    const files = modPaths(t.source, t.folder);
+    problems.push(...fileProblems(mount, t.source, files, members));
+    problems.push(...(await contentProblems(mount, t.source, files, options.pause)));
+    if (t.folder) problems.push(...archiveNameProblems(mount.root, t.folder));
+    mods.push({
+      name: t.name,
+      source: t.source.name,
+      kind: t.source.kind === 'directory' ? 'folder' : 'archive',
+      diskPath: t.source.diskPath,
+      files: files.length,
+      problems,
+    });
+  }
+  return mods;
 }
 
 function lineNames(mount: Mount, s: Source, target: string): boolean {

@@ -20,6 +20,7 @@ export { applyInstall, applyUninstall, archiveManifest, findResets, listFiles, p
 export type { InstallPlan, InstallRequest, ListChange, ListChoice, ResetFinding, UninstallPlan, UninstallRequest } from './install';
 export { modSourceName, openOverlay, overlayMountOptions } from './overlay';
 export type { ActiveMod, OverlayOptions } from './overlay';
-export { checkMods } from './check';
-export type { CheckOptions, CheckReport, CheckedMod } from './check';
+export { checkMods, checkMounted } from './check';
+export type { CheckOptions, CheckReport, CheckTarget, CheckedMod } from './check';
 export { createMod, modFilePath, patchedManifest, writeManifest, writeModFile } from './copy';
+export { stringTableFromText, stringTableText } from './stringTableText';

@@ -285,7 +285,13 @@ export function planUninstall(req: UninstallRequest): UninstallPlan {
       file,
       before,
       after,
-      diff: lineDiff(before, after ?? '', path.basename(file), after === undefined ? '(removed)' : path.basename(file)),
+      // A separate list that goes is shown as the lines that go (the rest is the default list's).
+      diff: lineDiff(
+        before,
+        after ?? removeAllModLines(before),
+        path.basename(file),
+        after === undefined ? `${path.basename(file)} (removed)` : path.basename(file),
+      ),
     });
   }
   if (!changes.length)
@@ -314,6 +320,12 @@ export function planUninstall(req: UninstallRequest): UninstallPlan {
   const bak = def && resolveCaseInsensitive(lists.folder, path.basename(lists.default) + '.bak');
   if (def && bak && readList(bak) === def.after) removeBackup = bak;
   return { root, name: req.name, changes, ...(removeArchive ? { removeArchive } : {}), ...(removeBackup ? { removeBackup } : {}), notes };
+}
+
+function removeAllModLines(text: string): string {
+  let out = text;
+  for (const m of new Set(findModLines(text).map((l) => l.mod))) out = removeModLines(out, m).text;
+  return out;
 }
 
 export function applyUninstall(plan: UninstallPlan): void {

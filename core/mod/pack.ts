@@ -41,7 +41,8 @@ export interface PackOptions {
   /** A mod folder already opened (the caller checked it). */
   mod?: ModFolder;
   maxFiles?: number;
-  onProgress?: (bytesDone: number, bytesTotal: number) => void;
+  /** Bytes of the archive written, of its length; files read, of the mod's. */
+  onProgress?: (bytesDone: number, bytesTotal: number, filesDone: number, filesTotal: number) => void;
 }
 
 export interface PackResult {
@@ -91,7 +92,7 @@ export async function packMod(dir: string, options: PackOptions = {}): Promise<P
   const bytes = mod.files.reduce((n, f) => n + f.size, 0);
 
   const { folder, leaf } = OutputFolder.forFile(out, { forbid: [mod.root, ...(options.forbid ?? [])], forbidWhat: 'the mod folder (or the install)' });
-  const blocks = archiveBlocks(plan.head, plan.entries, mod.files, (done) => options.onProgress?.(done, plan.totalSize));
+  const blocks = archiveBlocks(plan.head, plan.entries, mod.files, (done, files) => options.onProgress?.(done, plan.totalSize, files, mod.files.length));
   let verified = 0;
   try {
     await folder.writeBlocks([leaf], async () => blocks.next().value ?? undefined, {
@@ -128,8 +129,14 @@ function describe(p: ModProblem): string {
  * framed in one reused block and its bytes read straight into it; the writer writes each block
  * before asking for the next, so the block can be filled again.
  */
-function* archiveBlocks(head: Uint8Array[], entries: PlannedEntry[], files: ModFile[], progress: (done: number) => void): Generator<Uint8Array, undefined> {
+function* archiveBlocks(
+  head: Uint8Array[],
+  entries: PlannedEntry[],
+  files: ModFile[],
+  progress: (done: number, files: number) => void,
+): Generator<Uint8Array, undefined> {
   let done = 0;
+  let filesDone = 0;
   for (const h of head) {
     done += h.length;
     yield h;
@@ -141,7 +148,7 @@ function* archiveBlocks(head: Uint8Array[], entries: PlannedEntry[], files: ModF
     done += used;
     yield block.subarray(0, used);
     used = 0;
-    progress(done);
+    progress(done, filesDone);
   }
   for (const e of entries) {
     if (e.padBefore) {
@@ -158,6 +165,7 @@ function* archiveBlocks(head: Uint8Array[], entries: PlannedEntry[], files: ModF
       continue;
     }
     const f = files[e.deferredId!];
+    filesDone++;
     if (f.size === 0) continue;
     const src = FileByteSource.open(f.diskPath, f.path);
     try {

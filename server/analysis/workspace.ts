@@ -9,18 +9,7 @@
  * knows (case-insensitively, like the file system). Any other URI (a loose `.scripts` or `.lua` on
  * disk) is a script of its own, with no bindings.
  */
-import {
-  type Mount,
-  Mount as MountClass,
-  SCHEME,
-  TEXT_SCHEME,
-  gamePathOf,
-  memberUriPath,
-  mergedUriPath,
-  parseUriPath,
-  textViewPath,
-  viewedPath,
-} from '../../core/archive';
+import { type Mount, SCHEME, TEXT_SCHEME, gamePathOf, memberUriPath, mergedUriPath, parseUriPath, textViewPath, viewedPath } from '../../core/archive';
 import {
   type AnalysedScript,
   CrossScriptIndex,
@@ -37,11 +26,14 @@ import type { Diagnostic, NameUse, Span } from '../../core/havokScript';
 import { HashDictionary } from '../../core/hash';
 import { type CollectReport, collectInstallNames } from '../../core/nameSources';
 import { type SnapshotPlace, cachedCross, cachedIndex } from '../indexCache';
+import { type ActiveMod, openOverlay } from '../../core/mod';
 
 export interface MountSettings {
   installRoot: string;
   cfg?: string;
   extraArchives?: string[];
+  /** The window's active mods (issue 23): overlaid at their positions, as the extension mounts them. */
+  mods?: ActiveMod[];
 }
 
 /** A place in some script: the script (served copy or open document) and a span in its text. */
@@ -109,7 +101,7 @@ export class ScriptWorkspace {
    */
   static create(settings: MountSettings | undefined, options: WorkspaceOptions = {}): ScriptWorkspace {
     if (!settings?.installRoot) return new ScriptWorkspace(undefined, undefined);
-    const mount = MountClass.open({ root: settings.installRoot, cfg: settings.cfg, extraArchives: settings.extraArchives });
+    const { mount } = openOverlay({ root: settings.installRoot, cfg: settings.cfg, extraArchives: settings.extraArchives }, settings.mods ?? []);
     let cached;
     try {
       cached = cachedIndex(mount, options.cacheFolder, options, options.log);

@@ -565,6 +565,16 @@ export class Harness {
     await this.waitFor(async () => !(await input.isVisible()), timeoutMs, 'the file dialog to close');
   }
 
+  /** Click the button labelled `button` in the modal dialog on screen (a confirmation). */
+  async clickDialogButton(button: string, timeoutMs = 15_000): Promise<string> {
+    const box = this.page.locator('.monaco-dialog-box');
+    await this.waitFor(() => box.isVisible(), timeoutMs, `a dialog with "${button}"`);
+    const text = await box.innerText();
+    await box.locator('.monaco-button', { hasText: button }).first().click();
+    await this.waitFor(async () => !(await box.isVisible()), timeoutMs, 'the dialog to close');
+    return text;
+  }
+
   /** The label of the active editor tab, or undefined with no editor open. */
   async activeEditorTitle(): Promise<string | undefined> {
     const tab = this.page.locator('.editor-group-container.active .tab.active .label-name');

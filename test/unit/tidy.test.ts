@@ -44,6 +44,38 @@ test('only the node-specific io files, core/io/node/ (and tests), touch node:fs 
   }
 });
 
+/**
+ * The read-only promise (issue 23 item 7): every write to disk the engine and the front ends make
+ * goes through the one write primitive, core/io/node/outputFolder.ts (exclusive temp file, rename,
+ * real paths checked against the install), so install/uninstall, pack and Copy to Mod included.
+ * Writes that stand outside it on purpose: standard output; the language server clearing its own
+ * stale cache files in the extension's storage folder; and two writes through VS Code's file system
+ * to places the user chose that are not on the local disk (the workspace file, an export to a
+ * remote target; the export refuses the install first).
+ */
+test('every file-system write goes through the one write primitive (core/io/node/outputFolder.ts)', () => {
+  const root = repoRoot();
+  const allowed: Record<string, RegExp> = {
+    'cli/output.ts': /fs\.writeSync\(1,/,
+    'server/indexCache.ts': /fs\.rmSync\(path\.join\(place\.folder, f\)/,
+    'extension/commands/openGameFolder.ts': /vscode\.workspace\.fs\.writeFile\(file,/,
+    'extension/mountService.ts': /else await vscode\.workspace\.fs\.writeFile\(target, bytes\)/,
+  };
+  const write =
+    /\bfs\.(?:promises\.)?(?:writeFile|writeSync|appendFile|rename|unlink|rm|rmdir|mkdir|copyFile|cp|symlink|link|truncate|createWriteStream|chmod|utimes)(?:Sync)?\(/g;
+  for (const dir of ['core', 'cli', 'extension', 'server']) {
+    for (const f of sources(path.join(root, dir))) {
+      const rel = path.relative(root, f).split(path.sep).join('/');
+      if (rel === 'core/io/node/outputFolder.ts' || rel.includes('/tests/')) continue;
+      for (const line of fs.readFileSync(f, 'utf8').split('\n')) {
+        if (!write.test(line)) continue;
+        write.lastIndex = 0;
+        assert.ok(allowed[rel]?.test(line), `${rel} writes without the write primitive: ${line.trim()}`);
+      }
+    }
+  }
+});
+
 test('a format family (core/formats/<family>/) imports no other family: shared primitives live in core/io/', () => {
   const root = repoRoot();
   const formats = path.join(root, 'core', 'formats');
@@ -113,6 +145,7 @@ function coreFaces(root: string): string[] {
     'core/havokScript',
     'core/scriptIndex',
     'core/nameSources',
+    'core/mod',
   ];
 }
 

@@ -1,0 +1,219 @@
+/**
+ * "arch06: Copy to Mod" (issue 23 item 3) on a file, folder or bundle member of the `arch06:`
+ * view (Explorer, editor title, Copies view): the bytes of the copy shown (the winning one in the
+ * merged view) written into the mod at the same game path, through core/mod (the one write
+ * primitive, into the mod folder only), then the copy opened for editing: a string table as its
+ * editable text (`arch06-strdb:`, written back as SKDB on save), anything else as the file. A
+ * saved bundle member whose size no longer matches what the winning manifest declares gets a
+ * patched copy of that manifest in the mod.
+ */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { type BundleFolders, type Mount, type SourceEntry, collectEntries, readEntryChecked } from '../../core/archive';
+import { isArch06Error } from '../../core/errors';
+import { modFilePath, patchedManifest, stringTableFromText, stringTableText, writeModFile } from '../../core/mod';
+import type { MountService } from '../mountService';
+import type { CopyNode } from '../views/copiesView';
+import { SCHEME, parseUri } from '../fs/uris';
+import { activeTabUri, archUriOf } from '../views/textView';
+import type { HashNames } from '../hashNames';
+import type { ModProjects, OpenMod } from './modProjects';
+
+/** Files one Copy to Mod takes without asking. */
+const ASK_ABOVE = 200;
+
+/** The install's places no write may touch, without the active mod folders (which are sources of the overlay). */
+export function forbiddenFor(service: MountService, mods: readonly { folder: string }[]): string[] {
+  const m = service.mount;
+  if (!m) return [];
+  const modFolders = new Set(mods.map((x) => path.resolve(x.folder)));
+  return m.readOnlyPlaces().filter((p) => !modFolders.has(path.resolve(p)));
+}
+
+function entriesOf(m: Mount, bundles: BundleFolders, arg: CopyNode | vscode.Uri | undefined): SourceEntry[] {
+  if (arg && !(arg instanceof vscode.Uri)) return [arg.copies[arg.index]];
+  const uri = archUriOf(arg ?? activeTabUri() ?? vscode.Uri.from({ scheme: 'none', path: '/' }));
+  if (uri.scheme !== SCHEME) return [];
+  const u = parseUri(uri);
+  if (u.view === 'sources') return [];
+  if (u.view === 'bundle') return bundles.resolve(m, u.bundle).entries(u.member);
+  return collectEntries(m, u.path, u.view === 'source' ? u.source : undefined);
+}
+
+export async function copyToModCommand(service: MountService, projects: ModProjects, bundles: BundleFolders, arg?: CopyNode | vscode.Uri): Promise<void> {
+  const m = service.mount;
+  if (!m) return;
+  let entries: SourceEntry[];
+  try {
+    entries = entriesOf(m, bundles, arg);
+  } catch (e) {
+    service.reportError('Nothing to copy', e);
+    return;
+  }
+  if (!entries.length) {
+    void vscode.window.showInformationMessage('Copy to Mod works on a file, folder or bundle member of the arch06 workspace.');
+    return;
+  }
+  const mod = await projects.pick('Copy to which mod?');
+  if (!mod) return;
+  if (entries.length > ASK_ABOVE) {
+    const go = await vscode.window.showWarningMessage(`Copy ${entries.length.toLocaleString('en')} files into ${mod.name}?`, { modal: true }, 'Copy');
+    if (go !== 'Copy') return;
+  }
+  const existing = entries.filter((e) => fileExists(modFilePath(mod.folder, e.path)));
+  let overwrite = false;
+  if (existing.length) {
+    const pick = await vscode.window.showWarningMessage(
+      `${existing.length === 1 ? existing[0].path : `${existing.length} files`} already in ${mod.name}: replace with the game's copy?`,
+      { modal: true },
+      'Replace',
+      "Keep the Mod's",
+    );
+    if (pick === undefined) return;
+    overwrite = pick === 'Replace';
+  }
+  const forbid = forbiddenFor(service, projects.mods);
+  const written: string[] = [];
+  const failed: string[] = [];
+  for (const e of entries) {
+    if (!overwrite && existing.includes(e)) continue;
+    try {
+      const bytes = readEntryChecked(e, { name: `${e.source.name}:${e.path}`, maxBytes: m.maxEntryBytes, raiseHint: m.maxEntryHint });
+      written.push(writeModFile(mod.folder, e.path, bytes, { overwrite, forbid }));
+      service.log(`copy to mod ${mod.name}: ${e.path} (${e.size} bytes, from ${e.source.name})`);
+    } catch (err) {
+      if (!isArch06Error(err) && !(err as NodeJS.ErrnoException).code) throw err;
+      failed.push(`${e.path}: ${(err as Error).message}`);
+      service.log(`copy to mod ${mod.name}: ${e.path} failed: ${(err as Error).message}`);
+    }
+  }
+  projects.scheduleRemount(0);
+  if (failed.length) void vscode.window.showWarningMessage(`Copy to Mod: ${failed.length} file(s) not copied (first: ${failed[0]}); see the arch06 output.`);
+  if (written.length === 1) await openForEditing(written[0]);
+  else if (written.length) void vscode.window.showInformationMessage(`Copied ${written.length.toLocaleString('en')} files into ${mod.name}.`);
+}
+
+function fileExists(p: string): boolean {
+  try {
+    return fs.statSync(p).isFile();
+  } catch {
+    return false;
+  }
+}
+
+/** Open a mod file to edit it: a string table as its editable text, anything else as itself. */
+export async function openForEditing(fsPath: string): Promise<void> {
+  const uri = /\.strdb$/i.test(fsPath) ? StringTableTexts.uriOf(fsPath) : vscode.Uri.file(fsPath);
+  if (/\.strdb$/i.test(fsPath)) await vscode.window.showTextDocument(uri, { preview: false });
+  else await vscode.commands.executeCommand('vscode.open', uri, { preview: false });
+}
+
+/**
+ * After a mod file is saved: when it is a bundle member served from the mod and its size differs
+ * from the winning manifest's declared size, add (or update) the mod's copy of that manifest with
+ * the size patched (core/mod `patchedManifest`: one size word changed, every other byte kept).
+ */
+export async function patchManifestAfterSave(service: MountService, mod: OpenMod, fsPath: string, remount: () => void): Promise<void> {
+  const m = service.mount;
+  if (!m) return;
+  const gamePath = path.relative(mod.folder, fsPath).split(path.sep).join('\\');
+  const rows = (await service.pathsWithMembers())?.members.filter((r) => r.path.toLowerCase() === gamePath.toLowerCase()) ?? [];
+  if (!rows.length) return;
+  const size = (await vscode.workspace.fs.stat(vscode.Uri.file(fsPath))).size;
+  for (const bundle of new Set(rows.map((r) => r.bundle))) {
+    try {
+      const patched = patchedManifest(m, bundle, gamePath, size);
+      if (!patched) continue;
+      writeModFile(mod.folder, patched.path, patched.bytes, { overwrite: true, forbid: forbiddenFor(service, [mod]) });
+      service.log(`mod ${mod.name}: ${patched.path} patched: ${gamePath} declared ${size} bytes (was ${patched.from})`);
+      void vscode.window.showInformationMessage(
+        `${path.basename(gamePath)} is a member of ${path.basename(patched.path)}: the mod now ships that manifest declaring ${size} bytes (was ${patched.from}), as the game's patches do.`,
+      );
+      remount();
+    } catch (e) {
+      service.reportError(`Could not patch ${bundle} for ${gamePath}`, e);
+    }
+  }
+}
+
+/**
+ * `arch06-strdb:` — a mod's string table as editable text (core/mod/stringTableText.ts): read
+ * from the `.strdb`, written back to it on save. Only files inside an active mod can be written.
+ */
+export class StringTableTexts implements vscode.FileSystemProvider {
+  static readonly scheme = 'arch06-strdb';
+  private readonly emitter = new vscode.EventEmitter<vscode.FileChangeEvent[]>();
+  readonly onDidChangeFile = this.emitter.event;
+
+  constructor(
+    private readonly service: MountService,
+    private readonly projects: ModProjects,
+    private readonly hashNames: HashNames,
+  ) {}
+
+  static uriOf(fsPath: string): vscode.Uri {
+    return vscode.Uri.from({ scheme: StringTableTexts.scheme, path: `${vscode.Uri.file(fsPath).path}.txt` });
+  }
+
+  private fileOf(uri: vscode.Uri): vscode.Uri {
+    return vscode.Uri.file(vscode.Uri.from({ scheme: 'file', path: uri.path.replace(/\.txt$/, '') }).fsPath);
+  }
+
+  private async render(uri: vscode.Uri): Promise<Uint8Array> {
+    const file = this.fileOf(uri);
+    const bytes = await vscode.workspace.fs.readFile(file);
+    const m = this.service.mount;
+    const dict = m ? await Promise.race([this.hashNames.forMount(m), new Promise<undefined>((r) => setTimeout(() => r(undefined), 2000))]) : undefined;
+    try {
+      return Buffer.from(
+        stringTableText(bytes, path.basename(file.fsPath), (h) => dict?.name(h)),
+        'utf8',
+      );
+    } catch (e) {
+      throw vscode.FileSystemError.Unavailable(`${file.fsPath}: ${(e as Error).message}`);
+    }
+  }
+
+  watch(): vscode.Disposable {
+    return new vscode.Disposable(() => undefined);
+  }
+
+  async stat(uri: vscode.Uri): Promise<vscode.FileStat> {
+    const st = await vscode.workspace.fs.stat(this.fileOf(uri));
+    return { type: vscode.FileType.File, ctime: st.ctime, mtime: st.mtime, size: (await this.render(uri)).length };
+  }
+
+  readFile(uri: vscode.Uri): Promise<Uint8Array> {
+    return this.render(uri);
+  }
+
+  writeFile(uri: vscode.Uri, content: Uint8Array): void {
+    const file = this.fileOf(uri).fsPath;
+    const mod = this.projects.modOf(file);
+    if (!mod) throw vscode.FileSystemError.NoPermissions(`${file} is not in an open mod: only a mod's string tables are written`);
+    const gamePath = path.relative(mod.folder, file).split(path.sep).join('\\');
+    try {
+      const bytes = stringTableFromText(Buffer.from(content).toString('utf8'), path.basename(file));
+      writeModFile(mod.folder, gamePath, bytes, { overwrite: true, forbid: forbiddenFor(this.service, this.projects.mods) });
+      this.service.log(`mod ${mod.name}: ${gamePath} written from its text (${bytes.length} bytes)`);
+    } catch (e) {
+      throw vscode.FileSystemError.Unavailable(isArch06Error(e) ? e.message : String(e));
+    }
+    this.emitter.fire([{ type: vscode.FileChangeType.Changed, uri }]);
+    this.projects.scheduleRemount(0);
+  }
+
+  readDirectory(): [string, vscode.FileType][] {
+    return [];
+  }
+  createDirectory(): void {
+    throw vscode.FileSystemError.NoPermissions('read-only');
+  }
+  delete(): void {
+    throw vscode.FileSystemError.NoPermissions('read-only');
+  }
+  rename(): void {
+    throw vscode.FileSystemError.NoPermissions('read-only');
+  }
+}
