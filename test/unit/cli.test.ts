@@ -8,7 +8,7 @@ import { repoRoot } from '../support/shared';
 import { tempDir, treeDigest } from '../support/fixtures';
 import { stringHash } from '../../core/hash';
 import { sampleGame } from '../../core/sample';
-import { RawLtarRecord, rawLtarRecords, rawU32 } from '../support/rawLtar';
+import { RawLtarRecord, SAMPLE_SEARCH_ORDER, rawLtarRecords, rawSampleServed, rawSampleSources, rawU32 } from '../support/rawLtar';
 
 const cli = path.join(repoRoot(), 'dist', 'cli.js');
 
@@ -79,46 +79,13 @@ test("--cfg mounts another config list (the engine's -archcfg); --arch adds an a
 /** An archive of sampleGame() (what make-sample writes), its records read by hand (test/support/rawLtar.ts). */
 const sampleFiles = sampleGame();
 const sampleRecords = (archive: string): RawLtarRecord[] => rawLtarRecords(sampleFiles.find((f) => f.path === archive)!.bytes);
-const MOUNTED = ['HotChunk.arch06', 'Patch_02.arch06', 'Patch_01.arch06', 'Patch_00_LC.arch06', 'Base.arch06'];
-const fold = (p: string): string => p.replace(/\//g, '\\').toLowerCase();
-
-/**
- * The mounted sources in search order, each path (folded) to its bytes, read by hand from
- * sampleGame(): archive records by rawLtarRecords, stored chunks split by their 8-byte headers
- * (the sample stores, never compresses), the loose files of Game/ as written.
- */
-function rawMounted(): { name: string; files: Map<string, () => Buffer> }[] {
-  const archives = MOUNTED.map((name) => {
-    const bytes = sampleFiles.find((f) => f.path === name)!.bytes;
-    const files = new Map<string, () => Buffer>();
-    for (const r of rawLtarRecords(bytes)) {
-      files.set(fold(r.path), () => {
-        const data = Buffer.from(bytes.subarray(r.dataOffset, r.dataOffset + r.storedSize));
-        if (r.storage !== 'chunked') return r.storage === 'empty' ? Buffer.alloc(0) : data;
-        const parts: Buffer[] = [];
-        for (let at = 0; at < data.length;) {
-          const stored = data.readUInt32LE(at);
-          assert.equal(stored, data.readUInt32LE(at + 4), `${r.path}: a stored chunk`);
-          parts.push(data.subarray(at + 8, at + 8 + stored));
-          at += (8 + stored + 3) & ~3;
-        }
-        return Buffer.concat(parts);
-      });
-    }
-    return { name, files };
-  });
-  const game = new Map<string, () => Buffer>();
-  for (const f of sampleFiles.filter((x) => x.path.startsWith('Game/'))) game.set(fold(f.path.slice(5)), () => Buffer.from(f.bytes));
-  return [...archives, { name: 'Game', files: game }];
+const MOUNTED = SAMPLE_SEARCH_ORDER.filter((s) => s !== 'Game');
+/** The sample's sources and served bytes read by hand from sampleGame() (test/support/rawLtar.ts). */
+function rawMounted(): ReturnType<typeof rawSampleSources> {
+  return rawSampleSources(sampleFiles);
 }
-
-/** The bytes the engine serves for `rel`: the first mounted source that holds it. */
 function rawServed(rel: string): Buffer {
-  for (const s of rawMounted()) {
-    const read = s.files.get(fold(rel));
-    if (read) return read();
-  }
-  assert.fail(`${rel} is in no mounted source`);
+  return rawSampleServed(sampleFiles, rel);
 }
 
 test('which --json: winner and copies in search order, any case and separator', () => {
