@@ -5,7 +5,8 @@
 // the script lacks) gets its diagnostic.
 import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
+import { once } from 'node:events';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { type MessageConnection, StreamMessageReader, StreamMessageWriter, createMessageConnection } from 'vscode-jsonrpc/node';
@@ -48,13 +49,13 @@ class Client {
   private readonly waiting = new Map<string, (() => void)[]>();
   private constructor(
     readonly rpc: MessageConnection,
-    private readonly kill: () => void,
+    private readonly child: ChildProcess,
   ) {}
 
   static async start(installRoot: string, extra: Record<string, unknown> = {}): Promise<Client> {
     const child = spawn(process.execPath, [SERVER, '--stdio'], { stdio: ['pipe', 'pipe', 'inherit'] });
     const rpc = createMessageConnection(new StreamMessageReader(child.stdout), new StreamMessageWriter(child.stdin));
-    const client = new Client(rpc, () => child.kill());
+    const client = new Client(rpc, child);
     rpc.onRequest(() => null); // workDoneProgress/create, codeLens/refresh, inlayHint/refresh
     rpc.onNotification('textDocument/publishDiagnostics', (p: { uri: string; diagnostics: never[] }) => {
       client.diagnostics.set(p.uri, p.diagnostics);
@@ -96,10 +97,19 @@ class Client {
     return this.diagnostics.get(uri)!;
   }
 
+  /**
+   * shutdown, then exit, as a client ends a server: the server exits by itself, so the coverage
+   * its process collected (NODE_V8_COVERAGE, inherited from npm test's runner) is written and
+   * merged into the report. A watchdog far above an honest exit kills a server that does not.
+   */
   async stop(): Promise<void> {
+    const exited = this.child.exitCode !== null ? Promise.resolve() : once(this.child, 'exit').then(() => undefined);
     await this.rpc.sendRequest('shutdown').catch(() => undefined);
+    await this.rpc.sendNotification('exit').catch(() => undefined);
+    const watchdog = setTimeout(() => this.child.kill(), 60_000);
+    await exited;
+    clearTimeout(watchdog);
     this.rpc.dispose();
-    this.kill();
   }
 }
 
