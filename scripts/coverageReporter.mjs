@@ -6,13 +6,17 @@
 // esbuild's source maps itself. So scripts/test.mjs keeps the .map files but removes their
 // `sourceMappingURL` comments, node reports plain JS lines, and this reporter maps them back to
 // TypeScript lines through the .map files: for out/**/*.js (the modules the tests import) and for
-// dist/cli.js (the bundle the CLI tests run as a user does). A TypeScript line counts when some
-// code is mapped to it; it is covered when a JS line holding that code ran, in either.
+// dist/*.js (the bundles the tests run as a user does: the CLI, and the language server, whose
+// child process writes its coverage at a clean exit into the NODE_V8_COVERAGE folder node's runner
+// gives every test process and their children, so it is merged here). A TypeScript line counts when
+// some code is mapped to it; it is covered when a JS line holding that code ran, in any of them.
+// After a full run it writes the README's table of modules only E2E reaches (scripts/e2eOnly.mjs).
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { Readable } from 'node:stream';
 import { spec as Spec } from 'node:test/reporters';
 import { fileURLToPath } from 'node:url';
+import { E2E_ONLY_BELOW, e2eOnlyTable, writeE2eOnlyTable } from './e2eOnly.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 /** Top-level folders of production code (ARCHITECTURE.md); tests/, *.test.ts and bench/ are not. */
@@ -154,4 +158,18 @@ function* report(summary) {
   yield `all production modules: ${pct(run, lines).trim()} % of ${lines} lines; ${rows.length - unreached.length} of ${rows.length} modules reached\n`;
   if (unreached.length) yield `not reached by npm test (${unreached.length}; README.md "Tests" says why): ${unreached.join(', ')}\n`;
   if (notBuilt.length) yield `not built for npm test (webview code, only E2E runs it): ${notBuilt.join(', ')}\n`;
+  // The README's table of what only E2E reaches, from this report (a full run only: a filtered one
+  // runs a fraction of the tests). scripts/test.mjs names the README when nothing is filtered.
+  const readme = process.env.ARCH06_COVERAGE_README;
+  if (readme) {
+    const low = rows
+      .filter(([, m]) => (100 * m.run.size) / m.lines.size < E2E_ONLY_BELOW)
+      .map(([p, m]) => ({ path: p, percent: (100 * m.run.size) / m.lines.size }));
+    const table = e2eOnlyTable([...low, ...notBuilt.map((p) => ({ path: p, percent: null }))]);
+    const written = writeE2eOnlyTable(readme, table.markdown);
+    yield written
+      ? `README.md: the E2E-only table lists ${low.length + notBuilt.length} modules (run below ${E2E_ONLY_BELOW} % by npm test, or not built for it)\n`
+      : 'README.md: no E2E-only table markers, table not written\n';
+    if (table.unexplained.length) yield `no reason in scripts/e2eOnly.mjs for: ${table.unexplained.join(', ')}\n`;
+  }
 }

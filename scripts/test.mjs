@@ -66,4 +66,6 @@ if (files.length === 0) {
 const reporter = coverage
   ? ['--experimental-test-coverage', `--test-reporter=${path.join(root, 'scripts', 'coverageReporter.mjs')}`, '--test-reporter-destination=stdout']
   : ['--test-reporter=spec'];
-run(process.execPath, ['--test', '--test-concurrency=1', ...reporter, ...files]);
+// A full run (no filter) regenerates the README's table of modules only E2E reaches from its coverage.
+const env = coverage && filters.length === 0 ? { ...process.env, ARCH06_COVERAGE_README: path.join(root, 'README.md') } : process.env;
+run(process.execPath, ['--test', '--test-concurrency=1', ...reporter, ...files], { env });

@@ -48,3 +48,50 @@ export function rawLtarRecords(a: Uint8Array): RawLtarRecord[] {
   if (next !== fileCount) throw new Error(`the folders claim ${next} of ${fileCount} file records`);
   return out;
 }
+
+/** A record's bytes as stored: plain as they are; a chunk stream split by its 8-byte headers (stored chunks only, which is all the sample writes). */
+export function rawEntryBytes(a: Uint8Array, r: RawLtarRecord): Buffer {
+  const data = Buffer.from(a.subarray(r.dataOffset, r.dataOffset + r.storedSize));
+  if (r.storage === 'empty') return Buffer.alloc(0);
+  if (r.storage === 'plain') return data;
+  const parts: Buffer[] = [];
+  for (let at = 0; at < data.length;) {
+    const stored = rawU32(data, at);
+    if (stored !== rawU32(data, at + 4)) throw new Error(`${r.path}: chunk at ${at} is not stored`);
+    parts.push(data.subarray(at + 8, at + 8 + stored));
+    at += (8 + stored + 3) & ~3;
+  }
+  return Buffer.concat(parts);
+}
+
+/** The sample's sources in search order, as its cfg lists them (`mount --json` on the sample asserts it). */
+export const SAMPLE_SEARCH_ORDER = ['HotChunk.arch06', 'Patch_02.arch06', 'Patch_01.arch06', 'Patch_00_LC.arch06', 'Base.arch06', 'Game'] as const;
+
+const fold = (p: string): string => p.replace(/\//g, '\\').toLowerCase();
+
+/**
+ * Every mounted source of the files `make-sample` writes (`sampleGame()`), in search order: each
+ * path (lower case, backslashes) to a reader of its bytes, read by hand (archives by
+ * rawLtarRecords, the loose files of Game/ as written).
+ */
+export function rawSampleSources(files: readonly { path: string; bytes: Uint8Array }[]): { name: string; files: Map<string, () => Buffer> }[] {
+  return SAMPLE_SEARCH_ORDER.map((name) => {
+    const out = new Map<string, () => Buffer>();
+    if (name === 'Game') {
+      for (const f of files.filter((x) => x.path.startsWith('Game/'))) out.set(fold(f.path.slice(5)), () => Buffer.from(f.bytes));
+    } else {
+      const bytes = files.find((f) => f.path === name)!.bytes;
+      for (const r of rawLtarRecords(bytes)) out.set(fold(r.path), () => rawEntryBytes(bytes, r));
+    }
+    return { name, files: out };
+  });
+}
+
+/** The bytes the engine serves for `rel` in the sample install: the first source in search order that holds it. */
+export function rawSampleServed(files: readonly { path: string; bytes: Uint8Array }[], rel: string): Buffer {
+  for (const s of rawSampleSources(files)) {
+    const read = s.files.get(fold(rel));
+    if (read) return read();
+  }
+  throw new Error(`${rel} is in no source of the sample`);
+}

@@ -8,7 +8,7 @@ import { repoRoot } from '../support/shared';
 import { tempDir, treeDigest } from '../support/fixtures';
 import { stringHash } from '../../core/hash';
 import { sampleGame } from '../../core/sample';
-import { RawLtarRecord, rawLtarRecords, rawU32 } from '../support/rawLtar';
+import { RawLtarRecord, SAMPLE_SEARCH_ORDER, rawLtarRecords, rawSampleServed, rawSampleSources, rawU32 } from '../support/rawLtar';
 
 const cli = path.join(repoRoot(), 'dist', 'cli.js');
 
@@ -47,8 +47,9 @@ test('mount --json: sources in search order, skipped lines, path count', () => {
     ['..\\GameDev', '..\\Great_Hall.arch06'],
   );
   assert.deepEqual(m.unlisted, ['Blade.arch06']);
-  assert.equal(typeof m.paths, 'number');
-  assert.equal(m.paths, json('ls', root).files.length + 0 + countUnder(m));
+  // Distinct paths over every mounted source, from sampleGame()'s bytes read by hand (any case, either separator).
+  const distinct = new Set(rawMounted().flatMap((s) => [...s.files.keys()]));
+  assert.equal(m.paths, distinct.size);
 });
 
 test("--cfg mounts another config list (the engine's -archcfg); --arch adds an archive below it", () => {
@@ -74,20 +75,18 @@ test("--cfg mounts another config list (the engine's -archcfg); --arch adds an a
 });
 
 /** Distinct paths below the root, counted through `ls` of every folder (an independent walk). */
-function countUnder(_m: unknown): number {
-  let n = 0;
-  const visit = (folder: string): void => {
-    const l = json('ls', root, folder);
-    if (folder) n += l.files.length;
-    for (const f of l.folders) visit(folder ? `${folder}\\${f.name}` : f.name);
-  };
-  visit('');
-  return n;
-}
 
 /** An archive of sampleGame() (what make-sample writes), its records read by hand (test/support/rawLtar.ts). */
 const sampleFiles = sampleGame();
 const sampleRecords = (archive: string): RawLtarRecord[] => rawLtarRecords(sampleFiles.find((f) => f.path === archive)!.bytes);
+const MOUNTED = SAMPLE_SEARCH_ORDER.filter((s) => s !== 'Game');
+/** The sample's sources and served bytes read by hand from sampleGame() (test/support/rawLtar.ts). */
+function rawMounted(): ReturnType<typeof rawSampleSources> {
+  return rawSampleSources(sampleFiles);
+}
+function rawServed(rel: string): Buffer {
+  return rawSampleServed(sampleFiles, rel);
+}
 
 test('which --json: winner and copies in search order, any case and separator', () => {
   const copies = ['Patch_02.arch06', 'Patch_01.arch06', 'Base.arch06'];
@@ -108,16 +107,18 @@ test('cat: winning copy, a named copy, a multi-chunk entry', () => {
   const big = run('cat', root, 'data/big_stored.bin');
   assert.equal(big.code, 0);
   assert.equal(big.stdout.length, 200_000);
+  assert.ok(big.stdout.equals(rawServed('data/big_stored.bin')), 'the bytes the sample archive stores');
 });
 
-test('extract a folder: bytes on disk equal cat output', () => {
+test('extract a folder: bytes on disk equal the winning copy in the sample archives, read by hand', () => {
   const out = tempDir('arch06-out-');
   const r = json('extract', root, 'data', out);
   assert.equal(r.files, 3);
   for (const rel of ['data/big_stored.bin', 'data/patched.bin', 'data/empty.bin']) {
     const onDisk = fs.readFileSync(path.join(out, rel));
-    assert.deepEqual(onDisk, run('cat', root, rel).stdout, rel);
+    assert.deepEqual(onDisk, rawServed(rel), rel);
   }
+  assert.equal(rawServed('data/big_stored.bin').length, 200_000);
   // Never into the install.
   const inside = run('extract', root, 'data', path.join(root, 'out'));
   assert.equal(inside.code, 2);
@@ -137,9 +138,8 @@ test('verify --json: every entry decodes', () => {
   assert.equal(v.failures.length, 0);
   // Every file of every mounted source (the sources `mount --json` lists above): archive file
   // counts read from sampleGame()'s bytes (u32 at 0x10), plus the loose files under Game/.
-  const mounted = ['HotChunk.arch06', 'Patch_02.arch06', 'Patch_01.arch06', 'Patch_00_LC.arch06', 'Base.arch06'];
   const loose = sampleFiles.filter((f) => f.path.startsWith('Game/')).length;
-  assert.equal(v.entries, mounted.reduce((n, a) => n + rawU32(sampleFiles.find((f) => f.path === a)!.bytes, 0x10), 0) + loose);
+  assert.equal(v.entries, MOUNTED.reduce((n, a) => n + rawU32(sampleFiles.find((f) => f.path === a)!.bytes, 0x10), 0) + loose);
   assert.deepEqual(v.warnings, []);
 });
 

@@ -5,7 +5,8 @@
 // the script lacks) gets its diagnostic.
 import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
+import { once } from 'node:events';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { type MessageConnection, StreamMessageReader, StreamMessageWriter, createMessageConnection } from 'vscode-jsonrpc/node';
@@ -44,17 +45,23 @@ const rangeOf = (text: string, needle: string, nth = 0): Range => ({ start: posi
 
 class Client {
   readonly diagnostics = new Map<string, { range: Range; message: string; severity: number }[]>();
+  /** Who waits for a URI's first diagnostics. */
+  private readonly waiting = new Map<string, (() => void)[]>();
   private constructor(
     readonly rpc: MessageConnection,
-    private readonly kill: () => void,
+    private readonly child: ChildProcess,
   ) {}
 
   static async start(installRoot: string, extra: Record<string, unknown> = {}): Promise<Client> {
     const child = spawn(process.execPath, [SERVER, '--stdio'], { stdio: ['pipe', 'pipe', 'inherit'] });
     const rpc = createMessageConnection(new StreamMessageReader(child.stdout), new StreamMessageWriter(child.stdin));
-    const client = new Client(rpc, () => child.kill());
+    const client = new Client(rpc, child);
     rpc.onRequest(() => null); // workDoneProgress/create, codeLens/refresh, inlayHint/refresh
-    rpc.onNotification('textDocument/publishDiagnostics', (p: { uri: string; diagnostics: never[] }) => void client.diagnostics.set(p.uri, p.diagnostics));
+    rpc.onNotification('textDocument/publishDiagnostics', (p: { uri: string; diagnostics: never[] }) => {
+      client.diagnostics.set(p.uri, p.diagnostics);
+      for (const arrived of client.waiting.get(p.uri) ?? []) arrived();
+      client.waiting.delete(p.uri);
+    });
     rpc.listen();
     await rpc.sendRequest('initialize', {
       processId: process.pid,
@@ -74,16 +81,35 @@ class Client {
     return this.rpc.sendRequest(method, params) as Promise<T>;
   }
 
-  /** Diagnostics published for `uri`, waited for. */
+  /** Diagnostics published for `uri`, waited for until they arrive (a watchdog far above any honest wait ends a hang). */
   async diagnosticsOf(uri: string): Promise<{ range: Range; message: string; severity: number }[]> {
-    for (let i = 0; i < 200 && !this.diagnostics.has(uri); i++) await new Promise((r) => setTimeout(r, 25));
-    return this.diagnostics.get(uri) ?? assert.fail(`no diagnostics published for ${uri}`);
+    if (!this.diagnostics.has(uri)) {
+      await new Promise<void>((resolve, reject) => {
+        const watchdog = setTimeout(() => reject(new Error(`no diagnostics published for ${uri}`)), 120_000);
+        const list = this.waiting.get(uri) ?? [];
+        list.push(() => {
+          clearTimeout(watchdog);
+          resolve();
+        });
+        this.waiting.set(uri, list);
+      });
+    }
+    return this.diagnostics.get(uri)!;
   }
 
+  /**
+   * shutdown, then exit, as a client ends a server: the server exits by itself, so the coverage
+   * its process collected (NODE_V8_COVERAGE, inherited from npm test's runner) is written and
+   * merged into the report. A watchdog far above an honest exit kills a server that does not.
+   */
   async stop(): Promise<void> {
+    const exited = this.child.exitCode !== null ? Promise.resolve() : once(this.child, 'exit').then(() => undefined);
     await this.rpc.sendRequest('shutdown').catch(() => undefined);
+    await this.rpc.sendNotification('exit').catch(() => undefined);
+    const watchdog = setTimeout(() => this.child.kill(), 60_000);
+    await exited;
+    clearTimeout(watchdog);
     this.rpc.dispose();
-    this.kill();
   }
 }
 
@@ -253,6 +279,12 @@ test('language server over stdio on the sample install: symbols, hover, definiti
     });
     assert.match(decodedHover.contents.value, /`UI_Sample_GateAlarm` \(script literal\)/);
     assert.deepEqual(await client.request('textDocument/documentSymbol', { textDocument: { uri: decodedUri } }), []);
+    // No diagnostics for it, whenever they would have come: a script opened after it is analysed
+    // after it (the server handles opens in order, over one stream), so once the script's
+    // diagnostics are here, any the decoded view had would be here too.
+    const afterUri = SCRIPT_URI.replace('fortgate.scripts', 'after_decoded.scripts');
+    await client.open(afterUri, 'local after = 1\n');
+    assert.deepEqual(await client.diagnosticsOf(afterUri), []);
     assert.equal(client.diagnostics.has(decodedUri), false);
     // In the registry's decoded text, a bound function goes to its definition in the served script.
     const registryUri = SCRIPT_URI.replace('fortgate.scripts', 'fortgate.objres');

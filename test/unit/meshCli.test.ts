@@ -10,7 +10,8 @@ import { rawMmshFacts, rawTrianglesAt } from '../support/rawMmsh';
 import { CLI, cliJson, runCli } from '../support/cli';
 import { tempDir, treeDigest, writeTree } from '../support/fixtures';
 import { formatHash, stringHash } from '../../core/hash';
-import { SAMPLE_MESH, SAMPLE_SKELETON, SAMPLE_SWORD_BONES, SAMPLE_SWORD_GROUPS } from '../../core/sample';
+import { SAMPLE_MESH, SAMPLE_SKELETON, SAMPLE_SWORD_BONES, SAMPLE_SWORD_GROUPS, sampleGame } from '../../core/sample';
+import { rawSampleServed } from '../support/rawLtar';
 
 const MESH = sharedPath('samples/real/player_eltariel_head.mesh');
 const SKEL = sharedPath('samples/real/player_eltariel_head.skel');
@@ -22,9 +23,22 @@ const root = tempDir('arch06-mesh-');
 const made = run('make-sample', root);
 const before = treeDigest(root);
 
-test('mesh --json on the sample sword: blocks, meshes, materials, LODs, bone names from the sibling .skel', () => {
+test('mesh --json on the sample sword: blocks, meshes, materials, LODs against the bytes, bone names from the sibling .skel', () => {
   assert.equal(made.code, 0, made.stderr);
   const j = json('mesh', root, SAMPLE_MESH);
+  // The oracle: the sword's bytes as the sample archives store them, read at formats-public §5's offsets by hand.
+  const raw = rawMmshFacts(rawSampleServed(sampleGame(), SAMPLE_MESH));
+  assert.deepEqual(
+    j.blocks.map((b: any) => [b.triangles, b.vertices, b.meshes.length]),
+    raw.triangles.map((t, i) => [t, raw.vertices[i], raw.meshes[i]]),
+  );
+  assert.equal(j.boneCount, raw.boneCount);
+  // LODs: the stored mesh levels that draw some block (a connection with lod -1 draws nothing), nearest first.
+  const drawing = raw.meshLevels.filter((l) => l.connections.some((c) => raw.connections[c].lod >= 0)).map((l) => l.distance);
+  assert.deepEqual(
+    j.lods.map((l: any) => l.distance),
+    drawing.sort((a, b) => a - b),
+  );
   assert.equal(j.format, 'MMSH');
   assert.equal(j.version, 17);
   assert.equal(j.skeleton.from, SAMPLE_SKELETON);

@@ -57,9 +57,16 @@ test('sample layer through its bundle folder: Patch_02’s standalone copy in ef
     // No loose copy of the script: it opens through the bundle folder, from Base's container.
     assert.equal(script.uriPath, bundleMemberUriPath(BUNDLE, SAMPLE_LAYER_SCRIPT));
     assert.equal(script.from, `in ${EMBB} (Base.arch06)`);
+    // Every definition of the source, at its line, as a plain scan of the sample's source finds them.
+    assert.ok(script.functions !== undefined, 'the script was read');
+    const defined = SAMPLE_LAYER_SOURCE.split('\n').flatMap((l, i) => {
+      const d = /^([A-Za-z_]\w*) = (function|hmake)\b/.exec(l);
+      return d ? [[d[1], i + 1]] : [];
+    });
+    assert.equal(defined.length, 4, 'the sample source defines four functions and hmake objects');
     assert.deepEqual(
-      script.functions?.map((f) => [f.name, f.line]),
-      script.functions?.map((f) => [f.name, lineOf(f.name)]),
+      script.functions.map((f) => [f.name, f.line]),
+      defined,
     );
 
     const bytes = await readServed(m, SAMPLE_LAYER_REGISTRY);

@@ -106,24 +106,42 @@ test('the languages shown at first; a language shown later is searched too', () 
   assert.deepEqual(m.rows(0, 1)[0].texts, [SAMPLE_STRINGS.enus.UI_Sample_GateHint, SAMPLE_STRINGS.frfr.UI_Sample_GateHint]);
 });
 
-test('search as you type: each extension filters the previous result and agrees with a full search', () => {
+test('search as you type: each extension filters the previous result; every result is the naive filter of the entries', () => {
   const words = ['alpha', 'beta', 'gamma', 'delta', 'epsilon'];
   const entries: Record<string, string> = {};
   for (let i = 0; i < 3000; i++) entries[`K_${i}`] = `${words[i % 5]} ${words[(i * 7) % 5]} ${i}`;
+  // The oracle: a plain scan of what the test wrote (text contains the query, any case; or the
+  // 8-digit hash starts with the digits after 0x), in ascending hash order as the table holds keys.
+  const naive = (query: string): number[] => {
+    const q = query.trim();
+    const hits = Object.entries(entries)
+      .filter(([k, text]) =>
+        /^0x/i.test(q) ? formatHash(stringHash(k)).slice(2).startsWith(q.slice(2).toUpperCase()) : text.toLowerCase().includes(q.toLowerCase()),
+      )
+      .map(([k]) => stringHash(k));
+    return hits.sort((a, b) => a - b);
+  };
   const m = new StringTableModel([table('enus', entries)]);
-  const typed = 'delta ep';
-  for (let n = 1; n <= typed.length; n++) {
-    const incremental = m.search(typed.slice(0, n));
-    const fresh = new StringTableModel([table('enus', entries)]);
-    assert.equal(incremental, fresh.search(typed.slice(0, n)), typed.slice(0, n));
-    assert.deepEqual(m.rows(0, 50), fresh.rows(0, 50));
-  }
-  // Deleting a letter widens again.
-  assert.equal(m.search('delta'), new StringTableModel([table('enus', entries)]).search('delta'));
-  assert.ok(m.shown > m.search('delta ep'));
-  // Hash mode after text mode: not an extension.
-  assert.equal(m.search('0'), new StringTableModel([table('enus', entries)]).search('0'));
-  assert.equal(m.search('0x'), 3000);
+  const check = (query: string): void => {
+    const want = naive(query);
+    assert.equal(m.search(query), want.length, query);
+    const got: string[] = [];
+    for (let at = 0; at < m.shown; at += MAX_WINDOW) got.push(...m.rows(at, MAX_WINDOW).map((r) => r.hash));
+    assert.deepEqual(got, want.map(formatHash), query);
+  };
+  const typed = 'epsilon d';
+  for (let n = 1; n <= typed.length; n++) check(typed.slice(0, n));
+  // 'epsilon' leads only when i % 5 == 4, and then (i * 7) % 5 == 3: 'epsilon delta', 600 of 3000.
+  assert.equal(m.shown, 600);
+  // Deleting a letter widens again; case does not matter.
+  check('DELTA');
+  assert.ok(m.shown > naive('epsilon d').length);
+  // Hash mode after text mode: not an extension of it.
+  check('0');
+  check('0x');
+  assert.equal(m.shown, 3000);
+  check('0xA');
+  check('0xAB');
 });
 
 test('rows: windows over the filtered list, clamped, at most MAX_WINDOW', () => {
