@@ -13,6 +13,5 @@ export { resolveNames, useAt } from './scopes';
 export type { MemberUse, NameUse, ScriptNames } from './scopes';
 export type * from './syntax';
 export { memberTarget, objectAt, objectMember, objectMembers } from './objects';
-export type { MemberTarget } from './objects';
 export { bindableMap, bindableNames, definitionsOf, scriptDefinitions } from './definitions';
 export type { ScriptDefinition } from './definitions';
