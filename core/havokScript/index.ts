@@ -15,6 +15,5 @@ export type { WalkedNode } from './walk';
 export type { MemberUse, NameUse, ScriptNames } from './scopes';
 export type * from './syntax';
 export { memberTarget, objectAt, objectMember, objectMembers } from './objects';
-export type { MemberTarget } from './objects';
 export { bindableMap, bindableNames, definitionsOf, scriptDefinitions } from './definitions';
 export type { ScriptDefinition } from './definitions';

@@ -71,29 +71,42 @@ function globalObjects(chunk: Chunk): Map<string, number> {
 
 /** Resolve the names of a parsed script. Linear in the tree's size. */
 export function resolveNames(chunk: Chunk): ScriptNames {
-  const names: NameUse[] = [];
-  const members: MemberUse[] = [];
-  const scopes: Scope[] = [new Map()];
-  const globals = globalObjects(chunk);
-  /** The objects whose methods enclose the walk (innermost last). */
-  const objects: HMakeExpression[] = [];
+  const r = new Resolver(globalObjects(chunk));
+  r.block(chunk.body);
+  r.names.sort((a, b) => a.start - b.start);
+  r.members.sort((a, b) => a.start - b.start);
+  return { names: r.names, members: r.members };
+}
 
-  const lookup = (name: string): Declared | undefined => {
-    for (let i = scopes.length - 1; i >= 0; i--) {
-      const d = scopes[i].get(name);
+const withOwner = (owner: number | undefined): { owner?: number } => (owner === undefined ? {} : { owner });
+
+/** One walk over a chunk: the scopes in force, the objects whose methods enclose the walk, what it found. */
+class Resolver {
+  readonly names: NameUse[] = [];
+  readonly members: MemberUse[] = [];
+  private readonly scopes: Scope[] = [new Map()];
+  /** The objects whose methods enclose the walk (innermost last). */
+  private readonly objects: HMakeExpression[] = [];
+
+  constructor(private readonly globals: Map<string, number>) {}
+
+  private lookup(name: string): Declared | undefined {
+    for (let i = this.scopes.length - 1; i >= 0; i--) {
+      const d = this.scopes[i].get(name);
       if (d) return d;
     }
     return undefined;
-  };
-  const ownerOfName = (name: string): number | undefined => {
-    const d = lookup(name);
-    return d ? d.owner : globals.get(name);
-  };
-  const withOwner = (owner: number | undefined): { owner?: number } => (owner === undefined ? {} : { owner });
-  const declare = (n: Name, owner?: number): void => {
+  }
+
+  private ownerOfName(name: string): number | undefined {
+    const d = this.lookup(name);
+    return d ? d.owner : this.globals.get(name);
+  }
+
+  private declare(n: Name, owner?: number): void {
     if (!n.name) return;
-    scopes[scopes.length - 1].set(n.name, { start: n.start, end: n.end, ...withOwner(owner) });
-    names.push({
+    this.scopes[this.scopes.length - 1].set(n.name, { start: n.start, end: n.end, ...withOwner(owner) });
+    this.names.push({
       name: n.name,
       start: n.start,
       end: n.end,
@@ -102,202 +115,181 @@ export function resolveNames(chunk: Chunk): ScriptNames {
       declaration: { start: n.start, end: n.end },
       ...withOwner(owner),
     });
-  };
-  const use = (n: Name, role: 'read' | 'write'): void => {
+  }
+
+  private use(n: Name, role: 'read' | 'write'): void {
     if (!n.name) return;
-    const d = lookup(n.name);
-    names.push(
+    const d = this.lookup(n.name);
+    this.names.push(
       d
         ? { name: n.name, start: n.start, end: n.end, role, scope: 'local', declaration: { start: d.start, end: d.end }, ...withOwner(d.owner) }
-        : { name: n.name, start: n.start, end: n.end, role, scope: 'global', ...withOwner(globals.get(n.name)) },
+        : { name: n.name, start: n.start, end: n.end, role, scope: 'global', ...withOwner(this.globals.get(n.name)) },
     );
-  };
+  }
+
+  private member(m: Name, indexer: '.' | ':', object: string | undefined, call: boolean, owner: number | undefined): void {
+    this.members.push({
+      member: m.name,
+      start: m.start,
+      end: m.end,
+      indexer,
+      ...(object !== undefined ? { object } : {}),
+      objectIsGlobal: object !== undefined && this.lookup(object) === undefined,
+      call,
+      ...withOwner(owner),
+    });
+  }
+
   /** The object a local's initial value stands for (see the top comment). */
-  const ownerOfValue = (v: Expression | undefined): number | undefined => {
+  private ownerOfValue(v: Expression | undefined): number | undefined {
     if (!v) return undefined;
-    if (v.kind === 'Paren') return ownerOfValue(v.expression);
-    if (v.kind === 'Name') return ownerOfName(v.name);
+    if (v.kind === 'Paren') return this.ownerOfValue(v.expression);
+    if (v.kind === 'Name') return this.ownerOfName(v.name);
     if (v.kind !== 'HMake') return undefined;
-    const enclosing = objects[objects.length - 1];
+    const enclosing = this.objects[this.objects.length - 1];
     return enclosing && v.type.name === instanceType(enclosing.type.name) ? enclosing.start : v.start;
-  };
-  const inScope = (f: () => void): void => {
-    scopes.push(new Map());
+  }
+
+  private inScope(f: () => void): void {
+    this.scopes.push(new Map());
     f();
-    scopes.pop();
-  };
+    this.scopes.pop();
+  }
 
   /** A function's scope; `self` is its implicit `self` (a `:` method) and `owner` what its first parameter (or that `self`) stands for. */
-  const fn = (f: FunctionExpression, self: boolean, owner?: number): void =>
-    inScope(() => {
-      if (self) scopes[scopes.length - 1].set('self', { start: f.start, end: f.start, ...withOwner(owner) });
-      f.params.forEach((p, i) => declare(p, i === 0 && !self ? owner : undefined));
-      block(f.body);
+  private fn(f: FunctionExpression, self: boolean, owner?: number): void {
+    this.inScope(() => {
+      if (self) this.scopes[this.scopes.length - 1].set('self', { start: f.start, end: f.start, ...withOwner(owner) });
+      f.params.forEach((p, i) => this.declare(p, i === 0 && !self ? owner : undefined));
+      this.block(f.body);
     });
-  /** An `hmake` table: its function fields are the object's methods. */
-  const hmake = (e: HMakeExpression): void => {
-    for (const f of e.table.fields) {
-      if (f.key) expr(f.key);
-      if (f.kind === 'named' && f.value.kind === 'Function') {
-        objects.push(e);
-        fn(f.value, false, e.start);
-        objects.pop();
-      } else expr(f.value);
-    }
-  };
+  }
 
-  const expr = (e: Expression, call = false): void => {
+  /** An `hmake` table: its function fields are the object's methods. */
+  private hmake(e: HMakeExpression): void {
+    for (const f of e.table.fields) {
+      if (f.key) this.expr(f.key);
+      if (f.kind === 'named' && f.value.kind === 'Function') {
+        this.objects.push(e);
+        this.fn(f.value, false, e.start);
+        this.objects.pop();
+      } else this.expr(f.value);
+    }
+  }
+
+  private expr(e: Expression, call = false): void {
     switch (e.kind) {
       case 'Name':
-        use(e, 'read');
-        return;
+        return this.use(e, 'read');
       case 'Member': {
-        expr(e.object);
+        this.expr(e.object);
         const object = e.object.kind === 'Name' ? e.object.name : undefined;
-        members.push({
-          member: e.member.name,
-          start: e.member.start,
-          end: e.member.end,
-          indexer: e.indexer,
-          ...(object !== undefined ? { object } : {}),
-          objectIsGlobal: object !== undefined && lookup(object) === undefined,
-          call,
-          ...withOwner(object === undefined ? undefined : ownerOfName(object)),
-        });
-        return;
+        return this.member(e.member, e.indexer, object, call, object === undefined ? undefined : this.ownerOfName(object));
       }
       case 'Index':
-        expr(e.object);
-        expr(e.index);
-        return;
+        this.expr(e.object);
+        return this.expr(e.index);
       case 'Call':
-        expr(e.callee, true);
-        for (const a of e.args) expr(a);
+        this.expr(e.callee, true);
+        for (const a of e.args) this.expr(a);
         return;
       case 'Binary':
-        expr(e.left);
-        expr(e.right);
-        return;
+        this.expr(e.left);
+        return this.expr(e.right);
       case 'Unary':
-        expr(e.argument);
-        return;
+        return this.expr(e.argument);
       case 'Paren':
-        expr(e.expression);
-        return;
+        return this.expr(e.expression);
       case 'Function':
-        fn(e, false);
-        return;
+        return this.fn(e, false);
       case 'Table':
         for (const f of e.fields) {
-          if (f.key) expr(f.key);
-          expr(f.value);
+          if (f.key) this.expr(f.key);
+          this.expr(f.value);
         }
         return;
       case 'HMake':
-        hmake(e);
-        return;
+        return this.hmake(e);
       default:
         return;
     }
-  };
+  }
 
-  const target = (t: Expression): void => {
-    if (t.kind === 'Name') use(t, 'write');
-    else expr(t);
-  };
+  /** `function a.b:c()`: `a` used, each later name a member of the one before; `function O:M()` binds its `self` to O. */
+  private functionDeclaration(s: Extract<Statement, { kind: 'FunctionDeclaration' }>): void {
+    const [first, ...rest] = s.path;
+    this.use(first, rest.length === 0 ? 'write' : 'read');
+    let object = first.name;
+    for (const [i, m] of rest.entries()) {
+      this.member(m, '.', object, false, i === 0 ? this.ownerOfName(object) : undefined);
+      object = m.name;
+    }
+    this.fn(s.func, s.method, s.method && rest.length === 1 ? this.ownerOfName(first.name) : undefined);
+  }
 
-  const statement = (s: Statement): void => {
+  private statement(s: Statement): void {
     switch (s.kind) {
       case 'Local': {
-        for (const v of s.values) expr(v);
-        const owners = s.names.map((_, i) => ownerOfValue(s.values[i]));
-        s.names.forEach((n, i) => declare(n, owners[i]));
+        for (const v of s.values) this.expr(v);
+        const owners = s.names.map((_, i) => this.ownerOfValue(s.values[i]));
+        s.names.forEach((n, i) => this.declare(n, owners[i]));
         return;
       }
       case 'LocalFunction':
-        declare(s.name);
-        fn(s.func, false);
-        return;
-      case 'FunctionDeclaration': {
-        const [first, ...rest] = s.path;
-        if (rest.length === 0) use(first, 'write');
-        else use(first, 'read');
-        let object = first.name;
-        for (const [i, m] of rest.entries()) {
-          const owner = i === 0 ? ownerOfName(object) : undefined;
-          members.push({
-            member: m.name,
-            start: m.start,
-            end: m.end,
-            indexer: '.',
-            object,
-            objectIsGlobal: lookup(object) === undefined,
-            call: false,
-            ...withOwner(owner),
-          });
-          object = m.name;
-        }
-        // `function O:M()` on an object: its `self` is that object.
-        fn(s.func, s.method, s.method && rest.length === 1 ? ownerOfName(first.name) : undefined);
-        return;
-      }
+        this.declare(s.name);
+        return this.fn(s.func, false);
+      case 'FunctionDeclaration':
+        return this.functionDeclaration(s);
       case 'Assignment':
-        for (const v of s.values) expr(v);
-        for (const t of s.targets) target(t);
+        for (const v of s.values) this.expr(v);
+        for (const t of s.targets) {
+          if (t.kind === 'Name') this.use(t, 'write');
+          else this.expr(t);
+        }
         return;
       case 'CallStatement':
-        expr(s.call);
-        return;
+        return this.expr(s.call);
       case 'Do':
-        inScope(() => block(s.body));
-        return;
+        return this.inScope(() => this.block(s.body));
       case 'While':
-        expr(s.condition);
-        inScope(() => block(s.body));
-        return;
+        this.expr(s.condition);
+        return this.inScope(() => this.block(s.body));
       case 'Repeat':
-        inScope(() => {
-          block(s.body);
-          expr(s.condition);
+        return this.inScope(() => {
+          this.block(s.body);
+          this.expr(s.condition);
         });
-        return;
       case 'If':
         for (const c of s.clauses) {
-          if (c.condition) expr(c.condition);
-          inScope(() => block(c.body));
+          if (c.condition) this.expr(c.condition);
+          this.inScope(() => this.block(c.body));
         }
         return;
       case 'NumericFor':
-        expr(s.from);
-        expr(s.limit);
-        if (s.step) expr(s.step);
-        inScope(() => {
-          declare(s.variable);
-          block(s.body);
+        this.expr(s.from);
+        this.expr(s.limit);
+        if (s.step) this.expr(s.step);
+        return this.inScope(() => {
+          this.declare(s.variable);
+          this.block(s.body);
         });
-        return;
       case 'GenericFor':
-        for (const i of s.iterators) expr(i);
-        inScope(() => {
-          for (const v of s.variables) declare(v);
-          block(s.body);
+        for (const i of s.iterators) this.expr(i);
+        return this.inScope(() => {
+          for (const v of s.variables) this.declare(v);
+          this.block(s.body);
         });
-        return;
       case 'Return':
-        for (const v of s.values) expr(v);
+        for (const v of s.values) this.expr(v);
         return;
       default:
         return;
     }
-  };
-  const block = (body: Statement[]): void => {
-    for (const s of body) statement(s);
-  };
+  }
 
-  block(chunk.body);
-  names.sort((a, b) => a.start - b.start);
-  members.sort((a, b) => a.start - b.start);
-  return { names, members };
+  block(body: Statement[]): void {
+    for (const s of body) this.statement(s);
+  }
 }
 
 /** The use whose range holds `offset` (its end included, where an editor's cursor stands after a word). */

@@ -5,14 +5,14 @@
  * function knows the objects bound to it, and each binding that names nothing in the served
  * script is a broken mod.
  *
- * Which copy counts: a loose entry of a path wins over the copy a bundle's container embeds (the
- * patch rule: a standalone `.objres` replaces the embedded one), exactly as `resolveBundle` serves
- * members; among loose copies, the search order's winner.
+ * Which copy counts (servedCopies.ts): a loose entry before the copy a bundle's container embeds
+ * (the patch rule), as `resolveBundle` serves members; among loose copies, the search order's winner.
  *
  * Built once per mount, bounded: a script larger than `maxScriptBytes` is listed as skipped, and
  * every read failure is recorded on the index, never thrown.
  */
-import { type Mount, type ServedFile, ServedFileWalk, readBundleMember, resolveBundle, toGamePath } from '../archive';
+import { type Mount, type ServedFile, readBundleMember, resolveBundle, toGamePath } from '../archive';
+import { servedCopies } from './servedCopies';
 import { Arch06Error, isArch06Error } from '../errors';
 import { defaultHasher, formatHash } from '../hash';
 import { type ResolvedBinding, type ResolvedObject, parseObjr, resolveRegistry, ownScriptPath, spelledNames } from '../formats/registry';
@@ -58,10 +58,8 @@ export interface IndexSnapshot {
 export type ServedCopy = Pick<ServedFile, 'path' | 'from' | 'source' | 'bundle'>;
 
 /**
- * A served script as the index keeps it: its text and what it defines (core/havokScript's
- * `scriptDefinitions`, the parser's answer; the tree is dropped). The full analysis is
- * `analyseScript` (analysis.ts), made on demand: a mount holds thousands of scripts, and a tree
- * and resolved names for each would cost hundreds of megabytes before the first answer.
+ * A served script as the index keeps it: its text and what it defines (the parser's answer; the tree
+ * is dropped: `analyseScript` makes the full analysis on demand, for the scripts looked at).
  */
 export interface IndexedScript extends ServedCopy {
   /** The source text (a compiled script has none: `kind` says so). */
@@ -526,19 +524,4 @@ function bindingsFromSnapshot(snap: IndexSnapshot, b: IndexSnapshot['bindings'][
   const coverage = new Uint32Array(records.length);
   for (let i = 0, c = 0; i < records.length; i++) coverage[i] = c += delta[i];
   return { registry, script: typeof b.script === 'string' ? b.script : bad('a binding without its script'), objects, records, coverage };
-}
-
-const kindOf = (p: string): 'script' | 'registry' | undefined => (/\.scripts$/i.test(p) ? 'script' : /\.objres$/i.test(p) ? 'registry' : undefined);
-
-/**
- * The served copy of every `.scripts` and `.objres` path, scripts first: a registry's bindings are
- * checked against its script. A path the walk cannot look up is `skipped`, the rest indexed.
- */
-function servedCopies(mount: Mount, skipped: { path: string; reason: string }[]): (ServedFile & { kind: 'script' | 'registry' })[] {
-  const walk = new ServedFileWalk(mount, (p) => kindOf(p) !== undefined);
-  const found = walk.loose();
-  for (const m of walk.manifests) for (const f of walk.members(m)) found.push(f);
-  skipped.push(...walk.skipped);
-  const files = found.map((f) => ({ ...f, kind: kindOf(f.path)! }));
-  return files.sort((a, b) => (a.kind === b.kind ? 0 : a.kind === 'script' ? -1 : 1));
 }

@@ -490,7 +490,8 @@ export class Harness {
    * page is reloaded once, as a user would, with a line in the log saying so.
    */
   async mountFromOffer(root: string): Promise<void> {
-    await this.waitForNotification('Shadow of War install');
+    // The offer comes once the extension has activated: on a loaded machine that can take a minute.
+    await this.waitForNotification('Shadow of War install', 90_000);
     await this.expectReload(() => this.clickNotificationButton('Shadow of War install', 'Mount Archives'));
     const hasRoot = async (): Promise<boolean> => (await this.explorerRows()).some((r) => r.name === root);
     const shown = await this.waitFor(hasRoot, 30_000, 'the arch06 workspace folder').catch(() => false);
