@@ -26,6 +26,8 @@ export type { ServedFile } from './servedFiles';
 export { BUNDLE_SUFFIX, BundleFolder, BundleFolders, bundleFolderPath, memberName } from './bundleFolders';
 export type { BundleFolderPath, BundleListing } from './bundleFolders';
 export { collectEntries, extractEntries } from './extract';
+export { collectAddress, declaredMember, locateAddress, partBundlePath } from './address';
+export type { Located } from './address';
 export {
   SCHEME,
   SOURCES_FOLDER,
