@@ -33,7 +33,9 @@ usage: arch06 <command> [arguments] [--json]     (arch06 <command> --help: one c
                                       of a bundle's members, each served from container, loose or missing
   extract <root> <path|folder> <out>  copy files out (merged view, or --source S)
   verify  <root>                      decode every entry of every source; report each failure
-  unhash  <root> <0xHASH>             paths whose StringHash is HASH
+  unhash  <root> <0xHASH> [--dict FILE]   the name whose StringHash is HASH, from the editors' dictionary (paths,
+                                      bundle members, path indexes, script literals and definitions, registry and
+                                      skeleton names) and your word lists
   hash    <string> [--table-from EXE] StringHash of a name, as 0x%08X (with the table found in EXE: any byte)
   hashtable <exe>                     find the StringHash table in ShadowOfWar.exe: file offset, address;
                                       exit 2 unless exactly one table agrees with every known value

@@ -41,7 +41,16 @@ export const COMMAND_OPTIONS: Readonly<Record<string, OptionTable>> = {
   ls: { ...MOUNT_OPTIONS, json },
   extract: { ...MOUNT_OPTIONS, source, json, quiet },
   verify: { ...MOUNT_OPTIONS, json, quiet },
-  unhash: { ...MOUNT_OPTIONS, json },
+  unhash: {
+    ...MOUNT_OPTIONS,
+    dict: {
+      type: 'string',
+      multiple: true,
+      value: 'FILE',
+      help: 'a word list (one name a line, # comments) added to the names gathered from the install; repeatable',
+    },
+    json,
+  },
   hash: { 'table-from': { type: 'string', value: 'EXE', help: 'hash with the table found in this game executable' }, json },
   hashtable: { json },
   oodle: {

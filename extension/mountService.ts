@@ -7,7 +7,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { isInsideReal, writeFileAtomic } from '../core/io/node';
 import { type DiskChange, Mount, type RemountResult, describeChanges, remount } from '../core/archive';
-import { FuzzyIndex } from '../core/search';
+import { FuzzyIndex, pathList } from '../core/search';
 import { MemberCatalog, type MemberRow } from '../core/archive';
 import { isArch06Error } from '../core/errors';
 import { brokenNotice } from './mountSummary';
@@ -19,11 +19,16 @@ export interface MountRequest {
   extraArchives?: string[];
 }
 
-/** Go to File's index over paths and bundle members: `fuzzy.paths[i]` is a path for i < looseCount, else `members[i - looseCount]`. */
+/**
+ * Go to File's index over paths and bundle members (core/search `pathList`): `fuzzy.paths[i]` is a
+ * path for i < looseCount, else `members[i - looseCount]`; a member served loose is its path, listed
+ * once, and found in `alsoDeclared`.
+ */
 export interface PathsAndMembers {
   fuzzy: FuzzyIndex;
   looseCount: number;
   members: readonly MemberRow[];
+  alsoDeclared: ReadonlyMap<string, MemberRow>;
   /** Manifests that did not resolve. */
   failures: number;
 }
@@ -196,15 +201,15 @@ export class MountService implements vscode.Disposable {
           isCancelled: () => this.current !== m,
           onProgress: (done, total) => progress.report({ message: `${done.toLocaleString('en')} / ${total.toLocaleString('en')} bundles` }),
         });
-        const paths = this.distinctPaths(m);
-        const fuzzy = new FuzzyIndex([...paths, ...catalog.rows.map((r) => r.path)]);
+        const list = pathList(this.distinctPaths(m), catalog.rows);
+        const fuzzy = new FuzzyIndex(list.paths);
         this.log(
           `bundle members: ${catalog.rows.length} in ${catalog.manifests} bundles in ${Date.now() - started} ms` +
             (catalog.failures.length
               ? `; ${catalog.failures.length} manifests did not resolve (first: ${catalog.failures[0].bundle}: ${catalog.failures[0].reason})`
               : ''),
         );
-        const ready = { fuzzy, looseCount: paths.length, members: catalog.rows, failures: catalog.failures.length };
+        const ready = { fuzzy, looseCount: list.looseCount, members: list.members, alsoDeclared: list.alsoDeclared, failures: catalog.failures.length };
         if (this.withMembers?.mount === m) {
           this.withMembers.ready = ready;
           this.fuzzy = undefined; // the paths-only index: no longer needed, and as large

@@ -7,12 +7,12 @@
  * `<path>` is a mount path, or a path inside a bundle folder (`x.bndl [bundle]\<member path>`, as the
  * extension shows them). A mount path no source holds is looked up as a member of the bundle of its
  * own stem (a layer's `.objres` and `.scripts` live in the layer's container): loose entry first,
- * then the container, as the engine serves it. Entries are read header-first within the per-entry
- * memory cap (cli/limits.ts).
+ * then the container, as the engine serves it (one rule for every command: core/archive
+ * `locateAddress`). Entries are read header-first within the per-entry memory cap (cli/limits.ts).
  */
 import { Arch06Error, isArch06Error } from '../../core/errors';
-import { EntryByteSource, bundleFolderPath, bundleStem, readBundleMemberChecked, readEntryChecked, resolveBundle } from '../../core/archive';
-import type { Mount, ResolvedBundle, SourceEntry } from '../../core/archive';
+import { BUNDLE_SUFFIX, EntryByteSource, bundleFolderPath, declaredMember, locateAddress, readEntryChecked, resolveBundle } from '../../core/archive';
+import type { Located, Mount, ResolvedBundle } from '../../core/archive';
 import { readEmbb } from '../../core/formats/bundle';
 import { formatHash } from '../../core/hash';
 import { parseSkdb } from '../../core/formats/strings';
@@ -40,57 +40,29 @@ function kindOf(p: string): Kind {
 export interface Served {
   /** The game path read. */
   path: string;
-  servedFrom: 'loose' | 'container';
+  servedFrom: 'loose' | 'container' | 'empty';
   source: string;
   /** The bundle whose member it is, when read through one. */
   bundle?: string;
 }
 
-/** A member's bytes, header first and within the mount's cap (core/archive `readBundleMemberChecked`). */
-function readMember(m: Mount, bundle: ResolvedBundle, member: string): { bytes: Uint8Array; served: Served } {
-  const declared = memberOf(bundle, member)!;
-  const bytes = readBundleMemberChecked(m, bundle, declared);
-  const served: Served = {
-    path: declared.path,
-    servedFrom: declared.servedFrom === 'loose' ? 'loose' : 'container',
-    source: declared.source ?? bundle.container?.source ?? '',
-    bundle: `${bundle.stem}.bndl`,
-  };
+/** A located file's bytes, header first and within the mount's cap (core/archive `readEntryChecked`), and where they came from. */
+function readLocated(m: Mount, at: Located): { bytes: Uint8Array; served: Served } {
+  const { entry } = at;
+  const bytes = readEntryChecked(entry, { name: entry.path, maxBytes: m.maxEntryBytes, raiseHint: m.maxEntryHint });
+  const served: Served = { path: entry.path, servedFrom: at.servedFrom, source: entry.source.name };
+  if (at.bundle) served.bundle = `${at.bundle.stem}.bndl`;
   return { bytes, served };
 }
 
-const isNotFound = (e: unknown): boolean => isArch06Error(e) && e.code === 'NOT_FOUND';
-
-/** The member a bundle declares at `member` (lengths compared first: a crafted manifest may repeat a 200 KB path). */
-const memberOf = (bundle: ResolvedBundle, member: string): ResolvedBundle['members'][number] | undefined => {
-  const k = member.toLowerCase().replace(/\//g, '\\');
-  return bundle.members.find((x) => x.path.length === k.length && x.path.toLowerCase() === k);
-};
-
 /**
- * A game path's bytes as the engine serves them: the mount's entry (or --source's copy), else the
- * member of the bundle of the same stem (`x.objres` in `x.bndl`). `within`, the bundle a registry
- * was read from, is asked first.
+ * A path's bytes as the engine serves them (core/archive `locateAddress`: a bundle folder's member,
+ * the mount's entry or --source's copy, else the member of the bundle of the same stem).
+ * `within`, the bundle a registry was read from, is asked first.
  */
 export function readGamePath(m: Mount, p: string, source?: string, within?: ResolvedBundle): { bytes: Uint8Array; served: Served } {
-  if (within && memberOf(within, p)) return readMember(m, within, p);
-  let entry: SourceEntry;
-  try {
-    entry = m.entry(p, source);
-  } catch (e) {
-    if (!isNotFound(e) || source !== undefined) throw e;
-    let bundle: ResolvedBundle;
-    try {
-      bundle = resolveBundle(m, `${bundleStem(p.replace(/\.[^.\\/]+$/, ''))}.bndl`);
-    } catch (b) {
-      if (isNotFound(b)) throw e;
-      throw b;
-    }
-    if (!memberOf(bundle, p)) throw e;
-    return readMember(m, bundle, p);
-  }
-  const bytes = readEntryChecked(entry, { name: p, maxBytes: m.maxEntryBytes, raiseHint: m.maxEntryHint });
-  return { bytes, served: { path: entry.path, servedFrom: 'loose', source: entry.source.name } };
+  const member = within && declaredMember(within, p);
+  return readLocated(m, locateAddress(m, member ? `${within.manifest.path}${BUNDLE_SUFFIX}\\${member.path}` : p, { source }));
 }
 
 export function dumpCommand(args: ParsedArgs): number {
@@ -109,20 +81,17 @@ export function dumpCommand(args: ParsedArgs): number {
       if (folder) throw new Arch06Error('BAD_ARGUMENT', 'a bundle inside a bundle folder is dumped by its own path', { actual: input });
       return dumpBundle(m, p, json);
     }
-    let within: ResolvedBundle | undefined;
-    let read: { bytes: Uint8Array; served: Served };
-    if (folder) {
-      within = resolveBundle(m, folder.bundle);
-      if (!memberOf(within, p)) throw new Arch06Error('NOT_FOUND', 'the manifest does not declare this member', { file: `${within.stem}.bndl`, actual: p });
-      read = readMember(m, within, p);
-    } else read = readGamePath(m, p, source);
+    const at = locateAddress(m, input, { source });
+    const read = readLocated(m, at);
     if (kind === 'strings') return dumpStrings(read.bytes, read.served, json);
     if (kind === 'script') return dumpScript(read.bytes, read.served, json);
-    return dumpRegistry(m, read, json, within);
+    return dumpRegistry(m, read, json, at.bundle);
   } finally {
     m.close();
   }
 }
+
+const isNotFound = (e: unknown): boolean => isArch06Error(e) && e.code === 'NOT_FOUND';
 
 // ---- bundles ---------------------------------------------------------------------------
 

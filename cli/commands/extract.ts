@@ -8,7 +8,7 @@
  * a terminal, a progress line on stderr (cli/progress.ts) while it copies; `--quiet` turns it off.
  */
 import * as path from 'node:path';
-import { collectEntries, extractEntries } from '../../core/archive';
+import { collectAddress, extractEntries } from '../../core/archive';
 import { ParsedArgs, flagString, need } from '../args';
 import { openMount } from './mountCommands';
 import { escapeControls, escapeName, printJson, writeOut } from '../output';
@@ -20,7 +20,8 @@ const MAX_LISTED = 20;
 export async function extractCommand(args: ParsedArgs): Promise<number> {
   const m = openMount(args);
   try {
-    const entries = collectEntries(m, need(args, 1, '<path|folder>'), flagString(args, 'source'));
+    // A file or folder of the mount, a bundle folder (or a member or folder in it), a world part's file served from its container.
+    const entries = collectAddress(m, need(args, 1, '<path|folder>'), flagString(args, 'source'));
     const outDir = path.resolve(need(args, 2, '<outdir>'));
     const progress = new ProgressLine(process.stderr, 'extracting', { quiet: args.flags.has('quiet') });
     let r;

@@ -2,9 +2,12 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { Arch06Error } from '../../core/errors';
-import { formatHash, parseHash } from '../../core/hash';
-import { BundleFolder, Mount, bundleFolderPath, memberName, verifyMount } from '../../core/archive';
-import type { BundleFolderPath } from '../../core/archive';
+import { HashDictionary, formatHash, parseHash } from '../../core/hash';
+import { addUserNames, collectInstallNames } from '../../core/nameSources';
+import type { CollectReport } from '../../core/nameSources';
+import { readTextFile } from '../../core/io/node';
+import { BundleFolder, Mount, bundleFolderPath, locateAddress, memberName, verifyMount } from '../../core/archive';
+import type { BundleFolderPath, Located } from '../../core/archive';
 import { ParsedArgs, flagList, flagString, need } from '../args';
 import { escapeName, formatSize, printJson, writeOut } from '../output';
 import { ProgressLine } from '../progress';
@@ -69,7 +72,10 @@ export function mountCommand(args: ParsedArgs): number {
 export function whichCommand(args: ParsedArgs): number {
   const m = openMount(args);
   const p = need(args, 1, '<path>');
-  const w = m.which(p);
+  // A bundle member (a bundle folder's, or the part file of a bundle of its stem) is served from its bundle.
+  const at = locateAddress(m, p);
+  if (at.member && at.bundle) return whichMember(args, m, at);
+  const w = m.which(at.entry.path);
   if (!w) throw new Arch06Error('NOT_FOUND', 'path not found in any mounted source', { file: p });
   const result = { path: w.path, winner: w.winner.source.name, size: w.winner.size, copies: w.copies.map((c) => c.source.name) };
   if (json(args))
@@ -90,9 +96,41 @@ export function whichCommand(args: ParsedArgs): number {
   return 0;
 }
 
+/** `which` of a bundle member: the copy served (loose, else the container's) and the copy the container embeds below it. */
+function whichMember(args: ParsedArgs, m: Mount, at: Located): number {
+  const b = at.bundle!;
+  const member = at.member!;
+  const container = b.container && member.embedded ? { path: b.container.path, source: b.container.source, size: member.embedded.size } : undefined;
+  const result = {
+    path: member.path,
+    winner: at.entry.source.name,
+    size: at.entry.size,
+    servedFrom: at.servedFrom,
+    bundle: b.manifest.path,
+    copies: [...(at.servedFrom === 'loose' ? (m.which(at.entry.path)?.copies.map((c) => c.source.name) ?? []) : []), ...(container ? [container.source] : [])],
+    container: container ?? null,
+  };
+  if (json(args)) printJson(result);
+  else {
+    const lines = [`${escapeName(member.path)}  (a member of ${escapeName(b.manifest.path)})`];
+    const looseCopies = at.servedFrom === 'loose' ? (m.which(at.entry.path)?.copies ?? []) : [];
+    looseCopies.forEach((c, i) =>
+      lines.push(`  ${i === 0 ? 'wins   ' : 'shadowed'} ${escapeName(c.source.name).padEnd(28)} ${formatSize(c.size).padStart(10)}  loose`),
+    );
+    if (container)
+      lines.push(
+        `  ${looseCopies.length ? 'shadowed' : 'wins   '} ${escapeName(container.source).padEnd(28)} ${formatSize(container.size).padStart(10)}  in the container ${escapeName(container.path)}`,
+      );
+    writeOut(lines.join('\n') + '\n');
+  }
+  m.close();
+  return 0;
+}
+
 export function catCommand(args: ParsedArgs): number {
   const m = openMount(args);
-  const e = m.entry(need(args, 1, '<path>'), flagString(args, 'source'));
+  // A mount path, a bundle folder's member, or a world part's file served from its bundle's container.
+  const e = locateAddress(m, need(args, 1, '<path>'), { source: flagString(args, 'source') }).entry;
   const block = 16 << 20;
   for (let at = 0; at < e.size; at += block) writeOut(e.readSync(at, Math.min(e.size, at + block)));
   m.close();
@@ -168,14 +206,39 @@ function lsBundleFolder(args: ParsedArgs, m: Mount, folder: string, at: BundleFo
   return 0;
 }
 
-export function unhashCommand(args: ParsedArgs): number {
+/** A user's word list read by `unhash --dict` at most (as the extension's `arch06.hashDictionaries`). */
+const MAX_DICT_FILE = 64 << 20;
+
+/**
+ * `unhash <root> <0xHASH> [--dict FILE]…`: the name a hash stands for, from the dictionary the
+ * editors and the language server use (core/nameSources `collectInstallNames`: every path and
+ * bundle member, the path indexes, every script's literals and definitions, every registry's
+ * names, every skeleton's) plus the user's word lists, each name with where it came from.
+ */
+export async function unhashCommand(args: ParsedArgs): Promise<number> {
   const m = openMount(args);
   const h = parseHash(need(args, 1, '<0xHASH>'));
-  const hits = m.unhash(h);
-  m.close();
-  if (hits.length === 0) throw new Arch06Error('NOT_FOUND', `no known path hashes to ${formatHash(h)}`);
-  if (json(args)) printJson({ hash: formatHash(h), paths: hits });
-  else writeOut(hits.map((x) => `${escapeName(x.path)}\t(${x.from})`).join('\n') + '\n');
+  // The word lists first: a file that cannot be read fails before the install is walked.
+  const userLists = flagList(args, 'dict').map((file) => readTextFile(file, MAX_DICT_FILE));
+  const dict = new HashDictionary();
+  let report: CollectReport;
+  try {
+    report = await collectInstallNames(m, dict);
+  } finally {
+    m.close();
+  }
+  for (const text of userLists) addUserNames(dict, text);
+  const e = dict.entry(h);
+  const names = e ? [{ name: e.name, origin: e.origin }, ...(e.others ?? [])] : [];
+  if (names.length === 0) {
+    const where = `${report.paths} paths, ${report.members} bundle members, ${report.scripts} scripts, ${report.registries} registries, ${report.skeletons} skeletons`;
+    throw new Arch06Error(
+      'NOT_FOUND',
+      `no known name hashes to ${formatHash(h)} (looked through the names of ${where}${report.truncated ? `; ${report.truncated}` : ''})`,
+    );
+  }
+  if (json(args)) printJson({ hash: formatHash(h), names });
+  else writeOut(names.map((x) => `${escapeName(x.name)}\t(${x.origin})`).join('\n') + '\n');
   return 0;
 }
 

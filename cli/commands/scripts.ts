@@ -5,10 +5,12 @@
  * order serves counts), and the script's diagnostics (syntax errors, broken bindings).
  *
  * `<path>` is the script's game path (a layer's `.scripts` lives in its bundle's container; the
- * index finds it there).
+ * index finds it there) or its place in a bundle folder (`x.bndl [bundle]\<member path>`), as for
+ * every command; anything but a script is refused as "not a script".
  */
-import { Arch06Error } from '../../core/errors';
-import { toGamePath } from '../../core/archive';
+import { Arch06Error, isArch06Error } from '../../core/errors';
+import { locateAddress, toGamePath } from '../../core/archive';
+import { textKindOf } from '../../core/text';
 import { flattenOutline, lineNumbers } from '../../core/havokScript';
 import { ScriptIndex, scriptDiagnostics } from '../../core/scriptIndex';
 import { type ParsedArgs, need } from '../args';
@@ -24,12 +26,23 @@ export function scriptsCommand(args: ParsedArgs): number {
   const m = openMount(args);
   try {
     const input = need(args, 1, '<path>');
+    // The addressing every command shares (core/archive `locateAddress`): a mount path, a bundle
+    // folder's member, a world part's script served from its bundle's container.
+    let path: string;
+    try {
+      path = locateAddress(m, input).entry.path;
+    } catch (e) {
+      if (isArch06Error(e) && e.code === 'NOT_FOUND')
+        throw new Arch06Error('NOT_FOUND', 'no mounted source serves this script (loose or in a bundle container)', { file: input });
+      throw e;
+    }
+    if (textKindOf(path) !== 'script') throw new Arch06Error('BAD_ARGUMENT', 'not a script: scripts reads .scripts and .hks files', { actual: input });
     const index = ScriptIndex.build(m);
-    const path = toGamePath(input);
-    const script = index.analysed(path);
+    const gamePath = toGamePath(path);
+    const script = index.analysed(gamePath);
     if (!script) {
       // Served but left out of the index (over its size limit, unreadable): say why, not that it is missing.
-      const same = (p: { path: string }): boolean => p.path.toLowerCase() === path.toLowerCase();
+      const same = (p: { path: string }): boolean => p.path.toLowerCase() === gamePath.toLowerCase();
       const skipped = index.skipped.find(same);
       if (skipped) throw new Arch06Error('OUT_OF_RANGE', `this script is served but not indexed: ${skipped.reason}`, { file: input });
       const failed = index.failures.find(same);

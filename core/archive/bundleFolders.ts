@@ -154,8 +154,8 @@ export class BundleFolder {
     return `${entry.identity}[${start},${end})`;
   }
 
-  /** A member as a `SourceEntry`, so extraction treats it like any file. */
-  private memberEntry(m: BundleMember, path: GamePath | undefined): SourceEntry {
+  /** A member as a `SourceEntry` (a range of its container, or its loose entry), so extraction and readers treat it like any file. */
+  memberEntry(m: BundleMember, path?: GamePath): SourceEntry {
     const { entry, start: base, end: limit } = locateBundleMember(this.mount, this.bundle, m);
     const size = limit - base;
     const range = (start: number, end: number): [number, number] => {

@@ -28,6 +28,8 @@ export type { BundleFolderPath, BundleListing } from './bundleFolders';
 export { collectEntries, extractEntries } from './extract';
 export { copyStatus, describeChanges, looseChange, mountChanges, needsRemount, remount } from './remount';
 export type { CopyStatus, DiskChange, DiskChangeRole, RemountResult } from './remount';
+export { collectAddress, declaredMember, locateAddress, partBundlePath } from './address';
+export type { Located } from './address';
 export {
   SCHEME,
   SOURCES_FOLDER,

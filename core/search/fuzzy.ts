@@ -49,9 +49,15 @@ export class FuzzyIndex {
     return this.paths.length;
   }
 
-  /** The best `limit` matches for `query`, best first. */
+  /**
+   * The best `limit` matches for `query`, best first. Words separated by spaces are matched each on
+   * its own: the last is the file's name (scored as a one-word query), the others must stand in the
+   * path too and count most where they stand whole in its folders (`volcano fagameplay.scripts`).
+   */
   match(query: string, limit = 200): FuzzyMatch[] {
-    const q = query.toLowerCase().replace(/\//g, '\\').replace(/\s+/g, '');
+    const words = query.toLowerCase().replace(/\//g, '\\').split(/\s+/).filter(Boolean);
+    if (words.length > 1) return this.matchWords(words, limit);
+    const q = words[0] ?? '';
     if (!q) {
       this.lastQuery = '';
       this.lastHits = undefined;
@@ -101,6 +107,68 @@ export class FuzzyIndex {
     this.lastEnds = ends.subarray(0, h);
     return best.sorted().map(({ index, score }) => ({ index, score, positions: matchPositions(this.lower[index], q) }));
   }
+
+  /**
+   * Several words: a hit holds every word's characters in order (each word on its own), so a query
+   * that extends the last one (a word typed on, a word added) filters its hits. Scored as the last
+   * word alone, plus `folderBonus` for the others: within the last word's band, a folder named by a
+   * word beats a path that merely holds its letters.
+   */
+  private matchWords(words: string[], limit: number): FuzzyMatch[] {
+    const key = words.join(' ');
+    const name = words[words.length - 1];
+    const folders = words.slice(0, -1);
+    const extending = this.lastQuery !== '' && this.lastHits && extendsWords(this.lastQuery.split(' '), words);
+    const from = extending ? this.lastHits : undefined;
+    const n = from ? from.length : this.lower.length;
+    this.flip = !this.flip;
+    const pair = this.flip ? 0 : 2;
+    const hits = (this.buffers[pair] ??= new Int32Array(this.lower.length));
+    const best = new TopList(limit);
+    const need = charMask(words.join(''));
+    let h = 0;
+    for (let k = 0; k < n; k++) {
+      const i = from ? from[k] : k;
+      if ((this.masks[i] & need) !== need) continue;
+      const s = this.lower[i];
+      if (!words.every((w) => inOrderEnd(s, 0, w) >= 0)) continue;
+      hits[h++] = i;
+      const score = scoreAbove(s, this.nameStart[i], name, -1, ALL_BANDS) + folderBonus(s, this.nameStart[i], folders);
+      if (score > best.floor()) best.add(i, score);
+    }
+    this.lastQuery = key;
+    this.lastHits = hits.subarray(0, h);
+    // The one-word ends do not apply to these hits: a one-word query after this one starts afresh.
+    this.lastEnds = undefined;
+    return best.sorted().map(({ index, score }) => ({ index, score, positions: matchPositions(this.lower[index], name) }));
+  }
+}
+
+/** Whether the words `now` narrow the words `before`: each earlier word extended in place, the last one typed on or words added. */
+function extendsWords(before: string[], now: string[]): boolean {
+  if (now.length < before.length) return false;
+  for (let i = 0; i < before.length; i++) if (!now[i].startsWith(before[i]) || (i < before.length - 1 && now[i] !== before[i])) return false;
+  return true;
+}
+
+/**
+ * What the folder words add to a path's score (below BAND / 4, so the file name's band still
+ * decides first): a word standing whole in the folders counts 400 plus 8 per character, 100 more
+ * at a folder's start and 100 more when it is the whole folder name; a word whose letters are only
+ * in order in the folders counts 20; a word found only in the file name counts nothing.
+ */
+function folderBonus(s: string, nameStart: number, words: readonly string[]): number {
+  let bonus = 0;
+  const folders = s.slice(0, nameStart);
+  for (const w of words) {
+    const at = folders.indexOf(w);
+    if (at >= 0) {
+      const start = at === 0 || folders.charCodeAt(at - 1) === BACKSLASH;
+      const whole = start && folders.charCodeAt(at + w.length) === BACKSLASH;
+      bonus += 400 + 8 * Math.min(w.length, 100) + (start ? 100 : 0) + (whole ? 100 : 0);
+    } else if (inOrderEnd(folders, 0, w) >= 0) bonus += 20;
+  }
+  return Math.min(bonus, BAND / 4);
 }
 
 /** The `limit` best (index, score) pairs seen, kept in a binary heap with the worst at its root. */

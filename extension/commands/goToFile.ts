@@ -3,11 +3,13 @@
  * VS Code cannot search a custom scheme with its own Quick Open (that API is proposed-only), so
  * this is ours: the core's fuzzy index filters hundreds of thousands of paths per keystroke and
  * only the best 200 are shown. Mounted paths are there at once; bundle members join when every
- * manifest has been resolved (once per mount), and each says which bundle serves it from where.
+ * manifest has been resolved (once per mount), and each says which bundle serves it from where (a
+ * member served from a loose copy is that path, listed once: core/search `pathList`). Words the
+ * query spaces apart are matched each on its own, folder words counting (core/search `FuzzyIndex`).
  */
 import * as vscode from 'vscode';
 import { describeMember } from '../../core/archive';
-import type { FuzzyIndex } from '../../core/search';
+import { type FuzzyIndex, pathListKey } from '../../core/search';
 import { MountService, type PathsAndMembers } from '../mountService';
 import { memberUri, mergedUri } from '../fs/uris';
 
@@ -41,10 +43,12 @@ export function goToFileCommand(service: MountService): void {
       const nameStart = cut + 1;
       const highlights: [number, number][] = m.positions.filter((x) => x >= nameStart).map((x) => [x - nameStart, x - nameStart + 1]);
       const member = all && m.index >= all.looseCount ? all.members[m.index - all.looseCount] : undefined;
+      // A mounted path a bundle also declares (served from this loose copy) is listed once, with its bundle.
+      const declared = member ?? (all && all.alsoDeclared.size ? all.alsoDeclared.get(pathListKey(p)) : undefined);
       return {
         label: p.slice(nameStart),
         description: cut > 0 ? p.slice(0, cut) : '',
-        ...(member ? { detail: `$(package) ${describeMember(member)}` } : {}),
+        ...(declared ? { detail: `$(package) ${describeMember(declared)}` } : {}),
         uri: member ? memberUri(member.bundle, member.path) : mergedUri(p),
         // We filter ourselves; keep VS Code's own filter from hiding our matches.
         alwaysShow: true,

@@ -20,10 +20,11 @@ import {
   type ArchUri,
   type Mount,
   type ResolvedBundle,
-  bundleStem,
+  declaredMember,
   headerCheckFor,
   locateBundleMember,
   mergedUriPath,
+  partBundlePath,
   readEntryCheckedAsync,
   resolveBundle,
 } from '../../core/archive';
@@ -67,17 +68,16 @@ const plural = (n: number, one: string, many = `${one}s`): string => `${n.toLoca
 /** The bundle of a part path's stem (`x.objres` → `x.bndl`), or undefined when there is none. */
 function partBundle(path: string, resolve: BundleResolver): ResolvedBundle | undefined {
   try {
-    return resolve(`${bundleStem(path.replace(/\.[^.\\/]+$/, ''))}.bndl`);
+    return resolve(partBundlePath(path));
   } catch (e) {
     if (isArch06Error(e)) return undefined;
     throw e;
   }
 }
 
-/** The member at `path` (lengths compared first: a crafted manifest may repeat one 200 KB path 50,000 times). */
+/** The member at `path` (core/archive's one comparison of member paths). */
 function memberOf(b: ResolvedBundle | undefined, path: string): ResolvedBundle['members'][number] | undefined {
-  const k = path.toLowerCase().replace(/\//g, '\\');
-  return b?.members.find((m) => m.path.length === k.length && m.path.toLowerCase().replace(/\//g, '\\') === k);
+  return b && declaredMember(b, path);
 }
 
 /** A name as one table cell carries it: cut at `MAX_CELL_CHARS`, with its length. */

@@ -12,7 +12,16 @@
  * file that does not decode gives a text saying why, with the first bytes in hex, never an error.
  */
 import { Arch06Error, isArch06Error } from '../../core/errors';
-import { EntryByteSource, bundleStem, headerCheckFor, locateBundleMember, parseUriPath, readEntryCheckedAsync, resolveBundle } from '../../core/archive';
+import {
+  EntryByteSource,
+  declaredMember,
+  headerCheckFor,
+  locateBundleMember,
+  parseUriPath,
+  partBundlePath,
+  readEntryCheckedAsync,
+  resolveBundle,
+} from '../../core/archive';
 import type { ArchUri, BundleMember, EntryReadOptions, Mount, ResolvedBundle } from '../../core/archive';
 import { readEmbb } from '../../core/formats/bundle';
 import { parseScript } from '../../core/formats/script';
@@ -54,7 +63,7 @@ interface Read {
 const MAX_TEXT_BYTES = 512 * 1024 * 1024;
 
 function bundleOf(m: Mount, path: string): ResolvedBundle {
-  return resolveBundle(m, `${bundleStem(path.replace(/\.[^.\\/]+$/, ''))}.bndl`);
+  return resolveBundle(m, partBundlePath(path));
 }
 
 /** The container's own copy of `path` (the bundle of the path's stem), whether or not a loose copy wins. */
@@ -72,9 +81,8 @@ async function readEmbedded(m: Mount, path: string, bundle?: string): Promise<Re
 
 const notFound = (message: string): Error => new Arch06Error('NOT_FOUND', message);
 
-/** The member a bundle declares at `path` (lengths compared first: a crafted manifest may repeat one 200 KB path 50,000 times). */
-const declaredAt = (b: ResolvedBundle, path: string): ResolvedBundle['members'][number] | undefined =>
-  b.members.find((x) => x.path.length === path.length && x.path.toLowerCase() === path.toLowerCase());
+/** The member a bundle declares at `path` (core/archive's one comparison of member paths). */
+const declaredAt = declaredMember;
 
 /** A member's bytes for a text view: its header checked first (core/archive/entryRead.ts), at most `MAX_TEXT_BYTES`. */
 const textReadOptions = (path: string): EntryReadOptions => ({ name: path, checkHeader: headerCheckFor(path) ?? null, maxBytes: MAX_TEXT_BYTES });
@@ -116,7 +124,7 @@ async function ownScriptNames(m: Mount, u: ArchUri, copy: CopyKind, registryPath
     const e = m.entry(scriptPath);
     return { bytes: await e.read(), path: e.path, from: `served from ${e.source.name}` };
   });
-  attempts.push(() => readMember(m, `${bundleStem(scriptPath.replace(/\.scripts$/i, ''))}.bndl`, scriptPath));
+  attempts.push(() => readMember(m, partBundlePath(scriptPath), scriptPath));
   let why = 'not found';
   for (const attempt of attempts) {
     try {

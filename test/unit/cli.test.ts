@@ -128,7 +128,7 @@ test('extract a folder: bytes on disk equal the winning copy in the sample archi
 test('hash and unhash', () => {
   assert.equal(run('hash', 'UI_1Sword_Starting_N').stdout.toString().trim(), '0xDCDB4713');
   const h = '0x' + stringHash('config\\game.cfg').toString(16);
-  assert.deepEqual(json('unhash', root, h).paths, [{ path: 'config\\game.cfg', from: 'path-index' }]);
+  assert.deepEqual(json('unhash', root, h).names, [{ name: 'config\\game.cfg', origin: 'path' }]);
   assert.equal(run('unhash', root, '0x00000001').code, 1);
   assert.equal(run('hash', 'bad(char').code, 2);
 });

@@ -7,6 +7,8 @@ import * as assert from 'node:assert/strict';
 import { MemberCatalog } from '../../archive/memberCatalog';
 import { parseEmbb } from '../../formats/bundle/embb';
 import { describeSearch, searchText } from '../textSearch';
+import { FuzzyIndex } from '../fuzzy';
+import { pathList } from '../pathList';
 import { REAL_LAYER_NAMES, mountRealPatch, realLayerStem, realPatch } from '../../../test/support/realLayers';
 
 /** Every (path, 0-based line, column) where `word` stands in the layers' scripts, found without the search. */
@@ -52,6 +54,20 @@ test('Find in Files finds BeSentry in the retail island script (served from its 
     // Include *.scripts: the same hits, nothing else considered.
     const only = searchText(m, { query: 'BeSentry', matchCase: true, include: '*.scripts', members: catalog.rows });
     assert.deepEqual([only.matchCount, only.filesIncluded, Object.keys(only.binary).length], [expected.length, 4, 0]);
+  } finally {
+    m.close();
+  }
+});
+
+test('Go to File on the retail layers: "volcano fagameplay.scripts" ranks the volcano layer\'s script first', { skip: realPatch.skip }, async () => {
+  const m = mountRealPatch();
+  try {
+    const list = pathList(m.distinctPaths(), (await MemberCatalog.build(m)).rows);
+    const ix = new FuzzyIndex(list.paths);
+    const ranked = ix.match('volcano fagameplay.scripts').map((x) => list.paths[x.index].toLowerCase());
+    assert.equal(ranked[0], `${realLayerStem('volcano')}.scripts`);
+    // Each layer's script once (served from its container).
+    for (const layer of REAL_LAYER_NAMES) assert.equal(list.paths.filter((p) => p.toLowerCase() === `${realLayerStem(layer)}.scripts`).length, 1, layer);
   } finally {
     m.close();
   }
