@@ -19,7 +19,7 @@ export interface RunOptions {
   seed: number;
   /** Cases per target (replayable exactly), or a time budget split evenly across the targets. */
   budget: { cases: (target: string) => number; first?: number } | { seconds: number };
-  /** No new case for this long is a hang (default 15 s). */
+  /** No new case for this long (plus 10 ms per KiB of input) is a hang (default 60 s: a watchdog, not a measurement). */
   hangMs?: number;
   /** Building a target's seeds may take this long (default 120 s). */
   setupMs?: number;
@@ -60,7 +60,7 @@ function runWorker(job: WorkerJob, o: RunOptions, onMessage: (m: WorkerMessage) 
     workerData: job,
     resourceLimits: { maxOldGenerationSizeMb: o.heapMb ?? 512, maxYoungGenerationSizeMb: 32 },
   });
-  const hangMs = o.hangMs ?? 15_000;
+  const hangMs = o.hangMs ?? 60_000;
   const setupMs = o.setupMs ?? 120_000;
   const rssLimit = process.memoryUsage.rss() + (o.rssCeilingMb ?? 1536) * 2 ** 20;
   return new Promise<WorkerEnd>((resolve) => {

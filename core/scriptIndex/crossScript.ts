@@ -6,6 +6,7 @@
  */
 import { Arch06Error } from '../errors';
 import { analyseScript } from './analysis';
+import { checkCrossSnapshot } from './snapshotShape';
 import type { IndexedScript } from './scriptIndex';
 import { type UsageSite, UsageIndex } from './usage';
 
@@ -90,8 +91,9 @@ export class CrossScriptIndex {
 
   /** The facts a snapshot holds (a snapshot of another version is refused: the caller runs the pass). */
   static fromSnapshot(snap: CrossSnapshot): CrossScriptIndex {
-    if (snap.version !== CROSS_SNAPSHOT_VERSION)
-      throw new Arch06Error('UNSUPPORTED_VERSION', 'a cross-script snapshot of another version', { actual: String(snap.version) });
+    if (snap?.version !== CROSS_SNAPSHOT_VERSION)
+      throw new Arch06Error('UNSUPPORTED_VERSION', 'a cross-script snapshot of another version', { actual: String(snap?.version) });
+    checkCrossSnapshot(snap);
     const started = performance.now();
     const x = new CrossScriptIndex();
     const pathAt = (i: number): string => snap.paths[i] ?? '';

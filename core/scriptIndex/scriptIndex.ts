@@ -19,6 +19,7 @@ import { type ResolvedBinding, type ResolvedObject, parseObjr, resolveRegistry, 
 import { parseScript } from '../formats/script';
 import { type ScriptDefinition, bindableMap, scriptDefinitions } from '../havokScript';
 import { type AnalysedScript, analyseScript } from './analysis';
+import { checkIndexSnapshot } from './snapshotShape';
 
 /** Full parses kept by `analysed` (the scripts a user is looking at, not the whole mount). */
 const ANALYSES_KEPT = 32;
@@ -273,8 +274,9 @@ export class ScriptIndex {
 
   /** An index from a snapshot; texts are read from `mount` on first use (a failed read leaves it empty and says so in `failures`). */
   static fromSnapshot(mount: Mount, snap: IndexSnapshot): ScriptIndex {
-    if (snap.version !== SNAPSHOT_VERSION)
-      throw new Arch06Error('UNSUPPORTED_VERSION', 'a script index snapshot of another version', { actual: String(snap.version) });
+    if (snap?.version !== SNAPSHOT_VERSION)
+      throw new Arch06Error('UNSUPPORTED_VERSION', 'a script index snapshot of another version', { actual: String(snap?.version) });
+    checkIndexSnapshot(snap);
     const index = new ScriptIndex();
     for (const s of snap.scripts) {
       const { definitions, ...copy } = s;

@@ -2,6 +2,7 @@
 import type { FuzzTarget } from '../target';
 import { archcfg, ltarChunks, ltarTables, pathIndex } from './archive';
 import { bndl, embb } from './bundle';
+import { ltfx, names, snapshot } from './indexes';
 import { mmsh, prfb, skel, worldMesh } from './mesh';
 import { kraken, lzb16 } from './oodle';
 import { gadb, objl, objr, onls, scrb } from './registry';
@@ -38,6 +39,9 @@ export const TARGETS: readonly FuzzTarget[] = [
   hksLexer,
   hksParser,
   server,
+  snapshot,
+  names,
+  ltfx,
 ];
 
 export function targetByName(name: string): FuzzTarget {

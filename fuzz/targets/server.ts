@@ -51,7 +51,7 @@ const URIS = [
 let workspace: ScriptWorkspace | undefined;
 
 /** The sample install plus the retail archive, on disk, mounted and indexed, its names gathered. */
-async function sharedWorkspace(): Promise<ScriptWorkspace> {
+export async function sharedWorkspace(): Promise<ScriptWorkspace> {
   if (workspace) return workspace;
   const root = fs.mkdtempSync(path.join(os.tmpdir(), 'arch06-fuzz-server-'));
   process.on('exit', () => fs.rmSync(root, { recursive: true, force: true }));
