@@ -21,14 +21,16 @@ export interface MountStatus {
   incomplete: boolean;
 }
 
+const count = (n: number, one: string, many = `${one}s`): string => `${n.toLocaleString('en')} ${n === 1 ? one : many}`;
+
 export function mountStatus(m: SummaryMount, paths: number): MountStatus {
-  const counts = `${m.sources.length} sources · ${paths.toLocaleString('en')} paths`;
+  const counts = `${count(m.sources.length, 'source')} · ${count(paths, 'path')}`;
   const lines = [`Mounted ${m.root}`, `search order from ${m.cfgPath}`];
-  if (m.skipped.length) lines.push(`${m.skipped.length} cfg line(s) skipped`);
+  if (m.skipped.length) lines.push(`${count(m.skipped.length, 'cfg line')} skipped`);
   if (!m.broken.length) return { text: `$(archive) SoW: ${counts}`, tooltip: [...lines, 'Click for the search order.'].join('\n'), incomplete: false };
   const broken = m.broken.map((b) => `  ${describeBroken(b)}`);
   return {
-    text: `$(warning) SoW: ${m.sources.length} sources · ${m.broken.length} broken · ${paths.toLocaleString('en')} paths`,
+    text: `$(warning) SoW: ${count(m.sources.length, 'source')} · ${m.broken.length} broken · ${count(paths, 'path')}`,
     tooltip: [
       `The mount is incomplete: ${m.broken.length === 1 ? 'a source the cfg names is not a valid archive' : `${m.broken.length} sources the cfg names are not valid archives`}; their files are not in the merged view.`,
       ...broken,

@@ -147,7 +147,14 @@ test('status bar: counts when complete; a warning naming the broken archive when
   assert.equal(bad.incomplete, true);
   assert.match(bad.tooltip, /^The mount is incomplete/);
   assert.match(bad.tooltip, /Mod\.arch06 \(cfg line 12\): bad magic: expected LTAR/);
-  assert.match(bad.tooltip, /1 cfg line\(s\) skipped/);
+  assert.match(bad.tooltip, /1 cfg line skipped/);
+  // One source, one path: singular (the retail Patch_00.arch06 mounted alone showed "1 sources").
+  const one = mountStatus(mount({ sources: [source('Patch_00.arch06', 'archive', 8)] }), 1);
+  assert.equal(one.text, '$(archive) SoW: 1 source · 1 path');
+  assert.equal(
+    mountStatus(mount({ sources: [source('Patch_00.arch06')], broken: [broken(1, 'Mod.arch06')] }), 8).text,
+    '$(warning) SoW: 1 source · 1 broken · 8 paths',
+  );
 });
 
 test('the notification names every broken archive (the first three, then a count)', () => {
