@@ -55,6 +55,10 @@ export const REASONS = [
     why: "starts the language server over IPC and runs its lenses' quick pick (the server is tested over stdio: `test/unit/languageServer.test.ts`)",
   },
   {
+    modules: ['core/oodle/kraken/assembly/'],
+    why: 'AssemblyScript, compiled to WebAssembly by `npm run build`: npm test runs the `.wasm` it becomes against every vector and real chunk (`core/oodle/kraken/wasmDecoder.ts`), not these sources',
+  },
+  {
     modules: ['core/*/index.ts', 'core/*/*/index.ts', 'core/*/*/*/index.ts'],
     why: "a face: re-export lists only; the CLI's bundle maps its lines to the modules behind them, and core's own tests import those modules directly",
   },
@@ -63,6 +67,14 @@ export const REASONS = [
     why: "run inside webviews (DOM, WebGL, a Web Worker); the decoders they call are `core/image/*`, the messages' checks `media/*/protocol.ts`",
   },
   { modules: ['core/havokScript/syntax.ts'], why: "the syntax tree's types only (no code runs)" },
+  {
+    modules: ['extension/diskWatch.ts'],
+    why: 'file-system watchers and the reload offers of a running window (what changed and what to offer: `extension/diskChangeModel.ts`, `core/archive/remount.ts`)',
+  },
+  {
+    modules: ['extension/mods/modProjects.ts', 'extension/mods/modChangesView.ts', 'extension/mods/modCopy.ts', 'extension/mods/modInstall.ts'],
+    why: 'the mod commands, dialogs, confirmation and the Mod Changes tree of a running window (their work: `core/mod/*`, the rows: `extension/mods/modChangesModel.ts`; the CLI runs the same engine in `test/unit/modCli.test.ts`)',
+  },
 ];
 
 const matcher = (pattern) => {
