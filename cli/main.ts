@@ -35,7 +35,8 @@ usage: arch06 <command> [arguments] [--json]     (arch06 <command> --help: one c
   verify  <root>                      decode every entry of every source; report each failure
   unhash  <root> <0xHASH> [--dict FILE]   the name whose StringHash is HASH, from the editors' dictionary (paths,
                                       bundle members, path indexes, script literals and definitions, registry and
-                                      skeleton names) and your word lists
+                                      skeleton names) and your word lists; a script's 0x…hi literal as written
+                                      (0xad5130eahi) is looked up by the hi hash instead
   hash    <string> [--table-from EXE] StringHash of a name, as 0x%08X (with the table found in EXE: any byte)
   hashtable <exe>                     find the StringHash table in ShadowOfWar.exe: file offset, address;
                                       exit 2 unless exactly one table agrees with every known value

@@ -2,7 +2,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { Arch06Error } from '../../core/errors';
-import { HashDictionary, formatHash, parseHash } from '../../core/hash';
+import { HL_UNKNOWN, HashDictionary, formatHash, namesOfHash, parseHashQuery } from '../../core/hash';
 import { addUserNames, collectInstallNames } from '../../core/nameSources';
 import type { CollectReport } from '../../core/nameSources';
 import { readTextFile } from '../../core/io/node';
@@ -217,7 +217,11 @@ const MAX_DICT_FILE = 64 << 20;
  */
 export async function unhashCommand(args: ParsedArgs): Promise<number> {
   const m = openMount(args);
-  const h = parseHash(need(args, 1, '<0xHASH>'));
+  // `0x…hi` as a script writes it is a hi hash (core/hash/literal.ts); any other value a StringHash.
+  const query = parseHashQuery(need(args, 1, '<0xHASH>'));
+  if (query.kind === 'hl') throw new Arch06Error('BAD_ARGUMENT', `${need(args, 1, '<0xHASH>')}: ${HL_UNKNOWN.replace(/`/g, '')}`);
+  const h = query.hash;
+  const label = query.kind === 'hi' ? `hi hash ${formatHash(h)}` : formatHash(h);
   // The word lists first: a file that cannot be read fails before the install is walked.
   const userLists = flagList(args, 'dict').map((file) => readTextFile(file, MAX_DICT_FILE));
   const dict = new HashDictionary();
@@ -228,16 +232,16 @@ export async function unhashCommand(args: ParsedArgs): Promise<number> {
     m.close();
   }
   for (const text of userLists) addUserNames(dict, text);
-  const e = dict.entry(h);
+  const e = namesOfHash(dict, query);
   const names = e ? [{ name: e.name, origin: e.origin }, ...(e.others ?? [])] : [];
   if (names.length === 0) {
     const where = `${report.paths} paths, ${report.members} bundle members, ${report.scripts} scripts, ${report.registries} registries, ${report.skeletons} skeletons`;
     throw new Arch06Error(
       'NOT_FOUND',
-      `no known name hashes to ${formatHash(h)} (looked through the names of ${where}${report.truncated ? `; ${report.truncated}` : ''})`,
+      `no known name hashes to ${label} (looked through the names of ${where}${report.truncated ? `; ${report.truncated}` : ''})`,
     );
   }
-  if (json(args)) printJson({ hash: formatHash(h), names });
+  if (json(args)) printJson({ hash: formatHash(h), function: query.kind === 'hi' ? 'hi' : 'StringHash', names });
   else writeOut(names.map((x) => `${escapeName(x.name)}\t(${x.origin})`).join('\n') + '\n');
   return 0;
 }

@@ -6,3 +6,5 @@ export type { AddResult, DictionaryEntry, DictionaryStats, LiteralOptions, NameO
 export { SEED_TABLE_RVA, findHashTables, scanError, tableFromExecutable } from './tableScan';
 export type { FoundHashTable, HashTableScan, ImageAddress, NearMiss, TableCandidate, TableElementSize, TableScanOptions } from './tableScan';
 export { HI_HASH_RULE, HI_HASH_VERIFIED, hiHash, hiHashVerifiedFor } from './hiHash';
+export { HASH_LITERAL_PATTERN, HL_UNKNOWN, namesOfHash, parseHashQuery, sourceHashLiteral } from './literal';
+export type { HashKind, HashValue } from './literal';

@@ -1,20 +1,20 @@
 /**
  * The hash commands of the palette and the editor's context menu: "Hash a Name" (typed),
  * "Hash Selection" (the selected text, or the word at the cursor) and "Reverse Hash Lookup" (a
- * `0x…` value, from the selection or typed: the names the install's hash dictionary and its
+ * `0x…` value, from the selection or typed; `0x…hi` as a script writes it is a hi hash: the names the install's hash dictionary and its
  * mounted paths give for it, each with where it comes from, or that none is known). Hashing uses
  * the table read from the game executable when one was stored, else the known one.
  */
 import * as vscode from 'vscode';
-import { type StringHasher, defaultHasher, formatHash, parseHash } from '../../core/hash';
+import { type HashValue, type StringHasher, HL_UNKNOWN, defaultHasher, formatHash, namesOfHash, parseHashQuery } from '../../core/hash';
 import type { HashNames } from '../hashNames';
 import type { MountService } from '../mountService';
 import { storedHasher } from './hashTable';
 
-/** A `0x…` value (a trailing `hi`/`hl` of a script literal dropped), or undefined. */
-function hashValue(text: string): number | undefined {
+/** A typed or selected hash (core/hash/literal.ts decides its kind), or undefined. */
+function hashValue(text: string): HashValue | undefined {
   try {
-    return parseHash(text.trim().replace(/h[il]$/, ''));
+    return parseHashQuery(text);
   } catch {
     return undefined;
   }
@@ -65,24 +65,35 @@ export async function reverseHashLookupCommand(service: MountService, names: Has
   const selected = selectedText();
   const initial = selected && hashValue(selected) !== undefined ? selected : '';
   const input = await vscode.window.showInputBox({
-    prompt: 'A StringHash value (0x1234ABCD) to look up among the names arch06 knows',
+    prompt: 'A StringHash value (0x1234ABCD) or a script literal (0xad5130eahi) to look up among the names arch06 knows',
     value: initial,
     validateInput: (v) => (hashValue(v) === undefined ? 'a 32-bit hex value, e.g. 0xDCDB4713' : undefined),
   });
   if (input === undefined) return;
-  const hash = hashValue(input)!;
+  const query = hashValue(input)!;
+  const hash = query.hash;
+  if (query.kind === 'hl') {
+    void vscode.window.showInformationMessage(`${input.trim()}: ${HL_UNKNOWN.replace(/`/g, '')}.`);
+    return;
+  }
   const m = service.mount;
   const dict = await (m ? names.forMount(m) : names.userOnly());
   const found: { label: string; description: string }[] = [];
-  const e = dict.entry(hash);
+  const e = namesOfHash(dict, query);
   for (const n of e ? [e, ...(e.others ?? [])] : []) found.push({ label: n.name, description: n.origin });
-  for (const p of m?.unhash(hash) ?? [])
+  // Mounted paths are StringHashes: a hi hash never names one.
+  for (const p of query.kind === 'string' ? (m?.unhash(hash) ?? []) : [])
     if (!found.some((f) => f.label.toLowerCase() === p.path.toLowerCase())) found.push({ label: p.path, description: p.from });
   if (found.length === 0) {
-    void vscode.window.showInformationMessage(`No known name has the hash ${formatHash(hash)} (the dictionary holds ${dict.size.toLocaleString('en')} names).`);
+    void vscode.window.showInformationMessage(
+      `No known name has the ${query.kind === 'hi' ? 'hi hash' : 'hash'} ${formatHash(hash)} (the dictionary holds ${dict.size.toLocaleString('en')} names).`,
+    );
     return;
   }
-  const pick = await vscode.window.showQuickPick(found, { title: `Names with the hash ${formatHash(hash)}`, placeHolder: 'Pick one to copy it' });
+  const pick = await vscode.window.showQuickPick(found, {
+    title: `Names with the ${query.kind === 'hi' ? 'hi hash' : 'hash'} ${formatHash(hash)}`,
+    placeHolder: 'Pick one to copy it',
+  });
   if (pick) {
     await vscode.env.clipboard.writeText(pick.label);
     void vscode.window.showInformationMessage(`Copied "${pick.label}"`);

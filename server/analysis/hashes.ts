@@ -8,12 +8,21 @@
  * literal under the cursor shows its names, the function and where each name came from, or says
  * that none is known; inlay hints (off by default) put the name after the literals.
  */
-import { HI_HASH_RULE, HI_HASH_VERIFIED, type DictionaryEntry, formatHash, hiHashVerifiedFor } from '../../core/hash';
+import {
+  HASH_LITERAL_PATTERN,
+  HI_HASH_RULE,
+  HI_HASH_VERIFIED,
+  HL_UNKNOWN,
+  type DictionaryEntry,
+  formatHash,
+  hiHashVerifiedFor,
+  namesOfHash,
+  sourceHashLiteral,
+} from '../../core/hash';
 import type { Span } from '../../core/havokScript';
 import type { ScriptWorkspace } from './workspace';
 
-/** `0x` + 1-16 hex digits + optional `hi`/`hl`. */
-const HEX = /0[xX]([0-9a-fA-F]{1,16})(hi|hl)?\b/g;
+const HEX = new RegExp(HASH_LITERAL_PATTERN, 'g');
 
 export interface HashLiteral {
   span: Span;
@@ -39,10 +48,8 @@ export function hashLiteralAt(text: string, offset: number): HashLiteral | undef
 
 function hashLiteral(m: RegExpMatchArray, start: number): HashLiteral | undefined {
   const [text, digits, suffix] = m;
-  const span = { start, end: start + text.length };
-  if (suffix === 'hl') return { span, text, hash: 0, kind: 'hl' };
-  if (digits.length > 8 || (!suffix && digits.length !== 8)) return undefined;
-  return { span, text, hash: parseInt(digits, 16) >>> 0, kind: suffix === 'hi' ? 'hi' : 'string' };
+  const value = sourceHashLiteral(digits, suffix);
+  return value && { span: { start, end: start + text.length }, text, ...value };
 }
 
 /** Every hash literal of `text` inside `range` (for inlay hints). */
@@ -57,14 +64,12 @@ export function hashLiterals(text: string, range: Span): HashLiteral[] {
 
 /** The dictionary's names for a literal (none for an `hl` one, whose function is unknown). */
 export function literalNames(ws: ScriptWorkspace, literal: HashLiteral): DictionaryEntry | undefined {
-  const dict = ws.dictionary();
-  return literal.kind === 'hl' ? undefined : literal.kind === 'hi' ? dict.hiEntry(literal.hash) : dict.entry(literal.hash);
+  return namesOfHash(ws.dictionary(), literal);
 }
 
 /** A hover's text for a hash literal: its candidate names with their origins and the function, or that none is known. */
 export function hashNames(ws: ScriptWorkspace, literal: HashLiteral): string {
-  if (literal.kind === 'hl')
-    return `\`${literal.text}\`: a 64-bit \`hl\` hash literal; its hash function is unknown (no real script holds one to work it out from).`;
+  if (literal.kind === 'hl') return `\`${literal.text}\`: ${HL_UNKNOWN}.`;
   const dict = ws.dictionary();
   const e = literalNames(ws, literal);
   const head =

@@ -92,6 +92,26 @@ test('unhash names a hash from a retail script literal, as the editors do', { sk
   assert.match(r.names[0].origin, /^script (literal|name)$/);
 });
 
+test('unhash of a retail __eventmap literal as the script writes it (0x…hi) names the event by the hi hash, not StringHash', { skip: realPatch.skip }, () => {
+  const root = realInstall();
+  // `parent.__eventmap[0xad5130eahi] = {func = parent.BeSentry, name = "BeSentry"}` in the island script.
+  const r = cliJson('unhash', root, '0xad5130eahi');
+  assert.equal(r.function, 'hi');
+  assert.equal(r.hash, '0xAD5130EA');
+  assert.ok(
+    r.names.some((n: { name: string }) => n.name === 'BeSentry'),
+    JSON.stringify(r.names),
+  );
+  // The same digits without the suffix are a StringHash, which no name of the install gives.
+  const plain = runCli('unhash', root, '0xad5130ea');
+  assert.equal(plain.code, 1);
+  assert.match(plain.stderr, /no known name hashes to 0xAD5130EA /);
+  // A 64-bit hl literal: the function is unknown, said as such.
+  const hl = runCli('unhash', root, '0x12345678abcdef00hl');
+  assert.equal(hl.code, 2, 'a usage error: no install can answer it');
+  assert.match(hl.stderr, /hash function is unknown/);
+});
+
 test('unhash on the sample: a script literal of the layer script, a path, a --dict word list; not found says where it looked', () => {
   const root = tempDir('arch06-address-sample-');
   for (const f of sampleGame()) writeTree(root, { [f.path]: f.bytes });
