@@ -3,14 +3,17 @@
  * in the extension's storage folder under a key made of what the index was read from: the cfg
  * file, and the size and modification time of every mounted archive and of every script,
  * registry and bundle file in a mounted folder. Any change gives another key, so a stale snapshot
- * is never used; a snapshot that does not read back is rebuilt. Written through the engine's one
- * write primitive (a temp file, then a rename), never inside the install.
+ * is never used; a snapshot that does not read back is rebuilt. A snapshot is a file like any
+ * other: read only when it is a regular file (a FIFO would block the start, a link to /dev/zero
+ * never end), under a size cap, and checked field by field before use (core/scriptIndex
+ * snapshotShape.ts). Written through the engine's one write primitive (a temp file, then a
+ * rename), never inside the install.
  */
 import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Mount } from '../core/archive';
-import { writeFileAtomic } from '../core/io/node';
+import { readFileBytes, writeFileAtomic } from '../core/io/node';
 import { CrossScriptIndex, type CrossSnapshot, type IndexSnapshot, ScriptIndex, type ScriptIndexOptions } from '../core/scriptIndex';
 
 /** Where a mount's snapshots are kept: the cache folder and the key of what they were read from. */
@@ -56,11 +59,20 @@ export function indexKey(mount: Mount): string {
 /** A snapshot file of one kind (`index`, `cross`) for a place. */
 const snapshotFile = (place: SnapshotPlace, kind: string): string => path.join(place.folder, `${kind}-${place.key.slice(0, 32)}.json`);
 
-/** A snapshot read back, or undefined when there is none or it does not parse (then said in the log). */
-function readSnapshot<T>(file: string, log: (line: string) => void): T | undefined {
+/**
+ * The largest snapshot read back or written. A snapshot is JSON of names and small numbers: far
+ * larger is a lie (a 300 MB string ends V8), and a larger index is rebuilt at each start instead.
+ */
+export const MAX_SNAPSHOT_BYTES = 128 << 20;
+
+/**
+ * A snapshot read back, or undefined when there is none, it is no regular file, it is over the cap
+ * or it does not parse (then said in the log). Its shape is checked by the reader it goes to.
+ */
+function readSnapshot(file: string, log: (line: string) => void): unknown {
   if (!fs.existsSync(file)) return undefined;
   try {
-    return JSON.parse(fs.readFileSync(file, 'utf8')) as T;
+    return JSON.parse(new TextDecoder().decode(readFileBytes(file, MAX_SNAPSHOT_BYTES)));
   } catch (e) {
     log(`cache ${file} not used (${e instanceof Error ? e.message : String(e)}); rebuilding`);
     return undefined;
@@ -71,7 +83,12 @@ function readSnapshot<T>(file: string, log: (line: string) => void): T | undefin
 function writeSnapshot(place: SnapshotPlace, kind: string, data: unknown, log: (line: string) => void): void {
   const file = snapshotFile(place, kind);
   try {
-    writeFileAtomic(file, Buffer.from(JSON.stringify(data)), { forbid: place.forbid });
+    const bytes = Buffer.from(JSON.stringify(data));
+    if (bytes.length > MAX_SNAPSHOT_BYTES) {
+      log(`cache not written to ${file}: ${bytes.length} bytes, over the ${MAX_SNAPSHOT_BYTES}-byte cap of a snapshot read back`);
+      return;
+    }
+    writeFileAtomic(file, bytes, { forbid: place.forbid });
     const stale = new RegExp(`^${kind}-[0-9a-f]{32}\\.json$`);
     for (const f of fs.readdirSync(place.folder))
       if (stale.test(f) && path.join(place.folder, f) !== file) fs.rmSync(path.join(place.folder, f), { force: true });
@@ -89,10 +106,10 @@ export function cachedIndex(
 ): CachedIndex {
   const started = performance.now();
   const place = cacheFolder ? { folder: cacheFolder, key: indexKey(mount), forbid: mount.readOnlyPlaces() } : undefined;
-  const snap = place && readSnapshot<IndexSnapshot>(snapshotFile(place, 'index'), log);
-  if (snap) {
+  const snap = place && readSnapshot(snapshotFile(place, 'index'), log);
+  if (snap !== undefined) {
     try {
-      return { index: ScriptIndex.fromSnapshot(mount, snap), from: 'cache', ms: performance.now() - started, place };
+      return { index: ScriptIndex.fromSnapshot(mount, snap as IndexSnapshot), from: 'cache', ms: performance.now() - started, place };
     } catch (e) {
       log(`index cache not used (${e instanceof Error ? e.message : String(e)}); rebuilding`);
     }
@@ -111,10 +128,10 @@ export function cachedCross(
   build: () => CrossScriptIndex,
   log: (line: string) => void = () => undefined,
 ): { cross: CrossScriptIndex; from: 'cache' | 'built' } {
-  const snap = place && readSnapshot<CrossSnapshot>(snapshotFile(place, 'cross'), log);
-  if (snap) {
+  const snap = place && readSnapshot(snapshotFile(place, 'cross'), log);
+  if (snap !== undefined) {
     try {
-      return { cross: CrossScriptIndex.fromSnapshot(snap), from: 'cache' };
+      return { cross: CrossScriptIndex.fromSnapshot(snap as CrossSnapshot), from: 'cache' };
     } catch (e) {
       log(`cross-script cache not used (${e instanceof Error ? e.message : String(e)}); rebuilding`);
     }

@@ -69,10 +69,11 @@ function globalObjects(chunk: Chunk): Map<string, number> {
   return out;
 }
 
-/** Resolve the names of a parsed script. Linear in the tree's size. */
+/** Resolve the names of a parsed script. Linear in the tree's size; no recursion however deep the tree nests. */
 export function resolveNames(chunk: Chunk): ScriptNames {
   const r = new Resolver(globalObjects(chunk));
   r.block(chunk.body);
+  r.run();
   r.names.sort((a, b) => a.start - b.start);
   r.members.sort((a, b) => a.start - b.start);
   return { names: r.names, members: r.members };
@@ -80,15 +81,38 @@ export function resolveNames(chunk: Chunk): ScriptNames {
 
 const withOwner = (owner: number | undefined): { owner?: number } => (owner === undefined ? {} : { owner });
 
-/** One walk over a chunk: the scopes in force, the objects whose methods enclose the walk, what it found. */
+type Step = () => void;
+
+/**
+ * One walk over a chunk: the scopes in force, the objects whose methods enclose the walk, what it
+ * found. The walk keeps its own stack of steps (a thousand nested functions, the parser's cap,
+ * would overflow the call stack as recursion): a handler never visits a child itself, it schedules
+ * the child's visit with `then`, in source order.
+ */
 class Resolver {
   readonly names: NameUse[] = [];
   readonly members: MemberUse[] = [];
   private readonly scopes: Scope[] = [new Map()];
   /** The objects whose methods enclose the walk (innermost last). */
   private readonly objects: HMakeExpression[] = [];
+  /** Steps still to run, the next one last. */
+  private readonly todo: Step[] = [];
 
   constructor(private readonly globals: Map<string, number>) {}
+
+  /**
+   * Run `steps` in order, after the current step and before anything scheduled earlier (a
+   * depth-first walk's order). An array, not arguments: a body of a million statements is no
+   * argument list.
+   */
+  private then(steps: readonly Step[]): void {
+    for (let i = steps.length - 1; i >= 0; i--) this.todo.push(steps[i]);
+  }
+
+  /** Run every scheduled step. */
+  run(): void {
+    for (let step = this.todo.pop(); step; step = this.todo.pop()) step();
+  }
 
   private lookup(name: string): Declared | undefined {
     for (let i = this.scopes.length - 1; i >= 0; i--) {
@@ -142,18 +166,22 @@ class Resolver {
 
   /** The object a local's initial value stands for (see the top comment). */
   private ownerOfValue(v: Expression | undefined): number | undefined {
+    while (v?.kind === 'Paren') v = v.expression;
     if (!v) return undefined;
-    if (v.kind === 'Paren') return this.ownerOfValue(v.expression);
     if (v.kind === 'Name') return this.ownerOfName(v.name);
     if (v.kind !== 'HMake') return undefined;
     const enclosing = this.objects[this.objects.length - 1];
     return enclosing && v.type.name === instanceType(enclosing.type.name) ? enclosing.start : v.start;
   }
 
-  private inScope(f: () => void): void {
-    this.scopes.push(new Map());
-    f();
-    this.scopes.pop();
+  /** The steps that visit `e`. */
+  private visit(e: Expression, call = false): Step {
+    return () => this.expr(e, call);
+  }
+
+  /** `body` run in a scope of its own. */
+  private inScope(...body: Step[]): void {
+    this.then([() => this.scopes.push(new Map()), ...body, () => this.scopes.pop()]);
   }
 
   /** A function's scope; `self` is its implicit `self` (a `:` method) and `owner` what its first parameter (or that `self`) stands for. */
@@ -167,14 +195,19 @@ class Resolver {
 
   /** An `hmake` table: its function fields are the object's methods. */
   private hmake(e: HMakeExpression): void {
+    const steps: Step[] = [];
     for (const f of e.table.fields) {
-      if (f.key) this.expr(f.key);
-      if (f.kind === 'named' && f.value.kind === 'Function') {
-        this.objects.push(e);
-        this.fn(f.value, false, e.start);
-        this.objects.pop();
-      } else this.expr(f.value);
+      if (f.key) steps.push(this.visit(f.key));
+      const value = f.value;
+      if (f.kind === 'named' && value.kind === 'Function')
+        steps.push(
+          () => this.objects.push(e),
+          () => this.fn(value, false, e.start),
+          () => this.objects.pop(),
+        );
+      else steps.push(this.visit(value));
     }
+    this.then(steps);
   }
 
   private expr(e: Expression, call = false): void {
@@ -182,32 +215,26 @@ class Resolver {
       case 'Name':
         return this.use(e, 'read');
       case 'Member': {
-        this.expr(e.object);
         const object = e.object.kind === 'Name' ? e.object.name : undefined;
-        return this.member(e.member, e.indexer, object, call, object === undefined ? undefined : this.ownerOfName(object));
+        return this.then([
+          this.visit(e.object),
+          () => this.member(e.member, e.indexer, object, call, object === undefined ? undefined : this.ownerOfName(object)),
+        ]);
       }
       case 'Index':
-        this.expr(e.object);
-        return this.expr(e.index);
+        return this.then([this.visit(e.object), this.visit(e.index)]);
       case 'Call':
-        this.expr(e.callee, true);
-        for (const a of e.args) this.expr(a);
-        return;
+        return this.then([this.visit(e.callee, true), ...e.args.map((a) => this.visit(a))]);
       case 'Binary':
-        this.expr(e.left);
-        return this.expr(e.right);
+        return this.then([this.visit(e.left), this.visit(e.right)]);
       case 'Unary':
-        return this.expr(e.argument);
+        return this.then([this.visit(e.argument)]);
       case 'Paren':
-        return this.expr(e.expression);
+        return this.then([this.visit(e.expression)]);
       case 'Function':
         return this.fn(e, false);
       case 'Table':
-        for (const f of e.fields) {
-          if (f.key) this.expr(f.key);
-          this.expr(f.value);
-        }
-        return;
+        return this.then(e.fields.flatMap((f) => (f.key ? [this.visit(f.key), this.visit(f.value)] : [this.visit(f.value)])));
       case 'HMake':
         return this.hmake(e);
       default:
@@ -229,66 +256,70 @@ class Resolver {
 
   private statement(s: Statement): void {
     switch (s.kind) {
-      case 'Local': {
-        for (const v of s.values) this.expr(v);
-        const owners = s.names.map((_, i) => this.ownerOfValue(s.values[i]));
-        s.names.forEach((n, i) => this.declare(n, owners[i]));
-        return;
-      }
+      case 'Local':
+        return this.then([
+          ...s.values.map((v) => this.visit(v)),
+          () => {
+            const owners = s.names.map((_, i) => this.ownerOfValue(s.values[i]));
+            s.names.forEach((n, i) => this.declare(n, owners[i]));
+          },
+        ]);
       case 'LocalFunction':
         this.declare(s.name);
         return this.fn(s.func, false);
       case 'FunctionDeclaration':
         return this.functionDeclaration(s);
       case 'Assignment':
-        for (const v of s.values) this.expr(v);
-        for (const t of s.targets) {
-          if (t.kind === 'Name') this.use(t, 'write');
-          else this.expr(t);
-        }
-        return;
+        return this.then([
+          ...s.values.map((v) => this.visit(v)),
+          ...s.targets.map((t): Step => (t.kind === 'Name' ? () => this.use(t, 'write') : this.visit(t))),
+        ]);
       case 'CallStatement':
-        return this.expr(s.call);
+        return this.then([this.visit(s.call)]);
       case 'Do':
         return this.inScope(() => this.block(s.body));
       case 'While':
-        this.expr(s.condition);
-        return this.inScope(() => this.block(s.body));
+        return this.then([this.visit(s.condition), () => this.inScope(() => this.block(s.body))]);
       case 'Repeat':
-        return this.inScope(() => {
-          this.block(s.body);
-          this.expr(s.condition);
-        });
+        return this.inScope(() => this.block(s.body), this.visit(s.condition));
       case 'If':
-        for (const c of s.clauses) {
-          if (c.condition) this.expr(c.condition);
-          this.inScope(() => this.block(c.body));
-        }
-        return;
+        return this.then(s.clauses.flatMap((c) => [...(c.condition ? [this.visit(c.condition)] : []), () => this.inScope(() => this.block(c.body))]));
       case 'NumericFor':
-        this.expr(s.from);
-        this.expr(s.limit);
-        if (s.step) this.expr(s.step);
-        return this.inScope(() => {
-          this.declare(s.variable);
-          this.block(s.body);
-        });
+        return this.then([
+          this.visit(s.from),
+          this.visit(s.limit),
+          ...(s.step ? [this.visit(s.step)] : []),
+          () =>
+            this.inScope(() => {
+              this.declare(s.variable);
+              this.block(s.body);
+            }),
+        ]);
       case 'GenericFor':
-        for (const i of s.iterators) this.expr(i);
-        return this.inScope(() => {
-          for (const v of s.variables) this.declare(v);
-          this.block(s.body);
-        });
+        return this.then([
+          ...s.iterators.map((i) => this.visit(i)),
+          () =>
+            this.inScope(() => {
+              for (const v of s.variables) this.declare(v);
+              this.block(s.body);
+            }),
+        ]);
       case 'Return':
-        for (const v of s.values) this.expr(v);
-        return;
+        return this.then(s.values.map((v) => this.visit(v)));
       default:
         return;
     }
   }
 
+  /** Schedule the statements of `body`, in order. */
   block(body: Statement[]): void {
-    for (const s of body) this.statement(s);
+    this.then(
+      body.map(
+        (s): Step =>
+          () =>
+            this.statement(s),
+      ),
+    );
   }
 }
 

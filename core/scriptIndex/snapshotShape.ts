@@ -62,7 +62,7 @@ function checks(what: string) {
 }
 
 const index = (() => {
-  const { str, num, int, oneOf, optional, arrayOf, tuple, object } = checks('script index');
+  const { str, bool, num, int, oneOf, optional, arrayOf, tuple, object } = checks('script index');
   const copy = { path: str, from: oneOf('loose', 'container'), source: str, bundle: optional(str) };
   const pathReason = object({ path: str, reason: str });
   return object({
@@ -71,7 +71,9 @@ const index = (() => {
       object({
         ...copy,
         kind: oneOf('source', 'bytecode'),
-        definitions: arrayOf(object({ name: str, line: int, kind: oneOf('function', 'hmake'), type: optional(str) })),
+        definitions: arrayOf(
+          object({ name: str, line: int, kind: oneOf('function', 'hmake', 'method'), type: optional(str), object: optional(str), bindable: bool }),
+        ),
       }),
     ),
     registryCopies: arrayOf(object(copy)),

@@ -1,17 +1,20 @@
 // The index cache: a second start reads the snapshot (same bindings, same problems, script texts
 // read back from the mount on first use); a change to any archive gives another key and a rebuild;
 // a snapshot that does not parse is rebuilt, never trusted. The cross-script facts are kept beside
-// the index under the same key and read back equal to the pass that made them.
+// the index under the same key and read back equal to the pass that made them. A snapshot is a
+// file like any other: one that is no regular file, over the cap or of the wrong shape is rebuilt,
+// never read to its end or trusted.
 import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { spawnSync } from 'node:child_process';
 import { Mount } from '../../core/archive';
 import { SAMPLE_LAYER_SCRIPT, SAMPLE_LAYER_SOURCE } from '../../core/sample';
 import { tempDir } from '../../test/support/fixtures';
 import { mountSample } from '../../test/support/sampleMount';
 import { CrossScriptIndex } from '../../core/scriptIndex';
-import { cachedCross, cachedIndex, indexKey } from '../indexCache';
+import { MAX_SNAPSHOT_BYTES, cachedCross, cachedIndex, indexKey } from '../indexCache';
 
 const ALARM = '_gatealarm_SR_Script1_0c1d2e3f';
 
@@ -89,6 +92,51 @@ test('cross-script cache: the pass runs once per key; its facts read back equal'
     // Without a cache folder the pass runs every time.
     assert.equal(cachedCross(undefined, build).from, 'built');
     assert.equal(passes, 2);
+  } finally {
+    m.close();
+  }
+});
+
+test('index cache: a snapshot that is a FIFO, a link to /dev/zero, over the cap or of the wrong shape is rebuilt, never read or trusted', (t) => {
+  const cache = tempDir('arch06-index-cache-');
+  const m = mountSample('arch06-index-cache-install-');
+  try {
+    const file = path.join(cache, `index-${indexKey(m).slice(0, 32)}.json`);
+    assert.equal(cachedIndex(m, cache).from, 'built');
+    const good = fs.readFileSync(file, 'utf8');
+    const lies: [string, () => void, RegExp][] = [
+      [
+        'over the cap',
+        () => {
+          fs.writeFileSync(file, '');
+          fs.truncateSync(file, MAX_SNAPSHOT_BYTES + 1);
+        },
+        /too large to read into memory/,
+      ],
+      [
+        "a definition's kind of another kind",
+        () => fs.writeFileSync(file, good.replace(/"kind":"function"/, '"kind":7')),
+        /snapshot\.scripts\[\d+\]\.definitions\[\d+\]\.kind/,
+      ],
+      ['a binding naming a registry that is not there', () => fs.writeFileSync(file, good.replace(/"registry":0,/, '"registry":99,')), /registry 99/],
+    ];
+    if (fs.existsSync('/dev/zero')) lies.push(['a link to /dev/zero', () => fs.symlinkSync('/dev/zero', file), /not a regular file/]);
+    if (spawnSync('mkfifo', [path.join(cache, 'probe')]).status === 0) {
+      fs.rmSync(path.join(cache, 'probe'));
+      lies.push(['a FIFO', () => spawnSync('mkfifo', [file]), /not a regular file/]);
+    } else t.diagnostic('mkfifo is not available: the FIFO case is not run');
+    for (const [what, lie, why] of lies) {
+      fs.rmSync(file, { force: true });
+      lie();
+      const lines: string[] = [];
+      const r = cachedIndex(m, cache, {}, (l) => lines.push(l));
+      assert.equal(r.from, 'built', what);
+      assert.match(lines.join('\n'), why, what);
+      assert.match(lines.join('\n'), /not used .*rebuilding/, what);
+      // The rebuilt snapshot replaced the lie and reads back.
+      assert.ok(fs.lstatSync(file).isFile(), what);
+      assert.equal(cachedIndex(m, cache).from, 'cache', what);
+    }
   } finally {
     m.close();
   }

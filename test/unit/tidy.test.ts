@@ -48,6 +48,9 @@ test('only the node-specific io files, core/io/node/ (and tests), touch node:fs 
  * The read-only promise (issue 23 item 7): every write to disk the engine and the front ends make
  * goes through the one write primitive, core/io/node/outputFolder.ts (exclusive temp file, rename,
  * real paths checked against the install), so install/uninstall, pack and Copy to Mod included.
+ * The primitive is split in two files for size: ./folderAccess.ts is how it reaches (and creates)
+ * the folders it writes into, so a swapped link cannot redirect a write (issue 21 item 1); it is
+ * part of the primitive only while nothing but outputFolder.ts imports it (checked below).
  * Writes that stand outside it on purpose: standard output; the language server clearing its own
  * stale cache files in the extension's storage folder; and two writes through VS Code's file system
  * to places the user chose that are not on the local disk (the workspace file, an export to a
@@ -61,12 +64,16 @@ test('every file-system write goes through the one write primitive (core/io/node
     'extension/commands/openGameFolder.ts': /vscode\.workspace\.fs\.writeFile\(file,/,
     'extension/mountService.ts': /else await vscode\.workspace\.fs\.writeFile\(target, bytes\)/,
   };
+  const primitive = ['core/io/node/outputFolder.ts', 'core/io/node/folderAccess.ts'];
   const write =
     /\bfs\.(?:promises\.)?(?:writeFile|writeSync|appendFile|rename|unlink|rm|rmdir|mkdir|copyFile|cp|symlink|link|truncate|createWriteStream|chmod|utimes)(?:Sync)?\(/g;
   for (const dir of ['core', 'cli', 'extension', 'server']) {
     for (const f of sources(path.join(root, dir))) {
       const rel = path.relative(root, f).split(path.sep).join('/');
-      if (rel === 'core/io/node/outputFolder.ts' || rel.includes('/tests/')) continue;
+      if (rel.includes('/tests/')) continue;
+      for (const spec of importsOf(f))
+        if (/(^|\/)folderAccess$/.test(spec)) assert.equal(rel, primitive[0], `${rel} imports ${spec}, the write primitive's own half`);
+      if (primitive.includes(rel)) continue;
       for (const line of fs.readFileSync(f, 'utf8').split('\n')) {
         if (!write.test(line)) continue;
         write.lastIndex = 0;

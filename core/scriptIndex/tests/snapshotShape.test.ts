@@ -71,3 +71,49 @@ test('cross-script snapshot lies are typed errors naming the field', () => {
   ];
   for (const [what, lie, field] of cases) assert.throws(() => CrossScriptIndex.fromSnapshot(lyingCross(lie)), invalidAt(field), what);
 });
+
+/**
+ * Every value an untouched snapshot holds, by the path the checks name it with, each with a value
+ * of another kind in its place. Arrays of up to 6 elements (the tuples among them) are walked
+ * whole; in a longer one (a list) the first element holding a path stands for the rest.
+ */
+function everyField(json: string): { at: string; lie: (s: any) => void }[] {
+  const out: { at: string; lie: (s: any) => void }[] = [];
+  const seen = new Set<string>();
+  const other = (v: unknown): unknown => (typeof v === 'string' ? 0 : 'not a ' + (v === null ? 'null' : typeof v));
+  const walk = (v: unknown, at: string, steps: (string | number)[], shape: string): void => {
+    if (steps.length > 0 && at !== 'snapshot.version' && !seen.has(shape)) {
+      seen.add(shape);
+      out.push({
+        at,
+        lie: (s) => {
+          let p = s;
+          for (const k of steps.slice(0, -1)) p = p[k];
+          p[steps[steps.length - 1]] = other(v);
+        },
+      });
+    }
+    if (Array.isArray(v)) v.forEach((x, i) => walk(x, `${at}[${i}]`, [...steps, i], `${shape}[${v.length > 6 ? '*' : i}]`));
+    else if (v !== null && typeof v === 'object') for (const [k, x] of Object.entries(v)) walk(x, `${at}.${k}`, [...steps, k], `${shape}.${k}`);
+  };
+  walk(JSON.parse(json), 'snapshot', [], 'snapshot');
+  return out;
+}
+
+// The checks and the snapshot drifted apart once (a definition's `kind: 'method'` and `bindable`
+// came after the checks: every snapshot was refused and rebuilt at each start). Every field a
+// snapshot holds is checked, so a new field without its check fails here.
+test('every field of an untouched snapshot is checked: a value of another kind there is an error naming it', () => {
+  const indexFields = everyField(indexJson);
+  assert.ok(indexFields.some((f) => /definitions\[0\]\.bindable$/.test(f.at)) && indexFields.length > 30, indexFields.map((f) => f.at).join(' '));
+  for (const { at, lie } of indexFields) {
+    const exact = new RegExp(`^${at.replace(/[.[\]]/g, '\\$&')}$`);
+    assert.throws(() => ScriptIndex.fromSnapshot(mount, lyingIndex(lie)), invalidAt(exact), at);
+  }
+  const crossFields = everyField(crossJson);
+  assert.ok(crossFields.length > 10, crossFields.map((f) => f.at).join(' '));
+  for (const { at, lie } of crossFields) {
+    const exact = new RegExp(`^${at.replace(/[.[\]]/g, '\\$&')}$`);
+    assert.throws(() => CrossScriptIndex.fromSnapshot(lyingCross(lie)), invalidAt(exact), at);
+  }
+});
