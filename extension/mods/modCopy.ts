@@ -10,7 +10,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { type BundleFolders, type Mount, type SourceEntry, collectEntries, readEntryChecked } from '../../core/archive';
+import { type BundleFolders, type MemberRow, type Mount, type SourceEntry, collectEntries, readEntryChecked } from '../../core/archive';
 import { isArch06Error } from '../../core/errors';
 import { modFilePath, patchedManifest, stringTableFromText, stringTableText, writeModFile } from '../../core/mod';
 import type { MountService } from '../mountService';
@@ -110,16 +110,38 @@ export async function openForEditing(fsPath: string): Promise<void> {
 }
 
 /**
+ * The member rows of `gamePath` on a mount that stayed current while they were listed. Saving a
+ * mod file also makes the disk watch remount, which cancels a member listing of the mount it
+ * replaces: then list again on the new one (a few times at most).
+ */
+async function membersOnSettledMount(service: MountService, gamePath: string): Promise<{ m: Mount; rows: MemberRow[] } | undefined> {
+  for (let attempt = 0; attempt < 4; attempt++) {
+    const m = service.mount;
+    if (!m) return undefined;
+    let listed;
+    try {
+      listed = await service.pathsWithMembers();
+    } catch (e) {
+      if (service.mount !== m) continue;
+      throw e;
+    }
+    if (service.mount !== m) continue;
+    const rows = listed?.members.filter((r) => r.path.toLowerCase() === gamePath.toLowerCase()) ?? [];
+    return rows.length ? { m, rows } : undefined;
+  }
+  return undefined;
+}
+
+/**
  * After a mod file is saved: when it is a bundle member served from the mod and its size differs
  * from the winning manifest's declared size, add (or update) the mod's copy of that manifest with
  * the size patched (core/mod `patchedManifest`: one size word changed, every other byte kept).
  */
 export async function patchManifestAfterSave(service: MountService, mod: OpenMod, fsPath: string, remount: () => void): Promise<void> {
-  const m = service.mount;
-  if (!m) return;
   const gamePath = path.relative(mod.folder, fsPath).split(path.sep).join('\\');
-  const rows = (await service.pathsWithMembers())?.members.filter((r) => r.path.toLowerCase() === gamePath.toLowerCase()) ?? [];
-  if (!rows.length) return;
+  const found = await membersOnSettledMount(service, gamePath);
+  if (!found) return;
+  const { m, rows } = found;
   const size = (await vscode.workspace.fs.stat(vscode.Uri.file(fsPath))).size;
   for (const bundle of new Set(rows.map((r) => r.bundle))) {
     try {
