@@ -30,6 +30,8 @@ export { copyStatus, describeChanges, looseChange, mountChanges, needsRemount, r
 export type { CopyStatus, DiskChange, DiskChangeRole, RemountResult } from './remount';
 export { collectAddress, declaredMember, locateAddress, locateUri, partBundlePath, uriFileEntry } from './address';
 export type { Located, UriFile } from './address';
+export { locatePartScript, partScriptNames, servedFromText } from './partScript';
+export type { LocatedPartScript, PartScriptNames, PartScriptNear } from './partScript';
 export {
   SCHEME,
   SOURCES_FOLDER,

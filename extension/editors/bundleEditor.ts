@@ -22,7 +22,7 @@
  * Protocol: media/bundle/protocol.ts.
  */
 import * as vscode from 'vscode';
-import { type BundleFolders, EntryByteSource, toGamePath } from '../../core/archive';
+import { type BundleFolders, EntryByteSource, partBundlePath, toGamePath } from '../../core/archive';
 import { isArch06Error } from '../../core/errors';
 import { readEmbb } from '../../core/formats/bundle';
 import { type HostToView, type ViewToHost, checkViewMessage } from '../../media/bundle/protocol';
@@ -97,10 +97,9 @@ export class BundleEditorProvider extends WebviewEditor<BundleDocument, ViewToHo
   /** The bundle of an `arch06:` file's stem as the engine resolves it, or a container's own list. */
   private resolve(at: InMount): BundleModel {
     const copies = mountLooseCopies(at.mount);
-    const stem = at.entry.path.replace(/\.(bndl|embb)$/i, '');
     let model: BundleModel;
     try {
-      const folder = this.bundles.resolve(at.mount, toGamePath(`${stem}.bndl`));
+      const folder = this.bundles.resolve(at.mount, toGamePath(partBundlePath(at.entry.path)));
       model = resolvedModel(folder.bundle, copies);
       if (at.source) {
         const banner = copyBanner(folder.bundle, { source: at.entry.source.name, path: at.entry.path });

@@ -86,7 +86,13 @@ export class RegistryEditorProvider extends WebviewEditor<RegistryDocument, View
     } else {
       const resolve: BundleResolver = (p) => this.bundles.resolve(at.mount, toGamePath(p)).bundle;
       const patch = patchRuleOf(at.mount, at.file, resolve);
-      const script = await loadPartScript(at.mount, at.file.path, resolve);
+      // The script from where the registry was read (its bundle folder, its source) first, else as the engine serves it.
+      const f = at.file;
+      const script = await loadPartScript(
+        at.mount,
+        f.path,
+        f.view === 'bundle' ? { bundle: f.folder.bundle } : f.view === 'source' ? { source: f.source } : {},
+      );
       model = buildRegistryModel({ bytes: doc.bytes, path: at.file.path, script, patch });
     }
     this.log(doc, summaryLine(model.view));
