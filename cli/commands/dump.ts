@@ -11,7 +11,7 @@
  * `locateAddress`). Entries are read header-first within the per-entry memory cap (cli/limits.ts).
  */
 import { Arch06Error, isArch06Error } from '../../core/errors';
-import { BUNDLE_SUFFIX, EntryByteSource, bundleFolderPath, declaredMember, locateAddress, readEntryChecked, resolveBundle } from '../../core/archive';
+import { EntryByteSource, bundleFolderPath, locateAddress, readEntryChecked, resolveBundle } from '../../core/archive';
 import type { Located, Mount, ResolvedBundle } from '../../core/archive';
 import { readEmbb } from '../../core/formats/bundle';
 import { formatHash } from '../../core/hash';
@@ -47,22 +47,13 @@ export interface Served {
 }
 
 /** A located file's bytes, header first and within the mount's cap (core/archive `readEntryChecked`), and where they came from. */
-function readLocated(m: Mount, at: Located): { bytes: Uint8Array; served: Served } {
+/** A located file's bytes (within the mount's cap) and where they were served from. */
+export function readLocated(m: Mount, at: Located): { bytes: Uint8Array; served: Served } {
   const { entry } = at;
   const bytes = readEntryChecked(entry, { name: entry.path, maxBytes: m.maxEntryBytes, raiseHint: m.maxEntryHint });
   const served: Served = { path: entry.path, servedFrom: at.servedFrom, source: entry.source.name };
   if (at.bundle) served.bundle = `${at.bundle.stem}.bndl`;
   return { bytes, served };
-}
-
-/**
- * A path's bytes as the engine serves them (core/archive `locateAddress`: a bundle folder's member,
- * the mount's entry or --source's copy, else the member of the bundle of the same stem).
- * `within`, the bundle a registry was read from, is asked first.
- */
-export function readGamePath(m: Mount, p: string, source?: string, within?: ResolvedBundle): { bytes: Uint8Array; served: Served } {
-  const member = within && declaredMember(within, p);
-  return readLocated(m, locateAddress(m, member ? `${within.manifest.path}${BUNDLE_SUFFIX}\\${member.path}` : p, { source }));
 }
 
 export function dumpCommand(args: ParsedArgs): number {

@@ -6,13 +6,12 @@
  * full once (cli/output.ts `OutputBudget`).
  */
 import { isArch06Error } from '../../core/errors';
-import type { Mount, ResolvedBundle } from '../../core/archive';
+import { type Mount, type ResolvedBundle, locatePartScript, partScriptNames } from '../../core/archive';
 import { formatHash } from '../../core/hash';
-import { parseScript } from '../../core/formats/script';
-import { bindableNames, scriptDefinitions } from '../../core/havokScript';
+import { bindableNames } from '../../core/havokScript';
 import { type GroupRow, bindingRows, ownScriptPath, parseObjr, resolveRegistry } from '../../core/formats/registry';
 import { MAX_OUTPUT_ITEMS, OutputBudget } from '../output';
-import { type Served, readGamePath, servedLine } from './dump';
+import { type Served, readLocated, servedLine } from './dump';
 
 const hex = (b: Uint8Array): string => Buffer.from(b.buffer, b.byteOffset, b.byteLength).toString('hex');
 
@@ -25,13 +24,14 @@ interface OwnScript {
 }
 
 /** The part's own script's names, as the engine serves the script; without it, function names are not checked. */
-function ownScript(m: Mount, scriptPath: string, within: ResolvedBundle | undefined): { script: OwnScript; functions?: Set<string> } {
+function ownScript(m: Mount, registryPath: string, within: ResolvedBundle | undefined): { script: OwnScript; functions?: Set<string> } {
+  const scriptPath = ownScriptPath(registryPath);
   try {
-    const s = readGamePath(m, scriptPath, undefined, within);
-    const parsed = parseScript(s.bytes, s.served.path);
+    const s = readLocated(m, locatePartScript(m, registryPath, { bundle: within }));
+    const names = partScriptNames(s.bytes, s.served.path);
     const script: OwnScript = { path: s.served.path, servedFrom: s.served.servedFrom, source: s.served.source };
-    if (parsed.source === undefined) return { script: { ...script, error: 'compiled script: function names are not checked' } };
-    const functions = bindableNames(scriptDefinitions(parsed.source));
+    if (!names) return { script: { ...script, error: 'compiled script: function names are not checked' } };
+    const functions = bindableNames(names.functions);
     return { script: { ...script, functions: functions.size }, functions };
   } catch (e) {
     if (!isArch06Error(e)) throw e;
@@ -55,7 +55,7 @@ export function dumpRegistry(m: Mount, read: { bytes: Uint8Array; served: Served
   const { bytes, served } = read;
   const reg = parseObjr(bytes, served.path);
   const scriptPath = ownScriptPath(served.path);
-  const { script, functions } = ownScript(m, scriptPath, within);
+  const { script, functions } = ownScript(m, served.path, within);
   const res = resolveRegistry(reg, { scriptPath, functions });
   const out = new OutputBudget(bytes.length);
   const l = reg.objectList;

@@ -13,11 +13,12 @@
  */
 import { Arch06Error, isArch06Error } from '../errors';
 import { type BundleMember, type ResolvedBundle, bundleStem } from './bundles';
-import { BundleFolder, bundleFolderPath } from './bundleFolders';
+import { BundleFolder, BundleFolders, bundleFolderPath } from './bundleFolders';
 import { collectEntries } from './extract';
-import { type GamePath, toGamePath } from './gamePath';
+import { type GamePath, ROOT, toGamePath } from './gamePath';
 import type { Mount } from './mount';
-import type { SourceEntry } from './source';
+import type { Source, SourceEntry } from './source';
+import { type ArchUri, parseUriPath } from './viewPaths';
 
 /** Where a path's bytes were found. */
 export interface Located {
@@ -100,4 +101,45 @@ export function collectAddress(mount: Mount, target: string, source?: string): S
     if (!folder) throw e;
     return [memberOf(folder, path).entry];
   }
+}
+
+/**
+ * The file an `arch06:` URI names, as the extension's file system serves it (no stem fallback: a
+ * merged path is the winning copy or nothing). Each variant is the `ArchUri` it was parsed from,
+ * so it passes wherever one is taken, plus its game path and what serves it.
+ */
+export type UriFile =
+  | { view: 'merged'; path: GamePath; entry: SourceEntry }
+  | { view: 'source'; source: string; path: GamePath; entry: SourceEntry; holder: Source }
+  /** A declared member, whether or not something ships it (`declared.servedFrom`); `path` is the member's game path. */
+  | { view: 'bundle'; bundle: GamePath; member: GamePath; path: GamePath; folder: BundleFolder; declared: BundleMember };
+
+/**
+ * The file `uriPath` (an `arch06:` URI's path, or that path parsed) names in `mount`: URI → mount
+ * entry, written once for the file system, the editors and the text views. Undefined when it names
+ * a folder or nothing. Throws BAD_ARGUMENT for a path no game path can be, NOT_FOUND for a source
+ * the mount does not have, and what resolving a bundle throws (through `bundles`, resolved once
+ * per mount).
+ */
+export function locateUri(mount: Mount, uriPath: string | ArchUri, bundles: BundleFolders = new BundleFolders()): UriFile | undefined {
+  const u = typeof uriPath === 'string' ? parseUriPath(uriPath) : uriPath;
+  if (u.view === 'sources' || (u.view !== 'bundle' && u.path === ROOT)) return undefined;
+  if (u.view === 'merged') {
+    const entry = mount.winner(u.path);
+    return entry && { ...u, entry };
+  }
+  if (u.view === 'source') {
+    const holder = mount.source(u.source);
+    if (!holder) throw new Arch06Error('NOT_FOUND', 'no mounted source has this name', { actual: u.source });
+    const entry = holder.lookup(u.path);
+    return entry && { ...u, entry, holder };
+  }
+  const folder = bundles.resolve(mount, u.bundle);
+  const declared = u.member ? folder.member(u.member) : undefined;
+  return declared && { ...u, path: u.member, folder, declared };
+}
+
+/** The bytes a located file serves, as an entry (a member's: a range of its container, or its loose entry). Throws NOT_FOUND for a member nothing ships. */
+export function uriFileEntry(f: UriFile): SourceEntry {
+  return f.view === 'bundle' ? memberOf(f.folder, f.member).entry : f.entry;
 }

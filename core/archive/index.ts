@@ -28,8 +28,10 @@ export type { BundleFolderPath, BundleListing } from './bundleFolders';
 export { collectEntries, extractEntries } from './extract';
 export { copyStatus, describeChanges, looseChange, mountChanges, needsRemount, remount } from './remount';
 export type { CopyStatus, DiskChange, DiskChangeRole, RemountResult } from './remount';
-export { collectAddress, declaredMember, locateAddress, partBundlePath } from './address';
-export type { Located } from './address';
+export { collectAddress, declaredMember, locateAddress, locateUri, partBundlePath, uriFileEntry } from './address';
+export type { Located, UriFile } from './address';
+export { locatePartScript, partScriptNames, servedFromText } from './partScript';
+export type { LocatedPartScript, PartScriptNames, PartScriptNear } from './partScript';
 export {
   SCHEME,
   SOURCES_FOLDER,

@@ -22,25 +22,17 @@
  * Protocol: media/bundle/protocol.ts.
  */
 import * as vscode from 'vscode';
-import { type BundleFolders, EntryByteSource, type Mount, type SourceEntry, toGamePath } from '../../core/archive';
+import { type BundleFolders, EntryByteSource, partBundlePath, toGamePath } from '../../core/archive';
 import { isArch06Error } from '../../core/errors';
 import { readEmbb } from '../../core/formats/bundle';
 import { type HostToView, type ViewToHost, checkViewMessage } from '../../media/bundle/protocol';
-import { SCHEME, parseUri } from '../fs/uris';
+import { type InMount, SCHEME, locateLoose } from '../fs/uris';
 import { MountService } from '../mountService';
 import { type BundleModel, containerModel, copyBanner, mountLooseCopies, resolvedModel, standaloneModel, summaryLine } from './bundleRows';
 import { ModelDocument, PageSpec, WebviewEditor } from './webviewEditor';
 
 /** Bytes kept of a file the document does not need whole: the failure page's hex view shows 256. */
 const PREFIX_BYTES = 4096;
-
-/** Where an `arch06:` document's file is in the mount: its entry and the view it was opened from. */
-interface InMount {
-  mount: Mount;
-  entry: SourceEntry;
-  /** The source named by the URI (`@sources/<name>/…`), undefined for the merged view. */
-  source?: string;
-}
 
 class BundleDocument extends ModelDocument<BundleModel> {
   constructor(
@@ -85,7 +77,7 @@ export class BundleEditorProvider extends WebviewEditor<BundleDocument, ViewToHo
     // A tab restored with the window opens before activation's mount has settled.
     await this.service.settled();
     const openedAt = performance.now();
-    const inMount = this.locate(uri);
+    const inMount = locateLoose(this.service.mount, uri);
     if (inMount) {
       const { entry } = inMount;
       const prefix = await entry.read(0, Math.min(entry.size, PREFIX_BYTES));
@@ -93,26 +85,6 @@ export class BundleEditorProvider extends WebviewEditor<BundleDocument, ViewToHo
     }
     const bytes = await vscode.workspace.fs.readFile(uri);
     return new BundleDocument(uri, bytes, openedAt, bytes.length, undefined);
-  }
-
-  /** The mount entry of an `arch06:` merged-view or one-source URI, undefined for anything else. */
-  private locate(uri: vscode.Uri): InMount | undefined {
-    const mount = this.service.mount;
-    if (uri.scheme !== SCHEME || !mount) return undefined;
-    try {
-      const u = parseUri(uri);
-      if (u.view === 'merged') {
-        const entry = mount.winner(u.path);
-        return entry && { mount, entry };
-      }
-      if (u.view === 'source') {
-        const entry = mount.source(u.source)?.lookup(u.path);
-        return entry && { mount, entry, source: u.source };
-      }
-    } catch {
-      // Not a game path: read through the file system, which reports it.
-    }
-    return undefined;
   }
 
   /** The table for a document (synchronous engine work: called once the webview is loading). */
@@ -125,10 +97,9 @@ export class BundleEditorProvider extends WebviewEditor<BundleDocument, ViewToHo
   /** The bundle of an `arch06:` file's stem as the engine resolves it, or a container's own list. */
   private resolve(at: InMount): BundleModel {
     const copies = mountLooseCopies(at.mount);
-    const stem = at.entry.path.replace(/\.(bndl|embb)$/i, '');
     let model: BundleModel;
     try {
-      const folder = this.bundles.resolve(at.mount, toGamePath(`${stem}.bndl`));
+      const folder = this.bundles.resolve(at.mount, toGamePath(partBundlePath(at.entry.path)));
       model = resolvedModel(folder.bundle, copies);
       if (at.source) {
         const banner = copyBanner(folder.bundle, { source: at.entry.source.name, path: at.entry.path });

@@ -21,7 +21,7 @@ import * as fs from 'node:fs';
 import * as vscode from 'vscode';
 import { locateBundleMember, type SourceEntry } from '../../core/archive';
 import { MAX_READ, type HostToView, type ViewToHost, checkViewMessage } from '../../media/hex/protocol';
-import { SCHEME, parseUri } from '../fs/uris';
+import { SCHEME, locate, parseUri } from '../fs/uris';
 import type { Arch06FileSystem } from '../fs/provider';
 import { MountService } from '../mountService';
 import { HEX_ANY_VIEW_TYPE, HEX_EDITOR_EXTENSION, HEX_EDITOR_VIEW_TYPE, HEX_VIEW_TYPE, identify } from './hexModel';
@@ -125,22 +125,14 @@ export class HexEditorProvider extends WebviewEditor<HexDocument, ViewToHost, Ho
     if (uri.scheme === SCHEME) {
       const mount = this.service.mount;
       if (!mount) throw new Error(`${uri.path}: no Shadow of War install is mounted`);
-      const u = parseUri(uri);
-      if (u.view === 'merged') {
-        const entry = mount.winner(u.path);
-        if (entry) return entryReader(entry, entry.source.name);
-      } else if (u.view === 'source') {
-        const entry = mount.source(u.source)?.lookup(u.path);
-        if (entry) return entryReader(entry, entry.source.name);
-      } else if (u.view === 'bundle') {
-        const folder = this.fileSystem.bundles.resolve(mount, u.bundle);
-        const member = folder.member(u.member);
-        if (member) {
-          const { entry, start, end } = locateBundleMember(mount, folder.bundle, member);
-          const where = member.servedFrom === 'loose' ? `a loose entry in ${entry.source.name}` : `the container ${entry.path} in ${entry.source.name}`;
-          return entryReader(entry, `member of ${folder.bundle.stem}.bndl, served from ${where}`, start, end - start);
-        }
+      const f = locate(mount, uri, this.fileSystem.bundles);
+      if (f?.view === 'bundle') {
+        const { folder, declared } = f;
+        const { entry, start, end } = locateBundleMember(mount, folder.bundle, declared);
+        const where = declared.servedFrom === 'loose' ? `a loose entry in ${entry.source.name}` : `the container ${entry.path} in ${entry.source.name}`;
+        return entryReader(entry, `member of ${folder.bundle.stem}.bndl, served from ${where}`, start, end - start);
       }
+      if (f) return entryReader(f.entry, f.entry.source.name);
       throw new Error(`${uri.path}: no such file in the mounted install`);
     }
     if (uri.scheme === 'file') {

@@ -12,9 +12,9 @@
  * media/registry/protocol.ts. The objects stay here: the webview asks for the rows it shows.
  */
 import * as vscode from 'vscode';
-import { type ArchUri, type BundleFolders, type Mount, gamePathOf, toGamePath } from '../../core/archive';
+import { type BundleFolders, type Mount, type UriFile, toGamePath } from '../../core/archive';
 import { type HostToView, type ViewToHost, checkViewMessage } from '../../media/registry/protocol';
-import { SCHEME, parseUri } from '../fs/uris';
+import { SCHEME, locate } from '../fs/uris';
 import { MountService } from '../mountService';
 import { textUri } from '../views/textView';
 import { type BundleResolver, type RegistryModel, blockHex, buildRegistryModel, loadPartScript, patchRuleOf, summaryLine } from './registryModel';
@@ -63,14 +63,12 @@ export class RegistryEditorProvider extends WebviewEditor<RegistryDocument, View
     return new ModelDocument<RegistryModel>(uri, bytes, openedAt);
   }
 
-  /** Where an `arch06:` URI is in the mount, or undefined for any other file. */
-  private locate(uri: vscode.Uri): { mount: Mount; u: ArchUri; path: string } | undefined {
+  /** Where an `arch06:` URI is in the mount (fs/uris.ts `locate`), or undefined for any other file. */
+  private locate(uri: vscode.Uri): { mount: Mount; file: UriFile } | undefined {
     const mount = this.service.mount;
-    if (uri.scheme !== SCHEME || !mount) return undefined;
     try {
-      const u = parseUri(uri);
-      const path = gamePathOf(u);
-      return path ? { mount, u, path } : undefined;
+      const file = locate(mount, uri, this.bundles);
+      return mount && file ? { mount, file } : undefined;
     } catch {
       return undefined;
     }
@@ -87,9 +85,15 @@ export class RegistryEditorProvider extends WebviewEditor<RegistryDocument, View
       });
     } else {
       const resolve: BundleResolver = (p) => this.bundles.resolve(at.mount, toGamePath(p)).bundle;
-      const patch = patchRuleOf(at.mount, at.u, resolve);
-      const script = await loadPartScript(at.mount, at.path, resolve);
-      model = buildRegistryModel({ bytes: doc.bytes, path: at.path, script, patch });
+      const patch = patchRuleOf(at.mount, at.file, resolve);
+      // The script from where the registry was read (its bundle folder, its source) first, else as the engine serves it.
+      const f = at.file;
+      const script = await loadPartScript(
+        at.mount,
+        f.path,
+        f.view === 'bundle' ? { bundle: f.folder.bundle } : f.view === 'source' ? { source: f.source } : {},
+      );
+      model = buildRegistryModel({ bytes: doc.bytes, path: at.file.path, script, patch });
     }
     this.log(doc, summaryLine(model.view));
     return model;

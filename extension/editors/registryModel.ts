@@ -20,19 +20,24 @@ import {
   type ArchUri,
   type Mount,
   type ResolvedBundle,
+  type LocatedPartScript,
+  type PartScriptNear,
   declaredMember,
   headerCheckFor,
-  locateBundleMember,
+  locatePartScript,
   mergedUriPath,
   partBundlePath,
+  partScriptNames,
   readEntryCheckedAsync,
   resolveBundle,
+  servedFromText,
+  sourceFolderName,
+  sourceUriPath,
 } from '../../core/archive';
 import { isArch06Error } from '../../core/errors';
 import { defaultHasher, formatHash } from '../../core/hash';
 import { type GroupRow, type ObjectList, type ObjectRegistry, bindingRows, ownScriptPath, parseObjr, resolveRegistry } from '../../core/formats/registry';
-import { parseScript } from '../../core/formats/script';
-import { type ScriptDefinition, scriptDefinitions } from '../../core/havokScript';
+import type { ScriptDefinition } from '../../core/havokScript';
 import { MAX_CELL_CHARS, MAX_VIEW_ROWS } from '../../media/registry/protocol';
 import type { BindingRowView, BlockRow, GroupRowView, ObjectRow, PatchView, RawRecordRow, RegistryView } from '../../media/registry/protocol';
 import { bundleMemberUriPath } from './bundleRows';
@@ -132,50 +137,47 @@ export function patchRuleOf(mount: Mount, u: ArchUri, resolve: BundleResolver = 
 }
 
 /**
- * The part's own script (`x.scripts` for `x.objres`) as the search order serves it: a loose copy
- * winning in the merged view, else the member of the part's bundle (through its bundle folder),
- * read and listed. Never throws for a script that is absent or does not parse: the note says so.
+ * The part's own script (`x.scripts` for `x.objres`) as the engine serves it (core/archive
+ * `locatePartScript`, the one served-part rule: `near` first, then the loose winner, else the
+ * member of the part's bundle), read and listed (`partScriptNames`). Never throws for a script that
+ * is absent or does not parse: the note says so.
  */
-export async function loadPartScript(mount: Mount, registryPath: string, resolve: BundleResolver = (p) => resolveBundle(mount, p)): Promise<PartScript> {
+export async function loadPartScript(mount: Mount, registryPath: string, near: PartScriptNear = {}): Promise<PartScript> {
   const path = ownScriptPath(registryPath);
-  let found: { uriPath: string; from: string; read: () => Promise<Uint8Array> } | undefined;
+  let at: LocatedPartScript;
   try {
-    const loose = mount.which(path)?.winner;
-    const options = { maxBytes: mount.maxEntryBytes, checkHeader: headerCheckFor(path) ?? null };
-    if (loose) found = { uriPath: mergedUriPath(loose.path), from: `loose in ${loose.source.name}`, read: () => readEntryCheckedAsync(loose, options) };
-    else {
-      const bundle = partBundle(path, resolve);
-      const member = memberOf(bundle, path);
-      if (bundle && member && (member.servedFrom === 'loose' || member.servedFrom === 'container')) {
-        const { entry, start, end } = locateBundleMember(mount, bundle, member);
-        found = {
-          uriPath: bundleMemberUriPath(bundle.manifest.path, member.path),
-          from: member.servedFrom === 'loose' ? `loose in ${member.source}` : `in ${bundle.container?.path} (${entry.source.name})`,
-          read: () => readEntryCheckedAsync(entry, { ...options, name: member.path }, start, end),
-        };
-      }
-    }
+    at = locatePartScript(mount, registryPath, near);
   } catch (e) {
     if (!isArch06Error(e)) throw e;
+    if (e.code === 'NOT_FOUND')
+      return { path, note: `the part's script ${path} is in no mounted source and in no container of its bundle: bound names are not checked` };
     return { path, note: `the part's script ${path} could not be located: ${e.message}` };
   }
-  if (!found) return { path, note: `the part's script ${path} is in no mounted source and in no container of its bundle: bound names are not checked` };
-  const where = { path, uriPath: found.uriPath, from: found.from };
+  const from = servedFromText(at);
+  const where = { path, uriPath: partScriptUriPath(mount, at), from };
   try {
-    const parsed = parseScript(await found.read(), path);
-    if (parsed.source === undefined) return { ...where, note: `the part's script (${found.from}) is compiled Havok Script: bound names are not checked` };
-    // What a binding can name: the bindable definitions (not an object's methods).
-    const functions = scriptDefinitions(parsed.source).filter((d) => d.bindable);
+    const bytes = await readEntryCheckedAsync(at.entry, { maxBytes: mount.maxEntryBytes, checkHeader: headerCheckFor(path) ?? null, name: at.entry.path });
+    const names = partScriptNames(bytes, path);
+    if (!names) return { ...where, note: `the part's script (${from}) is compiled Havok Script: bound names are not checked` };
     return {
       ...where,
-      functions,
-      source: parsed.source,
-      note: `bound names checked against the part's script (${found.from}, ${plural(functions.length, 'definition')})`,
+      functions: names.functions,
+      source: names.source,
+      note: `bound names checked against the part's script (${from}, ${plural(names.functions.length, 'definition')})`,
     };
   } catch (e) {
     if (!isArch06Error(e)) throw e;
-    return { ...where, note: `the part's script (${found.from}) could not be read: ${e.message}` };
+    return { ...where, note: `the part's script (${from}) could not be read: ${e.message}` };
   }
+}
+
+/** The `arch06:` URI path a located script opens at: its bundle folder's member, one source's own copy, or the merged view's. */
+function partScriptUriPath(mount: Mount, at: LocatedPartScript): string {
+  if (at.bundle && at.member) return bundleMemberUriPath(at.bundle.manifest.path, at.member.path);
+  const source = at.entry.source.name;
+  if (mount.winner(at.entry.path)?.source.name === source) return mergedUriPath(at.entry.path);
+  const i = mount.sources.findIndex((x) => x.name === source);
+  return sourceUriPath(sourceFolderName(i + 1, mount.sources.length, source), at.entry.path);
 }
 
 // ---- objects ------------------------------------------------------------------------------

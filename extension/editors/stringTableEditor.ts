@@ -16,11 +16,11 @@
  * Protocol: media/strings/protocol.ts.
  */
 import * as vscode from 'vscode';
-import { type Mount, type Source, type SourceEntry, readEntryCheckedAsync, toGamePath } from '../../core/archive';
+import { type SourceEntry, readEntryCheckedAsync, toGamePath } from '../../core/archive';
 import { parseSkdb } from '../../core/formats/strings';
 import type { HashDictionary } from '../../core/hash';
 import { type HostToView, type StringTableView, type ViewToHost, checkViewMessage } from '../../media/strings/protocol';
-import { SCHEME, parseUri } from '../fs/uris';
+import { type InMount, locateLoose } from '../fs/uris';
 import { dictionarySummary } from '../../core/nameSources';
 import type { HashNames } from '../hashNames';
 import { MountService } from '../mountService';
@@ -31,14 +31,6 @@ import { ModelDocument, PageSpec, WebviewEditor, errorText } from './webviewEdit
 const FIRST_WINDOW = 120;
 /** Languages shown at first (the opened one and the next ones); the toggles show the rest. */
 const FIRST_SHOWN = 3;
-
-/** Where an `arch06:` document's file is: its entry and the view (merged or one source) to find siblings in. */
-interface InMount {
-  mount: Mount;
-  entry: SourceEntry;
-  /** The named source (`@sources/<name>/…`), undefined for the merged view. */
-  source?: Source;
-}
 
 /** What one view of the document asked for last: its search runs again when another view moved the model. */
 interface PanelQuery {
@@ -92,31 +84,10 @@ export class StringTableEditorProvider extends WebviewEditor<StringTableDocument
     // A tab restored with the window opens before activation's mount has settled.
     await this.service.settled();
     const openedAt = performance.now();
-    const inMount = this.locate(uri);
+    const inMount = locateLoose(this.service.mount, uri);
     // Header first and within the mount's cap (core/archive/entryRead.ts).
     const bytes = inMount ? await readEntryCheckedAsync(inMount.entry, { maxBytes: inMount.mount.maxEntryBytes }) : await vscode.workspace.fs.readFile(uri);
     return new StringTableDocument(uri, bytes, openedAt, inMount);
-  }
-
-  /** The mount entry of an `arch06:` merged-view or one-source URI, undefined for anything else. */
-  private locate(uri: vscode.Uri): InMount | undefined {
-    const mount = this.service.mount;
-    if (uri.scheme !== SCHEME || !mount) return undefined;
-    try {
-      const u = parseUri(uri);
-      if (u.view === 'merged') {
-        const entry = mount.winner(u.path);
-        return entry && { mount, entry };
-      }
-      if (u.view === 'source') {
-        const source = mount.source(u.source);
-        const entry = source?.lookup(u.path);
-        return entry && { mount, entry, source };
-      }
-    } catch {
-      // Not a game path: read through the file system, which reports it.
-    }
-    return undefined;
   }
 
   /** The opened table (its failure fails the editor), then its sibling languages (their failures become notes). */

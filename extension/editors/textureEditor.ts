@@ -26,6 +26,7 @@ import { DecodePool, encodePng } from '../../core/image/node';
 import { exactCopy } from '../../core/io';
 import { SCHEME, gamePathOf, mergedUriPath, parseUriPath } from '../../core/archive';
 import type { ArchUri, Mount } from '../../core/archive';
+import { locate } from '../fs/uris';
 import { Arch06Error } from '../../core/errors';
 import { ChainLevel, TierChain, TierSource, tierChain } from '../../core/texture';
 import { type HostToView, type LevelReply, type TextureInfo, type ViewToHost, checkViewMessage } from '../../media/texture/protocol';
@@ -80,14 +81,10 @@ async function chainOf(uri: vscode.Uri, texture: TextureFile, mount: Mount | und
   const siblingUri = (p: string): vscode.Uri => uri.with({ path: u?.view === 'bundle' ? mergedUriPath(p) : folder + leafOf(p) });
   const sourceFor = (p: string): TierSource | undefined => {
     if (!u) return uri.scheme === 'file' ? { name: folder.replace(/\/$/, '') || '/', kind: 'folder' } : undefined;
-    if (!mount) return undefined;
-    if (u.view === 'source') {
-      const s = mount.source(u.source);
-      return s ? sourceOf(s) : undefined;
-    }
     try {
-      const w = mount.winner(p);
-      return w ? sourceOf(w.source) : undefined;
+      // The copy the sibling's own URI serves (fs/uris.ts `locate`, as the file system reads it).
+      const f = locate(mount, siblingUri(p));
+      return f && f.view !== 'bundle' ? sourceOf(f.entry.source) : undefined;
     } catch {
       return undefined;
     }

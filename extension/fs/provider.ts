@@ -7,7 +7,7 @@
  */
 import * as vscode from 'vscode';
 import { isArch06Error } from '../../core/errors';
-import { BundleFolders, ROOT, SourceEntry, memberName, readEntryCheckedAsync, sourceFolderNames } from '../../core/archive';
+import { BundleFolders, ROOT, type UriFile, locateUri, memberName, readEntryCheckedAsync, sourceFolderNames } from '../../core/archive';
 import { MountService } from '../mountService';
 import { BUNDLE_SUFFIX, ROOT_URI, SCHEME, SOURCES_FOLDER, parseUri } from './uris';
 
@@ -77,15 +77,9 @@ export class Arch06FileSystem implements vscode.FileSystemProvider {
     return { type, ctime: this.mountedAt, mtime: this.mountedAt, size, permissions: vscode.FilePermission.Readonly };
   }
 
-  /** The entry a file URI names, or undefined when it names a folder (or nothing). */
-  private entry(uri: vscode.Uri): SourceEntry | undefined {
-    const m = this.mount(uri);
-    const u = parseUri(uri);
-    if (u.view === 'sources' || u.view === 'bundle' || u.path === ROOT) return undefined;
-    if (u.view === 'merged') return m.winner(u.path);
-    const s = m.source(u.source);
-    if (!s) throw vscode.FileSystemError.FileNotFound(uri);
-    return s.lookup(u.path);
+  /** The file a URI names (core/archive `locateUri`), or undefined when it names a folder (or nothing). */
+  private file(uri: vscode.Uri): UriFile | undefined {
+    return locateUri(this.mount(uri), uri.path, this.bundles);
   }
 
   async stat(uri: vscode.Uri): Promise<vscode.FileStat> {
@@ -95,16 +89,14 @@ export class Arch06FileSystem implements vscode.FileSystemProvider {
       const m = this.mount(uri);
       const u = parseUri(uri);
       if (u.view === 'sources') return this.fileStat(vscode.FileType.Directory, 0);
-      if (u.view === 'bundle') {
-        const b = this.bundles.resolve(m, u.bundle);
-        const member = b.member(u.member);
-        if (member) return this.fileStat(vscode.FileType.File, member.size ?? 0);
-        if (b.list(u.member)) return this.fileStat(vscode.FileType.Directory, 0);
-        throw vscode.FileSystemError.FileNotFound(uri);
-      }
-      const e = this.entry(uri);
-      if (e) return this.fileStat(vscode.FileType.File, e.size);
-      const isDir = u.view === 'merged' ? m.hasFolder(u.path) : (m.source(u.source)?.hasFolder(u.path) ?? false);
+      const f = locateUri(m, u, this.bundles);
+      if (f) return this.fileStat(vscode.FileType.File, f.view === 'bundle' ? (f.declared.size ?? 0) : f.entry.size);
+      const isDir =
+        u.view === 'bundle'
+          ? this.bundles.resolve(m, u.bundle).list(u.member) !== undefined
+          : u.view === 'merged'
+            ? m.hasFolder(u.path)
+            : (m.source(u.source)?.hasFolder(u.path) ?? false);
       if (isDir) return this.fileStat(vscode.FileType.Directory, 0);
       throw vscode.FileSystemError.FileNotFound(uri);
     });
@@ -145,27 +137,25 @@ export class Arch06FileSystem implements vscode.FileSystemProvider {
 
   async readFile(uri: vscode.Uri): Promise<Uint8Array> {
     await this.service.settled();
-    let e: SourceEntry | undefined;
+    let f: UriFile | undefined;
     try {
-      const u = parseUri(uri);
-      if (u.view === 'bundle') {
-        const b = this.bundles.resolve(this.mount(uri), u.bundle);
-        const member = b.member(u.member);
-        if (!member) throw vscode.FileSystemError.FileNotFound(uri);
-        if (member.servedFrom === 'missing') {
+      f = this.file(uri);
+      if (f?.view === 'bundle') {
+        const { folder, declared } = f;
+        if (declared.servedFrom === 'missing') {
           throw vscode.FileSystemError.Unavailable(
-            `${member.path}: declared by ${b.bundle.manifest.path} (${b.bundle.manifest.source}) but neither in the container nor shipped loose`,
+            `${declared.path}: declared by ${folder.bundle.manifest.path} (${folder.bundle.manifest.source}) but neither in the container nor shipped loose`,
           );
         }
-        const bytes = await b.read(member);
-        this.remember(uri, b.identity(member));
+        const bytes = await folder.read(declared);
+        this.remember(uri, folder.identity(declared));
         return bytes;
       }
-      e = this.entry(uri);
     } catch (err) {
       throw this.translate(uri, err);
     }
-    if (!e) throw vscode.FileSystemError.FileNotFound(uri);
+    if (!f) throw vscode.FileSystemError.FileNotFound(uri);
+    const e = f.entry;
     try {
       // Within the mount's per-entry cap (core/archive/entryRead.ts): a crafted entry that decodes to gigabytes is refused, not allocated.
       const bytes = await readEntryCheckedAsync(e, { checkHeader: null, maxBytes: this.mount(uri).maxEntryBytes });
@@ -193,13 +183,9 @@ export class Arch06FileSystem implements vscode.FileSystemProvider {
     const m = this.service.mount;
     if (!m) return undefined;
     try {
-      const u = parseUri(uri);
-      if (u.view === 'bundle') {
-        const b = this.bundles.resolve(m, u.bundle);
-        const member = b.member(u.member);
-        return member && member.servedFrom !== 'missing' ? b.identity(member) : undefined;
-      }
-      return this.entry(uri)?.identity;
+      const f = locateUri(m, uri.path, this.bundles);
+      if (f?.view !== 'bundle') return f?.entry.identity;
+      return f.declared.servedFrom !== 'missing' ? f.folder.identity(f.declared) : undefined;
     } catch {
       return undefined;
     }

@@ -3,14 +3,47 @@
  * server); this module only turns its paths into `vscode.Uri`s and back.
  */
 import * as vscode from 'vscode';
-import { type Mount, SCHEME, memberUriPath, mergedUriPath, parseUriPath, sourceFolderName, sourceUriPath } from '../../core/archive';
-import type { ArchUri } from '../../core/archive';
+import { type Mount, SCHEME, locateUri, memberUriPath, mergedUriPath, parseUriPath, sourceFolderName, sourceUriPath } from '../../core/archive';
+import type { ArchUri, BundleFolders, Source, SourceEntry, UriFile } from '../../core/archive';
 
 export { BUNDLE_SUFFIX, SCHEME, SOURCES_FOLDER, gamePathOf } from '../../core/archive';
-export type { ArchUri } from '../../core/archive';
+export type { ArchUri, UriFile } from '../../core/archive';
 
 export function parseUri(uri: vscode.Uri): ArchUri {
   return parseUriPath(uri.path);
+}
+
+/**
+ * The file an `arch06:` URI names in `mount` (core/archive `locateUri`, the one URI → entry rule
+ * the file system and every editor use); undefined for another scheme, no mount, or a folder.
+ * Throws what `locateUri` throws (a path no game path can be, an unknown source, a bad bundle).
+ */
+export function locate(mount: Mount | undefined, uri: vscode.Uri, bundles?: BundleFolders): UriFile | undefined {
+  return uri.scheme === SCHEME && mount ? locateUri(mount, uri.path, bundles) : undefined;
+}
+
+/** A loose file of the mount an editor opened: its entry and the view (merged or one source) to find its siblings in. */
+export interface InMount {
+  mount: Mount;
+  entry: SourceEntry;
+  /** The named source (`@sources/<name>/…`), undefined for the merged view. */
+  source?: Source;
+}
+
+/**
+ * `locate` for an editor that reads loose entries: undefined for anything else (a bundle member,
+ * a folder, another scheme, a path no game path can be), which the editor reads through the file
+ * system instead, so that the file system reports what is wrong with it.
+ */
+export function locateLoose(mount: Mount | undefined, uri: vscode.Uri): InMount | undefined {
+  try {
+    const f = locate(mount, uri);
+    if (mount && f?.view === 'merged') return { mount, entry: f.entry };
+    if (mount && f?.view === 'source') return { mount, entry: f.entry, source: f.holder };
+  } catch {
+    // Read through the file system, which reports it.
+  }
+  return undefined;
 }
 
 /** The merged-view URI of a game path. */

@@ -17,15 +17,17 @@ import {
   declaredMember,
   headerCheckFor,
   locateBundleMember,
+  locatePartScript,
   parseUriPath,
   partBundlePath,
+  partScriptNames,
   readEntryCheckedAsync,
   resolveBundle,
+  servedFromText,
 } from '../../core/archive';
 import type { ArchUri, BundleMember, EntryReadOptions, Mount, ResolvedBundle } from '../../core/archive';
 import { readEmbb } from '../../core/formats/bundle';
-import { parseScript } from '../../core/formats/script';
-import { bindableNames, scriptDefinitions } from '../../core/havokScript';
+import { bindableNames } from '../../core/havokScript';
 import { ownScriptPath } from '../../core/formats/registry';
 import { renderContainer, renderScript, renderText, textKindOf } from '../../core/text';
 import type { RenderOptions, TextKind } from '../../core/text';
@@ -107,31 +109,29 @@ async function readView(m: Mount, u: ArchUri, copy: CopyKind): Promise<Read> {
 
 /**
  * The names a registry's bindings are checked against: its own script (`x.scripts` for
- * `x.objres`), read from the same place as the registry when it is there, else as the engine
- * serves it (the mount's entry, else the bundle of the same stem).
+ * `x.objres`) as the engine serves it, read from the same place as the registry when it is there
+ * (core/archive `locatePartScript`, the one served-part rule); for the container's copy of a
+ * registry, the container's copy of the script first.
  */
 async function ownScriptNames(m: Mount, u: ArchUri, copy: CopyKind, registryPath: string): Promise<{ functions?: Set<string>; note: string }> {
   const scriptPath = ownScriptPath(registryPath);
   const attempts: (() => Promise<Read>)[] = [];
-  if (u.view === 'bundle') attempts.push(() => (copy === 'embedded' ? readEmbedded(m, scriptPath, u.bundle) : readMember(m, u.bundle, scriptPath)));
-  else if (u.view === 'source' && copy === 'served')
-    attempts.push(async () => {
-      const e = m.entry(scriptPath, u.source);
-      return { bytes: await e.read(), path: e.path, from: `the copy in ${e.source.name}` };
-    });
-  if (copy === 'embedded') attempts.push(() => readEmbedded(m, scriptPath));
+  if (copy === 'embedded') {
+    if (u.view === 'bundle') attempts.push(() => readEmbedded(m, scriptPath, u.bundle));
+    attempts.push(() => readEmbedded(m, scriptPath));
+  }
   attempts.push(async () => {
-    const e = m.entry(scriptPath);
-    return { bytes: await e.read(), path: e.path, from: `served from ${e.source.name}` };
+    const near = copy === 'embedded' ? {} : u.view === 'bundle' ? { bundle: resolveBundle(m, u.bundle) } : u.view === 'source' ? { source: u.source } : {};
+    const at = locatePartScript(m, registryPath, near);
+    return { bytes: await readEntryCheckedAsync(at.entry, textReadOptions(at.entry.path)), path: at.entry.path, from: servedFromText(at) };
   });
-  attempts.push(() => readMember(m, partBundlePath(scriptPath), scriptPath));
   let why = 'not found';
   for (const attempt of attempts) {
     try {
       const s = await attempt();
-      const parsed = parseScript(s.bytes, s.path);
-      if (parsed.source === undefined) return { note: `the part's script ${s.path} (${s.from}) is compiled: bound names are not checked` };
-      return { functions: bindableNames(scriptDefinitions(parsed.source)), note: `bound names checked against ${s.path} (${s.from})` };
+      const names = partScriptNames(s.bytes, s.path);
+      if (!names) return { note: `the part's script ${s.path} (${s.from}) is compiled: bound names are not checked` };
+      return { functions: bindableNames(names.functions), note: `bound names checked against ${s.path} (${s.from})` };
     } catch (e) {
       if (!isArch06Error(e)) throw e;
       why = e.message;

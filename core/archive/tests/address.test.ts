@@ -7,7 +7,9 @@ import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { Arch06Error } from '../../errors';
 import { parseEmbb } from '../../formats/bundle/embb';
-import { collectAddress, declaredMember, locateAddress, partBundlePath } from '../address';
+import { collectAddress, declaredMember, locateAddress, locateUri, partBundlePath, uriFileEntry } from '../address';
+import { BundleFolders } from '../bundleFolders';
+import { memberUriPath, mergedUriPath, sourceFolderName, sourceUriPath } from '../viewPaths';
 import { Mount } from '../mount';
 import { SAMPLE_LAYER, SAMPLE_LAYER_REGISTRY, SAMPLE_LAYER_SCRIPT, sampleGame } from '../../sample/sampleGame';
 import { tempDir, writeTree } from '../../../test/support/fixtures';
@@ -71,6 +73,41 @@ test('collectAddress: a bundle folder, a member, a part file served from its con
     assert.deepEqual([served.length, served[0].source.name], [1, 'Base.arch06']);
     assert.ok(collectAddress(m, 'config').length >= 1);
     assert.throws(() => collectAddress(m, 'no\\such\\thing'), isCode('NOT_FOUND'));
+  } finally {
+    m.close();
+  }
+});
+
+test("locateUri: the one URI → entry rule (the file system and every editor): merged winner, one source's copy, a bundle member, folders and nothing", () => {
+  const m = sampleMount();
+  try {
+    const bundles = new BundleFolders();
+    // The merged view: the winning copy (Patch_02's loose registry), never the stem's container.
+    const merged = locateUri(m, mergedUriPath(SAMPLE_LAYER_REGISTRY.toUpperCase()), bundles);
+    assert.equal(merged?.view, 'merged');
+    assert.equal(merged.entry.source.name, 'Patch_02.arch06');
+    assert.equal(merged.entry.identity, m.winner(SAMPLE_LAYER_REGISTRY)?.identity);
+    assert.equal(locateUri(m, mergedUriPath(SAMPLE_LAYER_SCRIPT), bundles), undefined, 'only the container holds the script: no merged file');
+    // One source's copy, under its numbered @sources folder: Patch_02 ships the registry loose, Base only in its container.
+    const folder = (name: string): string => sourceFolderName(m.sources.findIndex((x) => x.name === name) + 1, m.sources.length, name);
+    const own = locateUri(m, sourceUriPath(folder('Patch_02.arch06'), SAMPLE_LAYER_REGISTRY), bundles);
+    assert.equal(own?.view, 'source');
+    assert.deepEqual([own.holder.name, own.entry.identity], ['Patch_02.arch06', m.entry(SAMPLE_LAYER_REGISTRY, 'Patch_02.arch06').identity]);
+    assert.equal(locateUri(m, sourceUriPath(folder('Base.arch06'), SAMPLE_LAYER_REGISTRY), bundles), undefined);
+    // A bundle member: the declared member, served from the container (its bytes are the EMBB's slice).
+    const member = locateUri(m, memberUriPath(`${SAMPLE_LAYER}.bndl`, SAMPLE_LAYER_SCRIPT), bundles);
+    assert.equal(member?.view, 'bundle');
+    assert.equal(member.declared.servedFrom, 'container');
+    assert.equal(member.path, member.member);
+    const embb = m.entry(`${SAMPLE_LAYER}.embb`).readSync();
+    const slot = parseEmbb(embb, 'fortgate.embb').members.find((x) => x.path.toLowerCase() === SAMPLE_LAYER_SCRIPT.toLowerCase())!;
+    assert.ok(Buffer.from(uriFileEntry(member).readSync()).equals(Buffer.from(embb.subarray(slot.offset, slot.offset + slot.size))));
+    // Folders and nothing: undefined; an unknown source or a path no game path can be: typed errors.
+    for (const p of ['/', '/@sources', mergedUriPath('config'), memberUriPath(`${SAMPLE_LAYER}.bndl`, ''), mergedUriPath('no\\such.file')])
+      assert.equal(locateUri(m, p, bundles), undefined, p);
+    assert.throws(() => locateUri(m, sourceUriPath('99 Nowhere.arch06', 'a.txt'), bundles), isCode('NOT_FOUND'));
+    assert.throws(() => locateUri(m, '/a/../b', bundles), isCode('BAD_ARGUMENT'));
+    assert.throws(() => locateUri(m, memberUriPath('no\\such.bndl', 'x'), bundles), isCode('NOT_FOUND'));
   } finally {
     m.close();
   }
