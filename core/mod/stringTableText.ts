@@ -171,8 +171,9 @@ function readLine(t: string, file: string, line: number): ReadItem {
   if (lm[1] === undefined) return { kind: 'area', value: { line, offset: offset!, text: value, terminated } };
   if (!terminated) throw fail(file, line, "!no-nul is for a text area's tail, not a key's text");
   const key = lm[1];
-  if (/^0x/i.test(key)) return { kind: 'key', value: { line, hash: parseInt(key.slice(2), 16) >>> 0, text: value, offset } };
+  if (/^0x[0-9A-Fa-f]{1,8}$/i.test(key)) return { kind: 'key', value: { line, hash: parseInt(key.slice(2), 16) >>> 0, text: value, offset } };
   if (key.includes('\0')) throw fail(file, line, 'a key name cannot hold NUL');
+  if (/^0x[0-9A-Fa-f]*$/i.test(key)) throw fail(file, line, `${quoteShort(key)} is not a hash (0x and 1 to 8 hex digits)`);
   let hash: number;
   try {
     hash = stringHash(key);
