@@ -91,7 +91,7 @@ test('strdb text, hostile: each refused with its line and reason', () => {
     [`${header}0x1 = "\\q"`, /: line 2: the text is not a JSON string/],
     [`${header}#! layout offsets\n0x1 @4294967295 = "a"`, /: line 3: the offset 4294967295 lies beyond/],
     [`${header}#! layout offsets\n0x1 @9999999999 = "a"`, /: line 3: the offset 9999999999 is not a u32/],
-    [`${header}#! layout offsets\n0x1 @2 = "a"`, /unit 0 of the text area is covered by no line/],
+    [`${header}#! layout offsets\n0x1 @0 = "ab"\n0x2 @1 = "b"\n0x3 @4 = "c"`, /unit 3 of the text area is covered by no line/],
     [`${header}0x1 @0 = "a"`, /: line 2: @offsets are only read under/],
     [`${header}#! frobnicate`, /: line 2: unknown directive/],
     [`${header}#! words 1 2`, /: line 2: #! words takes two hashes/],
