@@ -19,6 +19,8 @@ import { quoteShort } from '../../io/bounded';
 import { tagValue } from '../../io/magic';
 import { SKDB_HEADER_SIZE, SKDB_KEY_SIZE, SKDB_VERSION, parseSkdb } from './skdb';
 
+const LITTLE_ENDIAN = new Uint8Array(Uint32Array.of(1).buffer)[0] === 1;
+
 /** A string of the text area: a range of the bytes read (units, NUL included when `terminated`), or a text set by an edit. */
 type Segment = { start: number; end: number; terminated: boolean; users: number; text?: undefined } | { text: string; users: number; terminated: true };
 
@@ -256,47 +258,69 @@ export class StringTableDocument {
 
   /** The table as bytes: header words as read, keys ascending, offsets recomputed, the text ending the file. */
   toBytes(): Uint8Array {
+    const parts = this.toParts();
+    const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+    let at = 0;
+    for (const p of parts) {
+      out.set(p, at);
+      at += p.length;
+    }
+    return out;
+  }
+
+  /**
+   * The same bytes as consecutive parts, for a write that takes parts (`OutputFolder.writeSync`):
+   * the header and keys, then the text area as views of the bytes read (runs of unedited strings
+   * still adjacent there, one view each) and the edited strings, so saving copies no unedited text.
+   */
+  toParts(): Uint8Array[] {
     const { starts, units } = this.segmentStarts();
     const n = this.hashes.length;
-    const textAt = SKDB_HEADER_SIZE + SKDB_KEY_SIZE * n;
-    const out = new Uint8Array(textAt + 2 * units);
-    const dv = new DataView(out.buffer);
+    const head = new Uint8Array(SKDB_HEADER_SIZE + SKDB_KEY_SIZE * n);
+    const dv = new DataView(head.buffer);
     [tagValue('SKDB'), SKDB_VERSION, SKDB_HEADER_SIZE, n, this.zeroWords[0], units, this.zeroWords[1]].forEach((w, k) => dv.setUint32(4 * k, w >>> 0, true));
-    for (let i = 0; i < n; i++) {
-      dv.setUint32(SKDB_HEADER_SIZE + SKDB_KEY_SIZE * i, this.hashes[i], true);
-      dv.setUint32(SKDB_HEADER_SIZE + SKDB_KEY_SIZE * i + 4, starts[this.segmentOf[i]] + this.innerOffset[i], true);
+    if (LITTLE_ENDIAN) {
+      // The key table is 4-aligned in a fresh buffer: one typed-array store a word.
+      const keys = new Uint32Array(head.buffer, SKDB_HEADER_SIZE, 2 * n);
+      for (let i = 0; i < n; i++) {
+        keys[2 * i] = this.hashes[i];
+        keys[2 * i + 1] = starts[this.segmentOf[i]] + this.innerOffset[i];
+      }
+    } else {
+      for (let i = 0; i < n; i++) {
+        dv.setUint32(SKDB_HEADER_SIZE + SKDB_KEY_SIZE * i, this.hashes[i], true);
+        dv.setUint32(SKDB_HEADER_SIZE + SKDB_KEY_SIZE * i + 4, starts[this.segmentOf[i]] + this.innerOffset[i], true);
+      }
     }
-    // Runs of segments read from the file and still adjacent there are copied as one block.
+    const parts: Uint8Array[] = [head];
     let runFrom = -1;
     let runTo = -1;
-    let runAt = 0;
     const flush = (): void => {
-      if (runFrom >= 0) out.set(this.source.subarray(this.textStart + 2 * runFrom, this.textStart + 2 * runTo), textAt + 2 * runAt);
+      if (runFrom >= 0) parts.push(this.source.subarray(this.textStart + 2 * runFrom, this.textStart + 2 * runTo));
       runFrom = -1;
     };
-    this.segments.forEach((s, k) => {
+    for (const s of this.segments) {
       if (s.text === undefined) {
         if (runFrom >= 0 && runTo === s.start) runTo = s.end;
         else {
           flush();
           runFrom = s.start;
           runTo = s.end;
-          runAt = starts[k];
         }
-        return;
+        continue;
       }
       flush();
-      if (s.users === 0) return;
-      const at = textAt + 2 * starts[k];
+      if (s.users === 0) continue;
+      const piece = new Uint8Array(2 * s.text.length + 2); // zeroed: the NUL is there
       for (let c = 0; c < s.text.length; c++) {
         const u = s.text.charCodeAt(c);
-        out[at + 2 * c] = u & 0xff;
-        out[at + 2 * c + 1] = u >>> 8;
+        piece[2 * c] = u & 0xff;
+        piece[2 * c + 1] = u >>> 8;
       }
-      // The NUL is already there: `out` starts zeroed.
-    });
+      parts.push(piece);
+    }
     flush();
-    return out;
+    return parts;
   }
 }
 
