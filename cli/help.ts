@@ -32,6 +32,8 @@ const EXAMPLES: Record<string, string> = {
   install: 'arch06 install sample-game my-mod --as archive',
   uninstall: 'arch06 uninstall sample-game "My Mod"',
   check: 'arch06 check sample-game --mod my-mod',
+  'to-text': 'arch06 to-text sample-game/Game/scripts/common/startup.scripts -o startup.txt',
+  'from-text': 'arch06 from-text startup.txt -o startup.scripts',
 };
 
 /** The help of `command`, cut from the whole usage, with its options; undefined for a name with no usage line. */

@@ -20,6 +20,7 @@ import { dumpCommand } from './commands/dump';
 import { scriptsCommand } from './commands/scripts';
 import { searchCommand } from './commands/search';
 import { checkCommand, installCommand, newModCommand, packCommand, uninstallCommand } from './commands/mod';
+import { fromTextCommand, toTextCommand } from './commands/textForm';
 import { commandHelp, version } from './help';
 
 const USAGE = `arch06 — Shadow of War archives from the command line
@@ -67,6 +68,12 @@ mods (a folder with arch06-mod.json and the mod's files at their game paths):
                                       unindexed new files, shadowed copies, string keys, lost bound functions;
                                       exit 1 when it finds problems
 
+editing (a file on disk as text and back, byte for byte when unchanged):
+  to-text   <file> [-o OUT]           a .strdb (one key a line) or .scripts (the source, the SCRI header in
+                                      line 1) as text, on stdout or into OUT
+  from-text <text> -o <file>          the text back as its binary file (the form named by its first line);
+                                      an error names the line and the reason, and nothing is written
+
 options for commands taking <root>:
   --cfg FILE    use this archive config list instead of <root>/x64/default.archcfg
   --arch FILE   mount an extra archive before the list (ranks below it); repeatable
@@ -113,6 +120,8 @@ const COMMANDS: Record<string, Command> = {
   install: installCommand,
   uninstall: uninstallCommand,
   check: checkCommand,
+  'to-text': toTextCommand,
+  'from-text': fromTextCommand,
 };
 
 async function main(argv: string[]): Promise<number> {

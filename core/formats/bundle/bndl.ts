@@ -102,6 +102,12 @@ export interface BndlManifest {
   pathAreaSize: number;
   /** The bytes [pool, pool + pathAreaSize): a mirrored container's pool has the same bytes. */
   pathArea: Uint8Array;
+  /**
+   * The bytes from the pool to the path-offset table (paths, type string and whatever lies between,
+   * UNCERTAIN), and those after the table: kept as read so the manifest writes back exactly.
+   */
+  rawPool: Uint8Array;
+  rawTail: Uint8Array;
   /** Whether every member path ends (with its NUL) at or before `typeOffset`. */
   typeFollowsPaths: boolean;
   /**
@@ -317,6 +323,8 @@ function parseManifest(r: FieldReader): BndlManifest {
     members,
     pathAreaSize,
     pathArea,
+    rawPool: Uint8Array.from(bytes.subarray(poolStart, tableAt)),
+    rawTail: Uint8Array.from(bytes.subarray(tableAt + 4 * count)),
     typeFollowsPaths,
     notStored,
     notStoredPathBytes,

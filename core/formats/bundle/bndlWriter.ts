@@ -4,7 +4,7 @@
  */
 import { Arch06Error } from '../../errors';
 import { ByteWriter } from '../../io/byteWriter';
-import { BNDL_MAGIC, BNDL_MANIFEST_HEADER_SIZE, BNDL_VERSION } from './bndl';
+import { BNDL_MAGIC, BNDL_MANIFEST_HEADER_SIZE, BNDL_VERSION, BndlManifest } from './bndl';
 import { PathPoolOptions, buildPathPool, checkMemberPath } from './pathPool';
 
 export interface BndlWriterMember {
@@ -43,4 +43,27 @@ export function writeBndl(typeString: string, members: BndlWriterMember[], optio
     .zeros(typeField - typeString.length);
   for (const o of offsets) w.u32(o);
   return w.toBytes();
+}
+
+/**
+ * A manifest as read (`parseBndl`), written back: header words, the declared sizes (which an edit
+ * may have changed), the pool and whatever follows the path-offset table verbatim, the offsets as
+ * read. An unedited manifest comes back byte for byte.
+ */
+export function rewriteBndl(manifest: BndlManifest): Uint8Array {
+  const n = manifest.members.length;
+  const w = new ByteWriter(BNDL_MANIFEST_HEADER_SIZE + 4 * n + manifest.rawPool.length + 4 * n + manifest.rawTail.length)
+    .u32(BNDL_MAGIC)
+    .u32(manifest.version)
+    .u32(manifest.typeOffset)
+    .u32(manifest.tableOffset)
+    .u32(n);
+  manifest.members.forEach((m, i) => {
+    if (!(Number.isInteger(m.declaredSize) && m.declaredSize >= 0 && m.declaredSize <= 0xffffffff))
+      throw new Arch06Error('BAD_ARGUMENT', 'declared sizes are u32', { file: manifest.file, field: `member[${i}].size`, actual: String(m.declaredSize) });
+    w.u32(m.declaredSize);
+  });
+  w.bytes(manifest.rawPool);
+  for (const m of manifest.members) w.u32(m.pathOffset);
+  return w.bytes(manifest.rawTail).toBytes();
 }

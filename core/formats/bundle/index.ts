@@ -11,6 +11,6 @@ export type { Bndl, BndlDataBundle, BndlDataMember, BndlManifest, BndlManifestMe
 export type { MirrorCheck } from './mirror';
 export { writeEmbb } from './embbWriter';
 export type { EmbbWriterMember } from './embbWriter';
-export { writeBndl } from './bndlWriter';
+export { rewriteBndl, writeBndl } from './bndlWriter';
 export type { BndlWriterMember } from './bndlWriter';
 export type { PathPoolOptions } from './pathPool';

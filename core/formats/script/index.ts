@@ -5,5 +5,5 @@
  */
 export { HKS_HEADER_SIZE, LUA_SIGNATURE, SCRI_HEADER_SIZE, SCRI_VERSION, parseScript } from './scri';
 export type { BytecodeHeader, ScriptFile, ScriptHeader } from './scri';
-export { writeScri } from './writer';
+export { rewriteScript, writeScri } from './writer';
 export type { ScriWriterOptions } from './writer';

@@ -68,13 +68,18 @@ export interface ScriptFile {
   source?: string;
   /** Whether the source payload ends in a NUL byte (the retail scripts do). */
   nulTerminated?: boolean;
+  /** How many NUL bytes end the source payload (1 in the retail scripts). */
+  trailingNuls?: number;
+  /** Whether the source bytes are valid UTF-8, so that `source` encodes back to them exactly. */
+  validUtf8?: boolean;
   /** The bytecode header (kind 'bytecode'); the rest of the payload is not read. */
   bytecode?: BytecodeHeader;
   confidence: Confidence;
   notes: string[];
 }
 
-const utf8 = new TextDecoder('utf-8');
+const utf8 = new TextDecoder('utf-8', { ignoreBOM: true }); // a BOM is source bytes too: kept
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
 /** Read a script: a SCRI file or a bare payload. Throws typed `Arch06Error`s naming file, offset and field. */
 export function parseScript(bytes: Uint8Array, file: string, options: ParseOptions = {}): ScriptFile {
@@ -131,6 +136,16 @@ export function parseScript(bytes: Uint8Array, file: string, options: ParseOptio
     );
   }
   if (textEnd < payload.length - 1) notes.push(`${payload.length - textEnd} NUL bytes end the source (the retail scripts end with one)`);
+  const text = payload.subarray(0, textEnd);
+  let source: string;
+  let validUtf8 = true;
+  try {
+    source = strictUtf8.decode(text);
+  } catch {
+    source = utf8.decode(text);
+    validUtf8 = false;
+    notes.push('the source is not valid UTF-8 (shown with U+FFFD where it breaks; written back only as bytes)');
+  }
   return {
     file,
     size: bytes.length,
@@ -138,8 +153,10 @@ export function parseScript(bytes: Uint8Array, file: string, options: ParseOptio
     payloadOffset,
     payloadSize,
     kind: 'source',
-    source: utf8.decode(payload.subarray(0, textEnd)),
+    source,
     nulTerminated: textEnd < payload.length,
+    trailingNuls: payload.length - textEnd,
+    validUtf8,
     confidence,
     notes,
   };

@@ -364,9 +364,13 @@ function withPath(e: unknown, folder: Folder, leaf: string): unknown {
  * Write a whole file: its parent folder is the output folder (created when missing; refused, by
  * real path, inside `forbid`), the name is the user's. A temp file beside the target, flushed,
  * then renamed. When `backup` is set and the target exists, it is first copied to `<target>.bak`
- * (kept from the first write only).
+ * (kept from the first write only). `bytes` may be parts, written back to back.
  */
-export function writeFileAtomic(target: string, bytes: Uint8Array, options: { backup?: boolean; forbid?: readonly string[] } = {}): void {
+export function writeFileAtomic(
+  target: string,
+  bytes: Uint8Array | readonly Uint8Array[],
+  options: { backup?: boolean; forbid?: readonly string[] } = {},
+): void {
   const { folder, leaf } = OutputFolder.forFile(target, { forbid: options.forbid });
   try {
     folder.writeSync([leaf], bytes, { names: 'user', backup: options.backup });
