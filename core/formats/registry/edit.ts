@@ -239,6 +239,16 @@ export function setBindingRecord(model: RegistryModel, record: number, change: B
   return checked(model, replaced(model, s, { kind: 'SCRB', nameHash: s.nameHash, records, index: s.index }), 'the binding record');
 }
 
+/** Rename a bound function in every binding record that names it (the script's function was renamed). */
+export function renameBoundFunction(model: RegistryModel, from: string, to: string): RegistryModel {
+  const s = editable(model, 'SCRB');
+  nameHash(to, 'function');
+  if (!s.records.some((r) => r.function === from))
+    throw new Arch06Error('NOT_FOUND', `no binding names ${quoteShort(from)}`, { field: 'function', actual: quoteShort(from) });
+  const records = s.records.map((r) => (r.function === from ? { ...r, function: to } : r));
+  return checked(model, replaced(model, s, { kind: 'SCRB', nameHash: s.nameHash, records, index: s.index }), 'the function rename');
+}
+
 /** Set the members of `owner`'s group (a group it shares with other owners is left to them; a new one is added). */
 export function setGroupMembers(model: RegistryModel, owner: string, members: string[]): RegistryModel {
   const g = editable(model, 'ONLS');

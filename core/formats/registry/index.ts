@@ -21,7 +21,17 @@ export type { OnlsGroupSpec, ScrbIndexSpec, ScrbRecordSpec } from './writer';
 export { writeOnlsTable, writeScrbTable } from './writer';
 export { blockOf, encodeBlock, modelOf, openRegistry, saveRegistry } from './model';
 export type { ModelBlock, ModelObject, ModelSet, ObjlBlock, OnlsBlock, RawBlock, RegistryModel, ScrbBlock } from './model';
-export { addObject, deleteObject, renameObject, setBindingRecord, setGroupMembers, setObjectBinding, setObjectClass, setObjectTransform } from './edit';
+export {
+  addObject,
+  deleteObject,
+  renameBoundFunction,
+  renameObject,
+  setBindingRecord,
+  setGroupMembers,
+  setObjectBinding,
+  setObjectClass,
+  setObjectTransform,
+} from './edit';
 export type { AddObjectOptions, BindingChange, NewObject, ObjectTransform } from './edit';
 export { degreesFromQuaternion, normalizedF32, quaternionFromDegrees } from './rotation';
 export type { EulerDegrees, Quaternion } from './rotation';
