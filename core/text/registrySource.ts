@@ -22,8 +22,9 @@
  * Blocks the project does not decode (PFDG, GADB, VOLM, WorldPhysics, unnamed ones) and decoded
  * blocks whose values do not write back to their exact bytes are hex, never regenerated. Objects
  * in SCRB and ONLS keys are written by name when an OBJL name has the key's hash, as `0x%08X`
- * otherwise; an ONLS block naming a member that is no OBJL name is hex too (compiling checks
- * member names). Counts and sizes in section headers are for reading, except a hex block's `size`,
+ * otherwise. A decoded block is hex too when its text could not compile back to it: a name the
+ * text cannot carry (empty, NUL, beyond one byte, no StringHash value), an object name given twice,
+ * an ONLS member that is no OBJL name (compiling checks member names). Counts and sizes in section headers are for reading, except a hex block's `size`,
  * which must match its hex lines.
  */
 import { formatHash } from '../hash';
@@ -41,6 +42,50 @@ const vector = (xs: readonly number[]): string => `(${xs.map(floatText).join(', 
 
 /** A name value: bare or JSON, and quoted when it would read as a hash or as `-`. */
 export const nameText = (s: string): string => (HASH_LIKE.test(s) ? JSON.stringify(s) : value(s));
+
+/** Why a registry text cannot carry `s` as a name (the rule compiling applies), or undefined when it can. */
+export function nameProblem(s: string): string | undefined {
+  if (s === '') return 'is empty';
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c === 0) return 'holds a NUL character';
+    if (c > 0xff) return `holds ${JSON.stringify(s[i])}, which is not single-byte (latin1) text`;
+  }
+  return defaultHasher.tryHash(s).ok ? undefined : 'holds a character without a StringHash value';
+}
+
+/** Why a decoded block must be written as hex for its text to compile back to it, or undefined. */
+function notExpressible(b: ModelBlock, objl: Set<string> | undefined): string | undefined {
+  const bad = (what: string, xs: Iterable<string>): string | undefined => {
+    for (const x of xs) {
+      const p = nameProblem(x);
+      if (p) return `${what} ${JSON.stringify(x.slice(0, 40))} ${p}`;
+    }
+    return undefined;
+  };
+  if (b.kind === 'OBJL') {
+    const seen = new Set<string>();
+    for (const s of b.sets)
+      for (const o of s.objects) {
+        const p = bad('a name', [o.name, o.className, ...(o.group === null ? [] : [o.group])]);
+        if (p) return p;
+        if (seen.has(o.name)) return `it names ${JSON.stringify(o.name.slice(0, 40))} twice (the text keys objects by name)`;
+        seen.add(o.name);
+      }
+  } else if (b.kind === 'SCRB')
+    return bad(
+      'a binding name',
+      b.records.flatMap((r) => [r.event, r.function]),
+    );
+  else if (b.kind === 'ONLS') {
+    for (const g of b.groups) {
+      const p = bad('a member', g.members);
+      if (p) return p;
+      for (const m of g.members) if (!objl?.has(m)) return `its member ${JSON.stringify(m.slice(0, 40))} is no OBJL name`;
+    }
+  }
+  return undefined;
+}
 
 /** The OBJL names by their StringHash (the first name of a hash). */
 function namesByHash(model: RegistryModel): Map<number, string> {
@@ -90,17 +135,10 @@ function hexLines(bytes: Uint8Array, out: string[]): void {
   }
 }
 
-/** Why an ONLS block is written as hex although decoded: a member no OBJL name spells. */
-function unknownMember(b: ModelBlock, objl: Set<string> | undefined): string | undefined {
-  if (b.kind !== 'ONLS' || !objl) return undefined;
-  for (const g of b.groups) for (const m of g.members) if (!objl.has(m)) return `its member ${JSON.stringify(m)} is no OBJL name`;
-  return undefined;
-}
-
 function blockLines(b: ModelBlock, index: number, names: Map<number, string>, objl: Set<string> | undefined, out: string[]): void {
   const known = knownBlockName(b.nameHash);
   const head = `[block] index=${index} hash=${formatHash(b.nameHash)} name=${known ? value(known.name) : '-'}`;
-  const hexWhy = b.kind === 'raw' ? b.why : unknownMember(b, objl);
+  const hexWhy = b.kind === 'raw' ? b.why : notExpressible(b, objl);
   if (b.kind === 'raw' || hexWhy !== undefined) {
     const bytes = b.bytes!;
     out.push(`${head} kind=bytes size=${bytes.length}`);
@@ -150,9 +188,11 @@ export function registryModelToText(model: RegistryModel): string {
     `[registry] format=${REGISTRY_TEXT_FORMAT} version=${REGISTRY_TEXT_VERSION}`,
     `hash = ${formatHash(model.hash)}`,
   ];
-  const names = namesByHash(model);
+  // SCRB and ONLS keys are spelled by OBJL names only when the OBJL block is text itself.
   const objl = model.blocks.find((b) => b.kind === 'OBJL');
-  const objlNames = objl?.kind === 'OBJL' ? new Set(objl.sets.flatMap((s) => s.objects.map((o) => o.name))) : undefined;
+  const objlText = objl?.kind === 'OBJL' && notExpressible(objl, undefined) === undefined ? objl : undefined;
+  const names = objlText ? namesByHash(model) : new Map<number, string>();
+  const objlNames = objlText ? new Set(objlText.sets.flatMap((s) => s.objects.map((o) => o.name))) : undefined;
   model.blocks.forEach((b, i) => {
     out.push('');
     blockLines(b, i, names, objlNames, out);

@@ -23,7 +23,7 @@ import {
   saveRegistry,
 } from '../formats/registry';
 import { LineTokens, TextLineError, Token, lineTokens } from './lineTokens';
-import { REGISTRY_TEXT_FORMAT, REGISTRY_TEXT_VERSION, registryToText } from './registrySource';
+import { REGISTRY_TEXT_FORMAT, REGISTRY_TEXT_VERSION, nameProblem, registryToText } from './registrySource';
 
 /** A name or hash that stays unresolved until every OBJL name is known. */
 interface Key {
@@ -60,13 +60,8 @@ function text(t: Token | undefined, line: number, what: string): string {
 function name(t: Token | undefined, line: number, what: string): string {
   const s = text(t, line, what);
   if (t!.kind === 'bare' && s === '-') fail(line, `${what} is "-" (none): it needs a name`);
-  if (s === '') fail(line, `${what} is empty`);
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    if (c === 0) fail(line, `${what} holds a NUL character`);
-    if (c > 0xff) fail(line, `${what} holds ${JSON.stringify(s[i])}, which is not single-byte (latin1) text`);
-  }
-  if (!defaultHasher.tryHash(s).ok) fail(line, `${what} holds a character without a StringHash value`);
+  const problem = nameProblem(s);
+  if (problem) fail(line, `${what} ${problem}`);
   return s;
 }
 
@@ -284,23 +279,25 @@ export function registryTextToModel(source: string, file: string): RegistryModel
 
 /** Compile a registry text to bytes; errors are `Arch06Error`s (INVALID) starting `line N:`. */
 export function registryFromText(source: string, file: string): Uint8Array {
+  let model: RegistryModel;
   let bytes: Uint8Array;
   try {
-    bytes = saveRegistry(registryTextToModel(source, file));
+    model = registryTextToModel(source, file);
+    bytes = saveRegistry(model);
   } catch (e) {
     if (e instanceof TextLineError) throw new Arch06Error('INVALID', e.message, { file, field: `line ${e.line}`, actual: e.reason });
     if (isArch06Error(e)) throw new Arch06Error('INVALID', `the text cannot be written: ${e.message}`, { file, field: e.field });
     throw e;
   }
+  // Blocks written from values must read back; blocks given as bytes are the text's own business.
   const reg = parseObjr(bytes, file);
-  const broken = reg.blocks.find((b) => b.error);
-  if (broken)
-    throw new Arch06Error('INVALID', `the compiled block ${broken.index} does not read back: ${broken.error!.message}`, {
-      file,
-      field: `block[${broken.index}]`,
-    });
-  if (reg.objectList && !reg.objectList.recordLayout.validated)
-    throw new Arch06Error('INVALID', `the compiled OBJL does not validate: ${reg.objectList.recordLayout.reason}`, { file, field: 'OBJL' });
+  model.blocks.forEach((b, i) => {
+    if (b.kind === 'raw') return;
+    const read = reg.blocks[i];
+    const why =
+      read.error?.message ?? (b.kind === 'OBJL' && reg.objectList && !reg.objectList.recordLayout.validated ? reg.objectList.recordLayout.reason : undefined);
+    if (why !== undefined) throw new Arch06Error('INVALID', `the compiled ${b.kind} block ${i} does not read back: ${why}`, { file, field: `block[${i}]` });
+  });
   return bytes;
 }
 
