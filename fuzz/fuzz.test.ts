@@ -39,6 +39,7 @@ const SLICE_CASES: Record<string, number> = {
   scrb: 25,
   onls: 25,
   gadb: 25,
+  'registry-text': 60,
   scri: 1200,
   'hks-lexer': 200,
   'hks-parser': 12,

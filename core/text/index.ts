@@ -24,3 +24,7 @@ export type { RenderOptions, RenderedText, TextKind } from './render';
 export { renderContainer } from './bundleText';
 export { renderScript } from './scriptText';
 export type { ScriptText } from './scriptText';
+export { REGISTRY_TEXT_FORMAT, floatText, registryModelToText, registryToText } from './registrySource';
+export { registryFromText, registryTextFormat, registryTextToModel } from './registrySourceRead';
+export { TextLineError, lineTokens } from './lineTokens';
+export type { LineTokens, Token } from './lineTokens';

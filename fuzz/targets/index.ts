@@ -5,7 +5,7 @@ import { bndl, embb } from './bundle';
 import { ltfx, names, snapshot } from './indexes';
 import { mmsh, prfb, skel, worldMesh } from './mesh';
 import { kraken, lzb16 } from './oodle';
-import { gadb, objl, objr, onls, scrb } from './registry';
+import { gadb, objl, objr, onls, registryText, scrb } from './registry';
 import { hksLexer, hksParser, scri } from './script';
 import { server } from './server';
 import { skdb } from './strings';
@@ -35,6 +35,7 @@ export const TARGETS: readonly FuzzTarget[] = [
   scrb,
   onls,
   gadb,
+  registryText,
   scri,
   hksLexer,
   hksParser,

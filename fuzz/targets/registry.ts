@@ -16,6 +16,8 @@ import {
   spelledNames,
   writeObjr,
   writeOnls,
+  openRegistry,
+  saveRegistry,
   writeRegistry,
 } from '../../core/formats/registry';
 import type { DecodedTag } from '../../core/formats/registry';
@@ -24,12 +26,13 @@ import { bindableNames, scriptDefinitions } from '../../core/havokScript';
 import { HashDictionary } from '../../core/hash';
 import { addRegistryNames } from '../../core/nameSources';
 import { sampleLayerRegistry, sampleLayerScript } from '../../core/sample';
-import { renderText } from '../../core/text';
+import { registryFromText, registryToText, renderText } from '../../core/text';
 import { buildRegistryModel } from '../../extension/editors/registryModel';
 import { mutateRegion, type Region, type Seed } from '../mutate';
 import type { Rng } from '../random';
 import { realFilesEnding } from '../samples';
-import { type FuzzCase, type FuzzTarget, withFields } from '../target';
+import { mutateText } from '../mutateText';
+import { FuzzInvariant, type FuzzCase, type FuzzTarget, textSeed, withFields } from '../target';
 
 /** A small layer whose objects share binding runs, a group and a name. */
 function craftedLayer(): Uint8Array {
@@ -114,8 +117,37 @@ function readRegistry(c: FuzzCase): unknown {
   const text = renderText('registry', c.bytes, 'fuzz.objres', { functions });
   const model = buildRegistryModel({ bytes: c.bytes, path: 'fuzz.objres', patch: { state: 'unresolved', text: '' } });
   const window = model.objects.window(c.rnd.pick(['', 'o', 'relay', '0x1', 'zz']), c.rnd.pick(['', 'ScriptRelay']), c.rnd.int(50), 100);
-  return { reg, res, rows, names, dict, text, model, window };
+  return { reg, res, rows, names, dict, text, model, window, exact: exactRoundTrip(c.bytes) };
 }
+
+const sameBytes = (a: Uint8Array, b: Uint8Array): boolean => a.length === b.length && a.every((x, i) => x === b[i]);
+
+/** Issue 24's promise on any registry the reader accepts: an unchanged model and the registry text both give its bytes back. */
+function exactRoundTrip(bytes: Uint8Array): unknown {
+  const editable = openRegistry(bytes, 'fuzz.objres');
+  if (!sameBytes(saveRegistry(editable), bytes)) throw new FuzzInvariant('an unchanged registry model does not save to its bytes');
+  const source = registryToText(bytes, 'fuzz.objres');
+  let back: Uint8Array;
+  try {
+    back = registryFromText(source, 'fuzz.objres');
+  } catch (e) {
+    throw new FuzzInvariant(`the registry text of a registry the reader accepts does not compile: ${(e as Error).message.slice(0, 300)}`);
+  }
+  if (!sameBytes(back, bytes)) throw new FuzzInvariant('the registry text compiles to other bytes');
+  return { editable, source };
+}
+
+/** Registry texts, mutated: compiling them fails as a typed error at a line, or gives bytes the reader accepts. */
+export const registryText: FuzzTarget = {
+  name: 'registry-text',
+  covers: 'the registry text that compiles back: every line checked, errors typed, what compiles read again',
+  seeds: () => registrySeeds().map((s) => textSeed(`${s.name} as text`, registryToText(s.bytes, 'seed.objres'))),
+  mutate: mutateText,
+  run: (c) => {
+    const bytes = registryFromText(c.text ?? new TextDecoder().decode(c.bytes), 'fuzz.objres');
+    return parseObjr(bytes, 'fuzz.objres');
+  },
+};
 
 export const objr: FuzzTarget = {
   name: 'objr',

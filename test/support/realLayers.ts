@@ -3,7 +3,7 @@
 // registries and scripts.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { Mount } from '../../core/archive';
+import { Mount, readBundleMember, resolveBundle } from '../../core/archive';
 import { tempDir } from './fixtures';
 import { sharedPath } from './shared';
 
@@ -21,4 +21,17 @@ export function mountRealPatch(): Mount {
   fs.writeFileSync(path.join(root, 'x64', 'default.archcfg'), '..\\Patch_00.arch06\n');
   fs.copyFileSync(realPatch.path, path.join(root, 'Patch_00.arch06'));
   return Mount.open({ root });
+}
+
+/** The four layers' registries: their game paths and bytes, read from the mounted patch (call only when `realPatch.skip` is false). */
+export function readRealRegistries(): { layer: string; path: string; bytes: Uint8Array }[] {
+  const m = mountRealPatch();
+  try {
+    return REAL_LAYER_NAMES.map((layer) => {
+      const path = `${realLayerStem(layer)}.objres`;
+      return { layer, path, bytes: readBundleMember(m, resolveBundle(m, `${realLayerStem(layer)}.bndl`), path) };
+    });
+  } finally {
+    m.close();
+  }
 }

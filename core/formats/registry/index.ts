@@ -17,3 +17,21 @@ export { bindingRow, bindingRows, ownScriptPath, resolveRegistry, spelledNames }
 export type { BindingRow, GroupRow, ResolveOptions, ResolvedBinding, ResolvedObject, ResolvedRegistry, SpelledNames } from './resolve';
 export { writeGadbHeader, writeObjl, writeObjr, writeOnls, writeRegistry, writeScrb } from './writer';
 export type { ObjlWriterObject, ObjlWriterSet, ObjrWriterBlock, OnlsWriterGroup, RegistryWriterLayer, ScrbWriterObject } from './writer';
+export type { OnlsGroupSpec, ScrbIndexSpec, ScrbRecordSpec } from './writer';
+export { writeOnlsTable, writeScrbTable } from './writer';
+export { blockOf, encodeBlock, modelOf, openRegistry, saveRegistry } from './model';
+export type { ModelBlock, ModelObject, ModelSet, ObjlBlock, OnlsBlock, RawBlock, RegistryModel, ScrbBlock } from './model';
+export {
+  addObject,
+  deleteObject,
+  renameBoundFunction,
+  renameObject,
+  setBindingRecord,
+  setGroupMembers,
+  setObjectBinding,
+  setObjectClass,
+  setObjectTransform,
+} from './edit';
+export type { AddObjectOptions, BindingChange, NewObject, ObjectTransform } from './edit';
+export { degreesFromQuaternion, normalizedF32, quaternionFromDegrees } from './rotation';
+export type { EulerDegrees, Quaternion } from './rotation';

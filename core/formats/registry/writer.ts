@@ -124,41 +124,63 @@ export interface ScrbWriterObject {
   bindings: { event: string; function: string }[];
 }
 
+/** One SCRB binding record as a table holds it (the event hash is StringHash of the event). */
+export interface ScrbRecordSpec {
+  event: string;
+  function: string;
+  scriptHash: number;
+}
+
+/** One entry of the SCRB object index: an object's hash and its run of records. */
+export interface ScrbIndexSpec {
+  hash: number;
+  first: number;
+  count: number;
+}
+
+/**
+ * An SCRB block exactly as given: the strings each once in first-use order (event, then function,
+ * record by record: the order of the real registries), the records and the index in the order given.
+ */
+export function writeScrbTable(records: readonly ScrbRecordSpec[], index: readonly ScrbIndexSpec[]): Uint8Array {
+  const strings = new StringArea('binding');
+  const eventHashes = new Map<string, number>();
+  const refs = records.map((r) => {
+    let eventHash = eventHashes.get(r.event);
+    if (eventHash === undefined) eventHashes.set(r.event, (eventHash = stringHash(r.event)));
+    return { eventHash, event: strings.add(r.event), fn: strings.add(r.function), scriptHash: r.scriptHash };
+  });
+  const area = strings.w.toBytes();
+  const w = new ByteWriter(20 + area.length + 16 * refs.length + 12 * index.length);
+  w.u32(tagValue('SCRB')).u32(SCRB_VERSION).u32(area.length).u32(refs.length).u32(index.length).bytes(area);
+  for (const r of refs) w.u32(r.eventHash).u32(r.event).u32(r.scriptHash).u32(r.fn);
+  for (const e of index) w.u32(e.hash).u32(e.first).u32(e.count);
+  return w.toBytes();
+}
+
 /** An SCRB block binding `objects` to functions of the script at `scriptPath`. */
 export function writeScrb(scriptPath: string, objects: ScrbWriterObject[]): Uint8Array {
-  const strings = new StringArea('binding');
   const scriptHash = stringHash(scriptPath);
-  const records: { eventHash: number; event: number; fn: number }[] = [];
-  // Objects with the same bindings share one run: the same array at once, equal ones by their string offsets.
+  const records: ScrbRecordSpec[] = [];
+  // Objects with the same bindings share one run: the same array at once, equal ones by content.
   const byArray = new Map<ScrbWriterObject['bindings'], number>();
   const byContent = new Map<string, number>();
-  const eventHashes = new Map<string, number>();
   const index = objects.map((o) => {
     let first = byArray.get(o.bindings);
     if (first === undefined) {
-      const refs = o.bindings.map((b) => ({ event: strings.add(b.event), fn: strings.add(b.function), name: b.event }));
-      const key = refs.map((r) => `${r.event}:${r.fn}`).join(',');
+      const key = JSON.stringify(o.bindings.map((b) => [b.event, b.function]));
       first = byContent.get(key);
       if (first === undefined) {
         first = records.length;
         byContent.set(key, first);
-        for (const r of refs) {
-          let eventHash = eventHashes.get(r.name);
-          if (eventHash === undefined) eventHashes.set(r.name, (eventHash = stringHash(r.name)));
-          records.push({ eventHash, event: r.event, fn: r.fn });
-        }
+        for (const b of o.bindings) records.push({ event: b.event, function: b.function, scriptHash });
       }
       byArray.set(o.bindings, first);
     }
     return { hash: stringHash(o.name), first, count: o.bindings.length };
   });
   index.sort((a, b) => a.hash - b.hash);
-  const area = strings.w.toBytes();
-  const w = new ByteWriter(20 + area.length + 16 * records.length + 12 * index.length);
-  w.u32(tagValue('SCRB')).u32(SCRB_VERSION).u32(area.length).u32(records.length).u32(index.length).bytes(area);
-  for (const r of records) w.u32(r.eventHash).u32(r.event).u32(scriptHash).u32(r.fn);
-  for (const e of index) w.u32(e.hash).u32(e.first).u32(e.count);
-  return w.toBytes();
+  return writeScrbTable(records, index);
 }
 
 export interface OnlsWriterGroup {
@@ -168,8 +190,14 @@ export interface OnlsWriterGroup {
   sharedBy?: string[];
 }
 
-/** An ONLS block: the groups in order in the area, the index sorted by owner hash. */
-export function writeOnls(groups: OnlsWriterGroup[]): Uint8Array {
+/** One ONLS group as a table holds it: its members and the hashes of the owners whose entries point at it. */
+export interface OnlsGroupSpec {
+  members: readonly string[];
+  owners: readonly number[];
+}
+
+/** An ONLS block: the groups in order in the area, the index sorted by owner hash (ties in group order). */
+export function writeOnlsTable(groups: readonly OnlsGroupSpec[]): Uint8Array {
   const area = new ByteWriter();
   const index = groups.flatMap((g, i) => {
     const at = area.length;
@@ -182,7 +210,7 @@ export function writeOnls(groups: OnlsWriterGroup[]): Uint8Array {
         });
       area.u16(m.length).latin1(m);
     }
-    return [g.owner, ...(g.sharedBy ?? [])].map((owner) => ({ hash: stringHash(owner), at }));
+    return g.owners.map((hash) => ({ hash: hash >>> 0, at }));
   });
   index.sort((a, b) => a.hash - b.hash);
   const a = area.toBytes();
@@ -194,6 +222,11 @@ export function writeOnls(groups: OnlsWriterGroup[]): Uint8Array {
     .bytes(a);
   for (const e of index) w.u32(e.hash).u32(e.at);
   return w.toBytes();
+}
+
+/** An ONLS block: the groups in order in the area, the index sorted by owner hash. */
+export function writeOnls(groups: OnlsWriterGroup[]): Uint8Array {
+  return writeOnlsTable(groups.map((g) => ({ members: g.members, owners: [g.owner, ...(g.sharedBy ?? [])].map((o) => stringHash(o)) })));
 }
 
 /** A GADB block holding only its 44-byte header (version 17; `words` the nine words after it). */
