@@ -12,6 +12,7 @@ import { ParsedArgs, flagList, flagString, need } from '../args';
 import { escapeName, formatSize, printJson, writeOut } from '../output';
 import { ProgressLine } from '../progress';
 import { RAISE_CAP_HINT, maxEntryBytes } from '../limits';
+import { cliMountCache } from '../cache';
 
 /** The mount a command reads, with the per-entry cap (ARCH06_MAX_ENTRY_BYTES) every whole-entry read keeps. */
 export function openMount(args: ParsedArgs): Mount {
@@ -42,6 +43,7 @@ const MAX_FAILURE_LINES = 50;
 
 export function mountCommand(args: ParsedArgs): number {
   const m = openMount(args);
+  cliMountCache(m);
   const result = {
     cfg: m.cfgPath,
     sources: m.sources.map((s) => ({ name: s.name, kind: s.kind, path: s.diskPath, files: s.fileCount })),
