@@ -25,6 +25,8 @@ export type { MemberCatalogOptions, MemberRow } from './memberCatalog';
 export { MountCache, mountCacheFile, mountCacheKey } from './mountCache';
 export type { MountCacheUse } from './mountCache';
 export { verifyMountParallel } from './verifyPool';
+export { UNIT_BYTES, planUnits } from './verifyUnits';
+export type { VerifyUnit } from './verifyUnits';
 export type { ParallelVerifyOptions, ParallelVerifyReport } from './verifyPool';
 export { isVerifyWorker, serveVerifyWorker } from './verifyWorker';
 export type { ServedFile } from './servedFiles';
