@@ -40,7 +40,12 @@ export const COMMAND_OPTIONS: Readonly<Record<string, OptionTable>> = {
   cat: { ...MOUNT_OPTIONS, source },
   ls: { ...MOUNT_OPTIONS, json },
   extract: { ...MOUNT_OPTIONS, source, json, quiet },
-  verify: { ...MOUNT_OPTIONS, json, quiet },
+  verify: {
+    ...MOUNT_OPTIONS,
+    json,
+    quiet,
+    jobs: { type: 'string', value: 'N', help: 'threads to verify on (default: the cores, os.availableParallelism()); 1 = this thread alone' },
+  },
   unhash: {
     ...MOUNT_OPTIONS,
     dict: {

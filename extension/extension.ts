@@ -39,7 +39,8 @@ import { StringTableTexts, copyToModCommand } from './mods/modCopy';
 import { ListTexts, buildModArchiveCommand, installModCommand, uninstallModCommand, watchResets } from './mods/modInstall';
 
 export async function activate(context: vscode.ExtensionContext): Promise<void> {
-  const service = new MountService();
+  // The warm mount: each install's merged index and member catalogue, kept in the extension's storage.
+  const service = new MountService(path.join(context.globalStorageUri.fsPath, 'mount-cache'));
   // One hash dictionary per mount, shared by the string-table editor and the hash commands.
   const hashNames = new HashNames(service);
   const copies = new CopiesView(service);

@@ -8,7 +8,7 @@ import * as vscode from 'vscode';
 import { isInsideReal, writeFileAtomic } from '../core/io/node';
 import { type DiskChange, Mount, type RemountResult, describeChanges, remount } from '../core/archive';
 import { FuzzyIndex, pathList } from '../core/search';
-import { MemberCatalog, type MemberRow } from '../core/archive';
+import { MemberCatalog, MountCache, type MemberRow } from '../core/archive';
 import { isArch06Error } from '../core/errors';
 import { brokenNotice } from './mountSummary';
 import { type ActiveMod, openOverlay } from '../core/mod';
@@ -54,6 +54,11 @@ export class MountService implements vscode.Disposable {
   /** A read failed with CHANGED_ON_DISK: the disk watch checks the mount at once. */
   readonly onDidSeeChangeOnDisk = this.sawChange.event;
   readonly output = vscode.window.createOutputChannel('arch06');
+  /** The current mount's cache (core/archive/mountCache.ts), when the service has a cache folder. */
+  private cache: MountCache | undefined;
+
+  /** `cacheFolder`: where each install's merged index and member catalogue are kept (outside the install). */
+  constructor(private readonly cacheFolder?: string) {}
 
   get mount(): Mount | undefined {
     return this.current;
@@ -90,10 +95,14 @@ export class MountService implements vscode.Disposable {
         await new Promise((r) => setTimeout(r, 0));
         const { mount: m, notes } = openOverlay({ root: request.root, cfg: request.cfg || undefined, extraArchives: request.extraArchives }, this.activeMods);
         this.lastRequest = request;
+        const cache = this.cacheFolder ? new MountCache(m, this.cacheFolder, (line) => this.log(line)) : undefined;
+        const use = cache?.index();
         const paths = m.index().size;
         for (const n of notes) this.log(`  mod: ${n}`);
         this.replace(m);
-        this.log(`mounted ${m.root} (${m.cfgPath}): ${m.sources.length} sources, ${paths} distinct paths in ${Date.now() - started} ms`);
+        this.cache = cache;
+        const how = use ? (use.from === 'cache' ? ', index from the cache' : `, index built (cache ${use.reason ?? 'absent'})`) : '';
+        this.log(`mounted ${m.root} (${m.cfgPath}): ${m.sources.length} sources, ${paths} distinct paths in ${Date.now() - started} ms${how}`);
         for (const b of m.broken) this.log(`  BROKEN ${b.line ? `cfg line ${b.line}` : '-arch archive'}: ${b.text} (${b.path}): ${b.reason} [${b.code}]`);
         for (const s of m.skipped) this.log(`  skipped cfg line ${s.line}: ${s.text} (${s.reason})`);
         if (m.unlisted.length) this.log(`  on disk but not in the cfg (not mounted): ${m.unlisted.join(', ')}`);
@@ -124,6 +133,7 @@ export class MountService implements vscode.Disposable {
       return undefined;
     }
     this.replace(r.mount, { closeOld: false });
+    if (this.cacheFolder) this.cache = new MountCache(r.mount, this.cacheFolder, (line) => this.log(line));
     this.log(`remounted after a change on disk (${describeChanges(changes, 20)}): ${r.kept} sources kept, ${r.opened} opened in ${Date.now() - started} ms`);
     const newlyBroken = r.mount.broken.filter((b) => !old.broken.some((o) => o.path === b.path));
     for (const b of newlyBroken) this.log(`  BROKEN ${b.line ? `cfg line ${b.line}` : '-arch archive'}: ${b.text} (${b.path}): ${b.reason} [${b.code}]`);
@@ -160,6 +170,7 @@ export class MountService implements vscode.Disposable {
   private replace(m: Mount | undefined, options: { closeOld?: boolean } = {}): void {
     if (options.closeOld !== false) this.current?.close();
     this.current = m;
+    this.cache = undefined;
     this.fuzzy = undefined;
     this.paths = undefined;
     this.withMembers = undefined;
@@ -196,15 +207,18 @@ export class MountService implements vscode.Disposable {
     if (this.withMembers?.mount !== m) {
       const index = vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: 'arch06: listing bundle members' }, async (progress) => {
         const started = Date.now();
-        const catalog = await MemberCatalog.build(m, {
-          pause: () => new Promise((r) => setImmediate(r)),
-          isCancelled: () => this.current !== m,
-          onProgress: (done, total) => progress.report({ message: `${done.toLocaleString('en')} / ${total.toLocaleString('en')} bundles` }),
-        });
+        const build = (): Promise<MemberCatalog> =>
+          MemberCatalog.build(m, {
+            pause: () => new Promise((r) => setImmediate(r)),
+            isCancelled: () => this.current !== m,
+            onProgress: (done, total) => progress.report({ message: `${done.toLocaleString('en')} / ${total.toLocaleString('en')} bundles` }),
+          });
+        const cache = this.cache?.mount === m ? this.cache : undefined;
+        const { catalog, from } = cache ? await cache.catalog(build) : { catalog: await build(), from: 'built' };
         const list = pathList(this.distinctPaths(m), catalog.rows);
         const fuzzy = new FuzzyIndex(list.paths);
         this.log(
-          `bundle members: ${catalog.rows.length} in ${catalog.manifests} bundles in ${Date.now() - started} ms` +
+          `bundle members: ${catalog.rows.length} in ${catalog.manifests} bundles in ${Date.now() - started} ms${from === 'cache' ? ' (from the cache)' : ''}` +
             (catalog.failures.length
               ? `; ${catalog.failures.length} manifests did not resolve (first: ${catalog.failures[0].bundle}: ${catalog.failures[0].reason})`
               : ''),

@@ -1,17 +1,19 @@
 /** Commands that read a mounted install: mount, which, cat, ls, unhash, verify (with a progress line on a terminal: cli/progress.ts). */
 import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import { Arch06Error } from '../../core/errors';
 import { HL_UNKNOWN, HashDictionary, formatHash, namesOfHash, parseHashQuery } from '../../core/hash';
 import { addUserNames, collectInstallNames } from '../../core/nameSources';
 import type { CollectReport } from '../../core/nameSources';
 import { readTextFile } from '../../core/io/node';
-import { BundleFolder, Mount, bundleFolderPath, locateAddress, memberName, verifyMount } from '../../core/archive';
+import { BundleFolder, Mount, bundleFolderPath, locateAddress, memberName, verifyMountParallel } from '../../core/archive';
 import type { BundleFolderPath, Located } from '../../core/archive';
 import { ParsedArgs, flagList, flagString, need } from '../args';
 import { escapeName, formatSize, printJson, writeOut } from '../output';
 import { ProgressLine } from '../progress';
 import { RAISE_CAP_HINT, maxEntryBytes } from '../limits';
+import { cliMountCache } from '../cache';
 
 /** The mount a command reads, with the per-entry cap (ARCH06_MAX_ENTRY_BYTES) every whole-entry read keeps. */
 export function openMount(args: ParsedArgs): Mount {
@@ -42,6 +44,7 @@ const MAX_FAILURE_LINES = 50;
 
 export function mountCommand(args: ParsedArgs): number {
   const m = openMount(args);
+  cliMountCache(m);
   const result = {
     cfg: m.cfgPath,
     sources: m.sources.map((s) => ({ name: s.name, kind: s.kind, path: s.diskPath, files: s.fileCount })),
@@ -246,14 +249,28 @@ export async function unhashCommand(args: ParsedArgs): Promise<number> {
   return 0;
 }
 
-export function verifyCommand(args: ParsedArgs): number {
+/** `--jobs N`: threads for whole-game work (default: the machine's cores). */
+export function jobsOption(args: ParsedArgs): number {
+  const given = flagString(args, 'jobs');
+  if (given === undefined) return os.availableParallelism();
+  const n = Number(given);
+  if (!Number.isInteger(n) || n < 1 || n > 256)
+    throw new Arch06Error('BAD_ARGUMENT', `--jobs takes a whole number from 1 to 256, not ${JSON.stringify(given)}`);
+  return n;
+}
+
+export async function verifyCommand(args: ParsedArgs): Promise<number> {
+  const jobs = jobsOption(args);
   const m = openMount(args);
   // On a terminal only (and not with --quiet): stdout keeps the report, --json included.
   const progress = new ProgressLine(process.stderr, 'verifying', { quiet: args.flags.has('quiet') });
   let report;
   try {
     progress.start(m.sources.reduce((n, s) => n + s.fileCount, 0));
-    report = verifyMount(m, { onProgress: progress.enabled ? (done, total, _current, bytes) => progress.update(done, total, bytes) : undefined });
+    const onProgress = progress.enabled ? (done: number, total: number, _current: string, bytes: number) => progress.update(done, total, bytes) : undefined;
+    // The CLI's own script (dist/cli.js) is the worker entry: each worker opens the archives it checks itself.
+    const { units: _units, jobs: _jobs, ...r } = await verifyMountParallel(m, { jobs, workerFile: path.resolve(process.argv[1]), onProgress });
+    report = r;
   } finally {
     progress.end();
   }

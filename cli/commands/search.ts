@@ -15,11 +15,13 @@ import { type TextMatch, describeSearch, searchTextStreaming } from '../../core/
 import { type ParsedArgs, flagString, need } from '../args';
 import { escapeControls, escapeName, jsonLine, writeOut } from '../output';
 import { openMount } from './mountCommands';
+import { cliMountCache } from '../cache';
 
 export async function searchCommand(args: ParsedArgs): Promise<number> {
   const extra = args.positionals.slice(2);
   if (extra.length) throw new Arch06Error('BAD_ARGUMENT', `unexpected argument ${JSON.stringify(extra[0])} (quote a text holding spaces)`);
   const m = openMount(args);
+  const cache = cliMountCache(m);
   try {
     const query = need(args, 1, '<text>');
     const json = args.flags.has('json');
@@ -55,7 +57,7 @@ export async function searchCommand(args: ParsedArgs): Promise<number> {
       onMatch: (x) => pending.push(line(x)),
       pause: async () => flush(),
       // The mounted paths first, then the members of every bundle, listed once they are reached.
-      laterMembers: async () => (await MemberCatalog.build(m)).rows,
+      laterMembers: async () => (cache ? (await cache.catalog(() => MemberCatalog.build(m))).catalog : await MemberCatalog.build(m)).rows,
     });
     flush();
     process.stderr.write(`arch06: ${escapeControls(describeSearch(result, query))}\n`);

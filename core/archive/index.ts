@@ -22,6 +22,13 @@ export type { BundleFile, BundleMember, MemberOrigin, ResolvedBundle, SizeIdenti
 export { ServedFileWalk, servedFiles } from './servedFiles';
 export { MemberCatalog, describeMember } from './memberCatalog';
 export type { MemberCatalogOptions, MemberRow } from './memberCatalog';
+export { MountCache, mountCacheFile, mountCacheKey } from './mountCache';
+export type { MountCacheUse } from './mountCache';
+export { verifyMountParallel } from './verifyPool';
+export { UNIT_BYTES, planUnits } from './verifyUnits';
+export type { VerifyUnit } from './verifyUnits';
+export type { ParallelVerifyOptions, ParallelVerifyReport } from './verifyPool';
+export { isVerifyWorker, serveVerifyWorker } from './verifyWorker';
 export type { ServedFile } from './servedFiles';
 export { BUNDLE_SUFFIX, BundleFolder, BundleFolders, bundleFolderPath, memberName } from './bundleFolders';
 export type { BundleFolderPath, BundleListing } from './bundleFolders';

@@ -36,6 +36,15 @@ export class MemberCatalog {
   manifests = 0;
   cancelled = false;
 
+  /** A catalogue read back from the mount cache (core/archive/mountCache.ts). */
+  static fromParts(p: { manifests: number; rows: MemberRow[]; failures: { bundle: string; reason: string }[] }): MemberCatalog {
+    const catalog = new MemberCatalog();
+    catalog.manifests = p.manifests;
+    for (const r of p.rows) catalog.rows.push(r);
+    for (const f of p.failures) catalog.failures.push(f);
+    return catalog;
+  }
+
   /** Resolve every mounted manifest and list its members. */
   static async build(mount: Mount, options: MemberCatalogOptions = {}): Promise<MemberCatalog> {
     const catalog = new MemberCatalog();

@@ -38,6 +38,11 @@ export class MergedIndex {
     this.duplicates = duplicates;
   }
 
+  /** An index read back from the mount cache (core/archive/mountCacheFile.ts checked every field against the mount). */
+  static fromParts(p: Pick<MergedIndex, 'size' | 'winnerSource' | 'winnerFile' | 'copies' | 'keys' | 'duplicates'>): MergedIndex {
+    return new MergedIndex(p.size, p.winnerSource, p.winnerFile, p.copies, p.keys, p.duplicates);
+  }
+
   /** `sources` in search order (the first one wins). */
   static build(sources: readonly Source[]): MergedIndex {
     let total = 0;

@@ -329,6 +329,11 @@ export class Mount {
     return this.merged;
   }
 
+  /** Use an index made before for these very sources (core/archive/mountCache.ts), unless this mount has built its own. */
+  adoptIndex(ix: MergedIndex): void {
+    this.merged ??= ix;
+  }
+
   /** Distinct path d of the merged index, as the winning source spells it. */
   indexPath(d: number): string {
     const ix = this.index();

@@ -1,0 +1,120 @@
+/**
+ * The warm mount (issue 25 item 4) on the full-scale synthetic install (bench-data/full, written by
+ * archive.bench): opening the install with its merged index and member catalogue built (cold) and
+ * read from the mount cache (warm), beside the I/O floor, all in this run. The floor reads exactly
+ * the bytes a warm mount must read (every archive's header and tables, and the cache file) with
+ * plain `fs` calls and no parsing. In process (the extension's and the server's case) and as a
+ * process (`arch06 mount --json`, the CLI's case).
+ */
+import { spawnSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { LtarSource, MemberCatalog, Mount, MountCache, mountCacheFile } from '../core/archive';
+
+const repo = path.resolve(__dirname, '..', '..');
+const dataDir = path.join(repo, 'bench-data', 'full');
+const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[xs.length >> 1];
+const ms = (x: number): string => (x < 10 ? x.toFixed(2) : x.toFixed(0)) + ' ms';
+
+async function timeAsync(runs: number, f: () => Promise<void>): Promise<number> {
+  const times: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    const t = performance.now();
+    await f();
+    times.push(performance.now() - t);
+  }
+  return median(times);
+}
+
+function timeProcess(args: string[], env: NodeJS.ProcessEnv, runs: number): number {
+  const times: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    const t = performance.now();
+    const r = spawnSync(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env }, maxBuffer: 1 << 26 });
+    times.push(performance.now() - t);
+    if (r.status !== 0) throw new Error(`${args.join(' ')} failed: ${r.stderr}`);
+  }
+  return median(times);
+}
+
+/** The plain reads a warm mount cannot avoid: each archive's header and tables, then the cache file. */
+function floorReads(archives: string[], cacheFile: string | undefined): void {
+  for (const file of archives) {
+    const fd = fs.openSync(file, 'r');
+    const h = Buffer.alloc(0x30);
+    fs.readSync(fd, h, 0, 0x30, 0);
+    const n = h.readUInt32LE(8) + h.readUInt32LE(16) * 30 + h.readUInt32LE(12) * 16;
+    fs.readSync(fd, Buffer.allocUnsafe(n), 0, n, 0x30);
+    fs.closeSync(fd);
+  }
+  if (cacheFile) fs.readFileSync(cacheFile);
+}
+
+async function main(): Promise<void> {
+  if (!fs.existsSync(path.join(dataDir, '.version'))) {
+    process.stdout.write('warm mount bench: run archive.bench first (it generates bench-data/full)\n');
+    return;
+  }
+  const cacheDir = fs.mkdtempSync(path.join(os.tmpdir(), 'arch06-bench-mcache-'));
+  const probe = Mount.open({ root: dataDir });
+  const archives = probe.sources.filter((s): s is LtarSource => s instanceof LtarSource).map((s) => s.diskPath);
+  const cacheFile = mountCacheFile(cacheDir, probe);
+  probe.close();
+  let rows = 0;
+  let manifests = 0;
+  const cold = async (): Promise<void> => {
+    const m = Mount.open({ root: dataDir });
+    m.index();
+    const c = await MemberCatalog.build(m);
+    rows = c.rows.length;
+    manifests = c.manifests;
+    m.close();
+  };
+  let warmFrom = '';
+  const warm = async (): Promise<void> => {
+    const m = Mount.open({ root: dataDir });
+    const cache = new MountCache(m, cacheDir);
+    const use = cache.index();
+    const c = await cache.catalog(() => MemberCatalog.build(m));
+    warmFrom = `${use.from}/${c.from}`;
+    m.close();
+  };
+  await warm(); // writes the cache file
+  const cacheBytes = fs.statSync(cacheFile).size;
+  // Warm the page cache, then interleave: the machine's other work lands on every side alike.
+  floorReads(archives, cacheFile);
+  const t = { floor: [] as number[], floorTables: [] as number[], cold: [] as number[], warm: [] as number[] };
+  for (let round = 0; round < 7; round++) {
+    t.floor.push(await timeAsync(1, async () => floorReads(archives, cacheFile)));
+    t.floorTables.push(await timeAsync(1, async () => floorReads(archives, undefined)));
+    t.warm.push(await timeAsync(1, warm));
+    t.cold.push(await timeAsync(1, cold));
+  }
+  const [floor, floorTables, coldMs, warmMs] = [median(t.floor), median(t.floorTables), median(t.cold), median(t.warm)];
+
+  const cli = path.join(repo, 'dist', 'cli.js');
+  const args = [cli, 'mount', dataDir, '--json'];
+  const floorProc = timeProcess([path.join(__dirname, 'ioFloor.js'), ...archives], {}, 7);
+  const coldProc = timeProcess(args, { ARCH06_NO_CACHE: '1' }, 7);
+  const warmProc = timeProcess(args, { ARCH06_CACHE_DIR: cacheDir }, 7);
+  fs.rmSync(cacheDir, { recursive: true, force: true });
+
+  const out = [
+    `### Warm mount (merged index and member catalogue from the mount cache)`,
+    ``,
+    `${archives.length} archives; cache file ${(cacheBytes / 1048576).toFixed(1)} MiB (${rows.toLocaleString('en')} member rows of ${manifests.toLocaleString('en')} manifests; warm run took ${warmFrom}); median of 7 interleaved rounds (node ${process.version}, ${os.cpus().length} cores, load ${os.loadavg()[0].toFixed(1)})`,
+    ``,
+    `| measure | time | I/O floor (same run) | ratio |`,
+    `|---|---|---|---|`,
+    `| cold mount in process: open + build the index + resolve every manifest | ${ms(coldMs)} | tables ${ms(floorTables)} | ${(coldMs / floorTables).toFixed(2)}× |`,
+    `| warm mount in process: open + index and catalogue from the cache | ${ms(warmMs)} | tables + cache file ${ms(floor)} | **${(warmMs / floor).toFixed(2)}×** |`,
+    `| warm / cold | | | ${(warmMs / coldMs).toFixed(2)}× |`,
+    `| \`arch06 mount --json\`, cold process, no cache | ${ms(coldProc)} | I/O floor process ${ms(floorProc)} | ${(coldProc / floorProc).toFixed(2)}× |`,
+    `| \`arch06 mount --json\`, cold process, warm cache | ${ms(warmProc)} | I/O floor process ${ms(floorProc)} | ${(warmProc / floorProc).toFixed(2)}× |`,
+    ``,
+  ];
+  process.stdout.write(out.join('\n') + '\n');
+}
+
+void main();

@@ -1,0 +1,255 @@
+/**
+ * The warm-mount cache file (core/archive/mountCache.ts): one mount's merged distinct-path index
+ * and, once listed, its bundle member catalogue, in a little-endian binary layout read back with
+ * the same care as a game file: every count checked against the bytes present, every index
+ * against what it indexes, every enum and size against its range; a failure is a typed
+ * Arch06Error (the caller rebuilds). Strings are stored once each (bundles, sources and reasons
+ * repeat) as one latin1 or UTF-16 run, decoded in one call and sliced.
+ *
+ * Layout: header (HEADER_BYTES, fields below), winnerSource u16[n] (padded to 4), winnerFile
+ * i32[n], copies u16[n] (padded), keys u32[n], duplicates {source, served, fileCount, path}
+ * u32 each + files i32[fileCount], rows {path, bundle, source or NONE, servedFrom} u32 each +
+ * size f64 (-1: none), failures {bundle, reason} u32 each, string lengths u32[strings], string
+ * units.
+ */
+import { Arch06Error } from '../errors';
+import type { MemberOrigin } from './bundles';
+import type { MemberRow } from './memberCatalog';
+
+export const MOUNT_CACHE_MAGIC = 0x434d3641; // 'A6MC'
+export const MOUNT_CACHE_VERSION = 1;
+const KEY_BYTES = 32;
+const HEADER_BYTES = 80;
+const NONE = 0xffffffff;
+const ORIGINS: readonly MemberOrigin[] = ['loose', 'container', 'empty', 'missing'];
+const ROW_BYTES = 24;
+
+/** The merged index's arrays and duplicates (core/archive/mergedIndex.ts), as stored. */
+export interface IndexParts {
+  /** Distinct paths: the arrays' first `size` items are the index (a built index's arrays are longer). */
+  size: number;
+  winnerSource: Uint16Array;
+  winnerFile: Int32Array;
+  copies: Uint16Array;
+  keys: Uint32Array;
+  duplicates: { source: number; path: string; files: number[]; served: number }[];
+}
+
+export interface CatalogParts {
+  manifests: number;
+  rows: MemberRow[];
+  failures: { bundle: string; reason: string }[];
+}
+
+export interface MountCacheContents {
+  /** sha-256 of everything the mount was made from (core/archive/mountCache.ts `mountCacheKey`). */
+  key: Uint8Array;
+  index: IndexParts;
+  catalog?: CatalogParts;
+}
+
+/** What the file's indexes are checked against: the mount it is read for. */
+export interface MountShape {
+  /** Files per source, in search order. */
+  fileCounts: readonly number[];
+}
+
+const pad4 = (n: number): number => (n + 3) & ~3;
+
+export function encodeMountCache(c: MountCacheContents): Uint8Array {
+  const strings: string[] = [];
+  const ids = new Map<string, number>();
+  const id = (s: string): number => {
+    let i = ids.get(s);
+    if (i === undefined) ids.set(s, (i = strings.push(s) - 1));
+    return i;
+  };
+  const n = c.index.size;
+  const dupWords = c.index.duplicates.reduce((w, d) => w + 4 + d.files.length, 0);
+  const rows = c.catalog?.rows ?? [];
+  const failures = c.catalog?.failures ?? [];
+  const rowIds = rows.map((r) => [id(r.path), id(r.bundle), r.source === undefined ? NONE : id(r.source)]);
+  const failIds = failures.map((f) => [id(f.bundle), id(f.reason)]);
+  const dupIds = c.index.duplicates.map((d) => id(d.path));
+  const text = strings.join('');
+  const wide = /[^\x00-\xff]/.test(text);
+  const textBytes = Buffer.from(text, wide ? 'utf16le' : 'latin1');
+  const size =
+    HEADER_BYTES +
+    pad4(2 * n) +
+    4 * n +
+    pad4(2 * n) +
+    4 * n +
+    4 * dupWords +
+    ROW_BYTES * rows.length +
+    8 * failures.length +
+    4 * strings.length +
+    textBytes.length;
+  const out = Buffer.alloc(size);
+  out.writeUInt32LE(MOUNT_CACHE_MAGIC, 0);
+  out.writeUInt32LE(MOUNT_CACHE_VERSION, 4);
+  out.set(c.key.subarray(0, KEY_BYTES), 8);
+  const header = [
+    n,
+    c.index.duplicates.length,
+    c.catalog ? 1 : 0,
+    c.catalog?.manifests ?? 0,
+    rows.length,
+    failures.length,
+    strings.length,
+    wide ? 1 : 0,
+    textBytes.length,
+  ];
+  header.forEach((v, i) => out.writeUInt32LE(v, 40 + 4 * i));
+  let at = HEADER_BYTES;
+  const put = (a: ArrayBufferView, bytes: number): void => {
+    out.set(new Uint8Array(a.buffer, a.byteOffset, bytes), at);
+    at += pad4(bytes);
+  };
+  put(c.index.winnerSource, 2 * n);
+  put(c.index.winnerFile, 4 * n);
+  put(c.index.copies, 2 * n);
+  put(c.index.keys, 4 * n);
+  c.index.duplicates.forEach((d, i) => {
+    for (const v of [d.source, d.served, d.files.length, dupIds[i]]) at = out.writeUInt32LE(v >>> 0, at);
+    for (const f of d.files) at = out.writeInt32LE(f, at);
+  });
+  rows.forEach((r, i) => {
+    for (const v of rowIds[i]) at = out.writeUInt32LE(v, at);
+    at = out.writeUInt32LE(ORIGINS.indexOf(r.servedFrom), at);
+    at = out.writeDoubleLE(r.size ?? -1, at);
+  });
+  for (const [b, r] of failIds) at = out.writeUInt32LE(r, out.writeUInt32LE(b, at));
+  for (const s of strings) at = out.writeUInt32LE(s.length, at);
+  out.set(textBytes, at);
+  return out;
+}
+
+/** The key stored in a cache file, or undefined when it is too short to hold one (read before the rest). */
+export function storedKey(bytes: Uint8Array): Uint8Array | undefined {
+  return bytes.length >= HEADER_BYTES ? bytes.subarray(8, 8 + KEY_BYTES) : undefined;
+}
+
+/** Read a cache file for a mount of `shape`, checking every field; throws Arch06Error. */
+export function decodeMountCache(bytes: Uint8Array, shape: MountShape, file: string): MountCacheContents {
+  const buf = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const fail = (
+    code: 'TRUNCATED' | 'BAD_MAGIC' | 'UNSUPPORTED_VERSION' | 'OUT_OF_RANGE' | 'INVALID',
+    field: string,
+    offset: number,
+    expected: string,
+    actual: string | number,
+  ): never => {
+    throw new Arch06Error(code, 'mount cache does not read back', { file, offset, field, expected, actual: String(actual) });
+  };
+  if (buf.length < HEADER_BYTES) fail('TRUNCATED', 'header', 0, `${HEADER_BYTES} bytes`, buf.length);
+  if (buf.readUInt32LE(0) !== MOUNT_CACHE_MAGIC) fail('BAD_MAGIC', 'magic', 0, 'A6MC', buf.readUInt32LE(0).toString(16));
+  if (buf.readUInt32LE(4) !== MOUNT_CACHE_VERSION) fail('UNSUPPORTED_VERSION', 'version', 4, String(MOUNT_CACHE_VERSION), buf.readUInt32LE(4));
+  const [n, dupCount, hasCatalog, manifests, rowCount, failureCount, stringCount, wide, textBytes] = Array.from({ length: 9 }, (_, i) =>
+    buf.readUInt32LE(40 + 4 * i),
+  );
+  const sources = shape.fileCounts.length;
+  const totalFiles = shape.fileCounts.reduce((a, b) => a + b, 0);
+  if (n > totalFiles) fail('OUT_OF_RANGE', 'distinct', 40, `<= ${totalFiles} (the mount's files)`, n);
+  if (hasCatalog > 1) fail('INVALID', 'hasCatalog', 48, '0 or 1', hasCatalog);
+  if (wide > 1) fail('INVALID', 'encoding', 68, '0 (latin1) or 1 (UTF-16)', wide);
+  if (wide && textBytes % 2) fail('INVALID', 'stringBytes', 72, 'even for UTF-16', textBytes);
+  // Every fixed-size part is known from the header: check the total before reading any of them.
+  const fixed = HEADER_BYTES + 2 * pad4(2 * n) + 8 * n;
+  let at = fixed;
+  const need = (bytes: number, field: string): void => {
+    if (bytes > buf.length - at) fail('TRUNCATED', field, at, `${bytes} bytes`, buf.length - at);
+  };
+  if (fixed > buf.length) fail('TRUNCATED', 'index', HEADER_BYTES, `${fixed - HEADER_BYTES} bytes`, buf.length - HEADER_BYTES);
+  // Copied out into arrays of their own: aligned, and not holding the file's bytes alive.
+  const copyOut = <T extends ArrayBufferView>(make: (b: ArrayBuffer) => T, from: number, len: number): T => {
+    const a = new ArrayBuffer(len);
+    new Uint8Array(a).set(buf.subarray(from, from + len));
+    return make(a);
+  };
+  let o = HEADER_BYTES;
+  const winnerSource = copyOut((b) => new Uint16Array(b), o, 2 * n);
+  o += pad4(2 * n);
+  const winnerFile = copyOut((b) => new Int32Array(b), o, 4 * n);
+  o += 4 * n;
+  const copies = copyOut((b) => new Uint16Array(b), o, 2 * n);
+  o += pad4(2 * n);
+  const keys = copyOut((b) => new Uint32Array(b), o, 4 * n);
+  for (let d = 0; d < n; d++) {
+    const s = winnerSource[d];
+    if (s >= sources) fail('OUT_OF_RANGE', `winnerSource[${d}]`, HEADER_BYTES + 2 * d, `< ${sources}`, s);
+    const f = winnerFile[d];
+    if (f < 0 || f >= shape.fileCounts[s]) fail('OUT_OF_RANGE', `winnerFile[${d}]`, HEADER_BYTES + pad4(2 * n) + 4 * d, `in [0, ${shape.fileCounts[s]})`, f);
+    if (copies[d] < 1 || copies[d] > sources) fail('OUT_OF_RANGE', `copies[${d}]`, HEADER_BYTES + pad4(2 * n) + 4 * n + 2 * d, `in [1, ${sources}]`, copies[d]);
+  }
+  const dupRaw: { source: number; served: number; files: number[]; pathId: number; at: number }[] = [];
+  for (let i = 0; i < dupCount; i++) {
+    need(16, `duplicates[${i}]`);
+    const [source, served, fileCount, pathId] = [0, 4, 8, 12].map((k) => buf.readUInt32LE(at + k));
+    if (source >= sources) fail('OUT_OF_RANGE', `duplicates[${i}].source`, at, `< ${sources}`, source);
+    if (fileCount < 2) fail('INVALID', `duplicates[${i}].fileCount`, at + 8, '>= 2', fileCount);
+    const dAt = at;
+    at += 16;
+    need(4 * fileCount, `duplicates[${i}].files`);
+    const files: number[] = [];
+    for (let k = 0; k < fileCount; k++, at += 4) {
+      const f = buf.readInt32LE(at);
+      if (f < 0 || f >= shape.fileCounts[source]) fail('OUT_OF_RANGE', `duplicates[${i}].files[${k}]`, at, `in [0, ${shape.fileCounts[source]})`, f);
+      files.push(f);
+    }
+    if (!files.includes(served | 0)) fail('INVALID', `duplicates[${i}].served`, dAt + 4, 'one of its files', served);
+    dupRaw.push({ source, served: served | 0, files, pathId, at: dAt });
+  }
+  const rowsAt = at;
+  need(ROW_BYTES * rowCount, 'rows');
+  at += ROW_BYTES * rowCount;
+  const failuresAt = at;
+  need(8 * failureCount, 'failures');
+  at += 8 * failureCount;
+  need(4 * stringCount, 'string lengths');
+  const lengthsAt = at;
+  at += 4 * stringCount;
+  if (buf.length - at !== textBytes) fail('INVALID', 'strings', at, `${textBytes} bytes of text, then the end`, buf.length - at);
+  const text = buf.toString(wide ? 'utf16le' : 'latin1', at, at + textBytes);
+  const strings: string[] = new Array(stringCount);
+  let c = 0;
+  for (let i = 0; i < stringCount; i++) {
+    const len = buf.readUInt32LE(lengthsAt + 4 * i);
+    if (len > text.length - c) fail('OUT_OF_RANGE', `strings[${i}].length`, lengthsAt + 4 * i, `<= ${text.length - c}`, len);
+    strings[i] = text.slice(c, (c += len));
+  }
+  if (c !== text.length) fail('INVALID', 'string lengths', lengthsAt, `${text.length} characters in all`, c);
+  const str = (v: number, field: string, offset: number): string =>
+    v < stringCount ? strings[v] : fail('OUT_OF_RANGE', field, offset, `< ${stringCount} (strings)`, v);
+  const duplicates = dupRaw.map((d, i) => ({ source: d.source, path: str(d.pathId, `duplicates[${i}].path`, d.at + 12), files: d.files, served: d.served }));
+  const contents: MountCacheContents = {
+    key: Uint8Array.from(buf.subarray(8, 8 + KEY_BYTES)),
+    index: { size: n, winnerSource, winnerFile, copies, keys, duplicates },
+  };
+  if (!hasCatalog) {
+    if (rowCount || failureCount || manifests)
+      fail('INVALID', 'catalog', 48, 'no rows, failures or manifests without a catalogue', rowCount + failureCount + manifests);
+    return contents;
+  }
+  const rows: MemberRow[] = new Array(rowCount);
+  for (let i = 0, r = rowsAt; i < rowCount; i++, r += ROW_BYTES) {
+    const origin = buf.readUInt32LE(r + 12);
+    if (origin >= ORIGINS.length) fail('OUT_OF_RANGE', `rows[${i}].servedFrom`, r + 12, `< ${ORIGINS.length}`, origin);
+    const size = buf.readDoubleLE(r + 16);
+    if (size !== -1 && !(Number.isSafeInteger(size) && size >= 0)) fail('OUT_OF_RANGE', `rows[${i}].size`, r + 16, 'a byte count or -1', size);
+    const source = buf.readUInt32LE(r + 8);
+    rows[i] = {
+      path: str(buf.readUInt32LE(r), `rows[${i}].path`, r),
+      bundle: str(buf.readUInt32LE(r + 4), `rows[${i}].bundle`, r + 4),
+      servedFrom: ORIGINS[origin],
+      ...(source !== NONE ? { source: str(source, `rows[${i}].source`, r + 8) } : {}),
+      ...(size !== -1 ? { size } : {}),
+    };
+  }
+  const failures = Array.from({ length: failureCount }, (_, i) => ({
+    bundle: str(buf.readUInt32LE(failuresAt + 8 * i), `failures[${i}].bundle`, failuresAt + 8 * i),
+    reason: str(buf.readUInt32LE(failuresAt + 8 * i + 4), `failures[${i}].reason`, failuresAt + 8 * i + 4),
+  }));
+  contents.catalog = { manifests, rows, failures };
+  return contents;
+}
