@@ -307,6 +307,8 @@ export const registryTextFormat = {
   /** The `format=` of the text's [registry] header, which names the format of a text. */
   textFormat: REGISTRY_TEXT_FORMAT,
   extensions: ['objres'],
+  /** Whether a text is a registry text: its `[registry] format=…` header within the first lines. */
+  recognizes: (source: string): boolean => /^\[registry\] format=arch06-registry-text(?: |$)/m.test(source.slice(0, 4096)),
   toText: registryToText,
   fromText: registryFromText,
 } as const;

@@ -33,8 +33,19 @@ function nameHash(name: string, field: string): number {
   return h.hash;
 }
 
+/** Problems per model: an edit's result is the next edit's start, so each model is checked once. */
+const checkedProblems = new WeakMap<RegistryModel, string[]>();
+
 /** Every problem the reader and the resolver report on the registry's bytes. */
 function problemsOf(model: RegistryModel): string[] {
+  const known = checkedProblems.get(model);
+  if (known) return known;
+  const out = readProblems(model);
+  checkedProblems.set(model, out);
+  return out;
+}
+
+function readProblems(model: RegistryModel): string[] {
   const reg = parseObjr(saveRegistry(model), model.file);
   const out = reg.blocks.filter((b) => b.error).map((b) => `block ${b.index}: ${b.error!.message}`);
   const l = reg.objectList;

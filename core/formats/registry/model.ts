@@ -81,7 +81,11 @@ export interface RegistryModel {
   blocks: ModelBlock[];
 }
 
-const sameBytes = (a: Uint8Array, b: Uint8Array): boolean => a.length === b.length && a.every((x, i) => x === b[i]);
+function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
 
 /** The payload of a block: its kept bytes, or its values written. */
 export function encodeBlock(b: ModelBlock): Uint8Array {

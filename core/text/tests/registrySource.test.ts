@@ -36,6 +36,7 @@ test('registry text: both sample registries compile back to the same sha256, and
   for (const bytes of [sampleLayerRegistry(false), sampleLayerRegistry(true)]) {
     const text = registryToText(bytes, PATH);
     assert.equal(sha(registryFromText(text, PATH)), sha(bytes));
+    assert.ok(registryTextFormat.recognizes(text) && !registryTextFormat.recognizes('[strings] format=other\n'));
     assert.equal(sha(registryFromText(text.replace(/\n/g, '\r\n'), PATH)), sha(bytes));
   }
 });
