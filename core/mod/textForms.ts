@@ -6,6 +6,7 @@
  */
 import { Arch06Error } from '../errors';
 import { quoteShort } from '../io/bounded';
+import { registryTextFormat } from '../text';
 import { scriptFromText, scriptText } from './scriptText';
 import { stringTableFromText, stringTableText } from './stringTableText';
 
@@ -23,6 +24,8 @@ export interface TextForm {
   magic?: string;
   toText(bytes: Uint8Array, file: string, options: TextFormOptions): string;
   fromText(text: string, file: string): Uint8Array;
+  /** A text of this form whose first line was dropped (an editor's paste), known by its own header. */
+  recognizes?(text: string): boolean;
 }
 
 export const TEXT_FORMS: readonly TextForm[] = [
@@ -34,6 +37,15 @@ export const TEXT_FORMS: readonly TextForm[] = [
     fromText: stringTableFromText,
   },
   { name: 'scripts', extensions: ['.scripts'], magic: 'SCRI', toText: (bytes, file) => scriptText(bytes, file), fromText: scriptFromText },
+  {
+    // core/text/registrySource*.ts: its first line is already `# arch06 registry text · …`.
+    name: 'registry',
+    extensions: ['.objres'],
+    magic: 'OBJR',
+    toText: (bytes, file) => registryTextFormat.toText(bytes, file),
+    fromText: (text, file) => registryTextFormat.fromText(text, file),
+    recognizes: (text) => registryTextFormat.recognizes(text),
+  },
 ];
 
 const HEADER_LINE = /^\uFEFF?(?:#|--) arch06 ([A-Za-z0-9_-]{1,32}) text\b/;
@@ -55,7 +67,7 @@ export function textFormOfFile(bytes: Uint8Array, file: string): TextForm {
 /** The form a text names on its first line. */
 export function textFormOfText(text: string, file: string): TextForm {
   const m = HEADER_LINE.exec(text.slice(0, 200));
-  const form = m ? TEXT_FORMS.find((f) => f.name === m[1]) : undefined;
+  const form = m ? TEXT_FORMS.find((f) => f.name === m[1]) : TEXT_FORMS.find((f) => f.recognizes?.(text));
   if (!form)
     throw new Arch06Error(
       'INVALID',
