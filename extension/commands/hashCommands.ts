@@ -10,6 +10,7 @@ import { type StringHasher, defaultHasher, formatHash, parseHash } from '../../c
 import type { HashNames } from '../hashNames';
 import type { MountService } from '../mountService';
 import { storedHasher } from './hashTable';
+import { showInformation, showWarning } from '../notify';
 
 /** A `0x…` value (a trailing `hi`/`hl` of a script literal dropped), or undefined. */
 function hashValue(text: string): number | undefined {
@@ -28,14 +29,12 @@ function hasherOf(context: vscode.ExtensionContext): StringHasher {
 async function hashAndCopy(hasher: StringHasher, name: string): Promise<void> {
   const r = hasher.tryHash(name);
   if (!r.ok) {
-    void vscode.window.showWarningMessage(
-      `Cannot hash "${name}": the value of byte 0x${r.byte.toString(16)} (position ${r.index}) in the engine's table is not known.`,
-    );
+    void showWarning(`Cannot hash "${name}": the value of byte 0x${r.byte.toString(16)} (position ${r.index}) in the engine's table is not known.`);
     return;
   }
   const text = formatHash(r.hash);
   await vscode.env.clipboard.writeText(text);
-  void vscode.window.showInformationMessage(`StringHash("${name}") = ${text} (copied)`);
+  void showInformation(`StringHash("${name}") = ${text} (copied)`);
 }
 
 export async function hashStringCommand(context: vscode.ExtensionContext): Promise<void> {
@@ -55,7 +54,7 @@ function selectedText(): string | undefined {
 export async function hashSelectionCommand(context: vscode.ExtensionContext): Promise<void> {
   const text = selectedText();
   if (!text) {
-    void vscode.window.showInformationMessage('Select a name (or put the cursor on one) to hash it.');
+    void showInformation('Select a name (or put the cursor on one) to hash it.');
     return;
   }
   await hashAndCopy(hasherOf(context), text.trim());
@@ -79,12 +78,12 @@ export async function reverseHashLookupCommand(service: MountService, names: Has
   for (const p of m?.unhash(hash) ?? [])
     if (!found.some((f) => f.label.toLowerCase() === p.path.toLowerCase())) found.push({ label: p.path, description: p.from });
   if (found.length === 0) {
-    void vscode.window.showInformationMessage(`No known name has the hash ${formatHash(hash)} (the dictionary holds ${dict.size.toLocaleString('en')} names).`);
+    void showInformation(`No known name has the hash ${formatHash(hash)} (the dictionary holds ${dict.size.toLocaleString('en')} names).`);
     return;
   }
   const pick = await vscode.window.showQuickPick(found, { title: `Names with the hash ${formatHash(hash)}`, placeHolder: 'Pick one to copy it' });
   if (pick) {
     await vscode.env.clipboard.writeText(pick.label);
-    void vscode.window.showInformationMessage(`Copied "${pick.label}"`);
+    void showInformation(`Copied "${pick.label}"`);
   }
 }
