@@ -177,7 +177,7 @@ function reportError(e: unknown): number {
     process.stderr.write(`arch06: ${escapeControls(errnoSummary(e))}\n`);
     return e.code === 'ENOENT' ? 1 : 2;
   }
-  process.stderr.write(`arch06: internal error: ${(e as Error)?.stack ?? e}\n`);
+  process.stderr.write(`arch06: internal error: ${escapeControls(String((e as Error)?.stack ?? e))}\n`);
   return 70;
 }
 

@@ -15,6 +15,7 @@ import { MountService } from './mountService';
 import { Arch06FileSystem } from './fs/provider';
 import { SCHEME } from './fs/uris';
 import { type OpenCopy, changeNotice, copyLabel, reloadNotice, sortCopies, unlistedNotice, vanishedNotice } from './diskChangeModel';
+import { showInformation, showWarning } from './notify';
 
 /** Quiet time after the last event before the mount is checked (a copy in progress fires many). */
 const SETTLE_MS = 250;
@@ -125,14 +126,14 @@ export class DiskWatch implements vscode.Disposable {
     const unlisted = changes.filter((c) => c.role === 'unlisted' && !this.announcedUnlisted.has(c.path));
     if (unlisted.length) {
       for (const c of unlisted) this.announcedUnlisted.add(c.path);
-      void vscode.window.showInformationMessage(unlistedNotice(unlisted.map((c) => c.name)));
+      void showInformation(unlistedNotice(unlisted.map((c) => c.name)));
     }
     if (!needsRemount(changes)) return;
     const open = this.openTabs();
     const remembered = open.map((t) => ({ t, before: this.fileSystem.servedIdentity(t.uri) }));
     const r = this.service.applyDiskChanges(changes.filter((c) => c.role !== 'unlisted'));
     if (!r) return;
-    void vscode.window.showInformationMessage(changeNotice(r.changes), 'Show Search Order').then((pick) => {
+    void showInformation(changeNotice(r.changes), 'Show Search Order').then((pick) => {
       if (pick) void vscode.commands.executeCommand('arch06.searchOrder.focus');
     });
     const copies: (OpenCopy & { t: OpenTab })[] = [];
@@ -141,10 +142,10 @@ export class DiskWatch implements vscode.Disposable {
     }
     const { changed, vanished } = sortCopies(copies);
     const gone = vanishedNotice(vanished, r.changes);
-    if (gone) void vscode.window.showWarningMessage(gone);
+    if (gone) void showWarning(gone);
     const offer = reloadNotice(changed);
     if (offer) {
-      void vscode.window.showInformationMessage(offer, 'Reload', 'Keep').then((pick) => {
+      void showInformation(offer, 'Reload', 'Keep').then((pick) => {
         if (pick === 'Reload') void this.reload(changed.map((c) => (c as OpenCopy & { t: OpenTab }).t));
       });
     }

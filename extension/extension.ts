@@ -37,6 +37,7 @@ import { ModProjects } from './mods/modProjects';
 import { ModChangesView } from './mods/modChangesView';
 import { StringTableTexts, copyToModCommand } from './mods/modCopy';
 import { ListTexts, buildModArchiveCommand, installModCommand, uninstallModCommand, watchResets } from './mods/modInstall';
+import { showInformation } from './notify';
 
 export async function activate(context: vscode.ExtensionContext): Promise<void> {
   // The warm mount: each install's merged index and member catalogue, kept in the extension's storage.
@@ -143,18 +144,16 @@ function offerToMount(context: vscode.ExtensionContext, service: MountService): 
   if (!root || !vscode.workspace.getConfiguration('arch06').get('offerToMount', true)) return;
   const key = `arch06.declined:${root}`;
   if (context.globalState.get(key)) return;
-  void vscode.window
-    .showInformationMessage(
-      "This folder is a Shadow of War install. Browse its archives as one folder, in the game's search order?",
-      'Mount Archives',
-      'Not Now',
-      "Don't Ask Again",
-    )
-    .then(async (pick) => {
-      if (pick === 'Mount Archives') {
-        if (await mountInstall(context, service, root)) await addWorkspaceFolder(context, root);
-      } else if (pick === "Don't Ask Again") await context.globalState.update(key, true);
-    });
+  void showInformation(
+    "This folder is a Shadow of War install. Browse its archives as one folder, in the game's search order?",
+    'Mount Archives',
+    'Not Now',
+    "Don't Ask Again",
+  ).then(async (pick) => {
+    if (pick === 'Mount Archives') {
+      if (await mountInstall(context, service, root)) await addWorkspaceFolder(context, root);
+    } else if (pick === "Don't Ask Again") await context.globalState.update(key, true);
+  });
 }
 
 export function deactivate(): void {}

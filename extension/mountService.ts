@@ -12,6 +12,7 @@ import { MemberCatalog, MountCache, type MemberRow } from '../core/archive';
 import { isArch06Error } from '../core/errors';
 import { brokenNotice } from './mountSummary';
 import { type ActiveMod, openOverlay } from '../core/mod';
+import { showError, showWarning } from './notify';
 
 export interface MountRequest {
   root: string;
@@ -161,7 +162,7 @@ export class MountService implements vscode.Disposable {
   private warnBroken(m: Mount): void {
     const notice = brokenNotice(m.broken);
     if (!notice) return;
-    void vscode.window.showWarningMessage(notice, 'Show Search Order', 'Show Details').then((pick) => {
+    void showWarning(notice, 'Show Search Order', 'Show Details').then((pick) => {
       if (pick === 'Show Search Order') void vscode.commands.executeCommand('arch06.searchOrder.focus');
       else if (pick === 'Show Details') this.output.show(true);
     });
@@ -260,7 +261,7 @@ export class MountService implements vscode.Disposable {
     // Real paths: a link to the install (or the install given through one) is the install.
     const places = this.current?.readOnlyPlaces() ?? [];
     if (target.scheme === 'arch06' || (target.scheme === 'file' && places.some((p) => isInsideReal(target.fsPath, p)))) {
-      void vscode.window.showWarningMessage(`arch06 does not write into the game folder: choose a place outside ${root ?? 'the install'}.`);
+      void showWarning(`arch06 does not write into the game folder: choose a place outside ${root ?? 'the install'}.`);
       return undefined;
     }
     return target;
@@ -281,7 +282,7 @@ export class MountService implements vscode.Disposable {
     const message = isArch06Error(e) ? e.message : e instanceof Error ? e.message : String(e);
     this.log(`${what}: ${message}`);
     if (e instanceof Error && !isArch06Error(e) && e.stack) this.log(e.stack);
-    void vscode.window.showErrorMessage(`${what}: ${message}`, 'Show Details').then((pick) => {
+    void showError(`${what}: ${message}`, 'Show Details').then((pick) => {
       if (pick) this.output.show(true);
     });
   }

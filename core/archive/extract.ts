@@ -101,11 +101,22 @@ export async function extractEntries(mount: Mount, entries: SourceEntry[], outDi
 async function extractInto(out: OutputFolder, entries: SourceEntry[], block: number, result: ExtractResult, options: ExtractOptions): Promise<void> {
   // Archives that changed on disk while read: their remaining files are not read at all.
   const changed = new Map<Source, ExtractChanged>();
+  // Paths written, by their case-folded spelling: Windows folds case, so a second path differing
+  // only in case would overwrite the first there (issue 21 item 8).
+  const written = new Map<string, string>();
   for (const [i, e] of entries.entries()) {
     if (options.isCancelled?.()) {
       result.cancelled = true;
       break;
     }
+    const first = written.get(e.path.toLowerCase());
+    if (first !== undefined && first !== e.path) {
+      const message = `not extracted: differs only in case from ${escapeName(first)}, which it would overwrite on Windows`;
+      result.failures.push({ path: e.path, source: e.source.name, message, code: 'CASE_CLASH' });
+      options.onProgress?.(i + 1, entries.length, result.bytes, e.path);
+      continue;
+    }
+    written.set(e.path.toLowerCase(), e.path);
     const gone = changed.get(e.source);
     if (gone) {
       gone.files++;

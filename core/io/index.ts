@@ -13,3 +13,4 @@ export { expectMagicVersion, startsWithTag } from './magic';
 export type { MagicOptions } from './magic';
 export type { Confidence } from './confidence';
 export { escapeControls, escapeName, unsafeNameReason } from './safeName';
+export { mdCode, mdFence, mdLines, mdText, noticeText } from './sinkText';

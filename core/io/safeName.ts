@@ -14,8 +14,14 @@
  */
 export const MAX_GAME_PATH_BYTES = 1024;
 
-/** Windows device names, which open a device instead of a file (with any extension). */
-const WINDOWS_DEVICE = /^(con|prn|aux|nul|com[0-9¹²³]|lpt[0-9¹²³]|conin\$|conout\$)(\..*)?$/i;
+/** Windows device names, which open a device instead of a file (with any extension, spaces before it ignored). */
+const WINDOWS_DEVICE = /^(con|prn|aux|nul|com[0-9¹²³]|lpt[0-9¹²³]|conin\$|conout\$) *(\..*)?$/i;
+
+/** Whether Windows opens a device for `segment` (`CON`, `nul.txt`, `COM1 .dds`), whatever the folder. */
+export const isWindowsDeviceName = (segment: string): boolean => WINDOWS_DEVICE.test(segment);
+
+/** Characters no Windows file name may hold, beyond separators, `:` and controls. */
+const WINDOWS_FORBIDDEN = /[<>"|?*]/;
 
 /**
  * Why `segment` can be no segment of a game path at all, or undefined: empty, `.` or `..`, a
@@ -34,14 +40,16 @@ export function badSegmentReason(segment: string): string | undefined {
 
 /**
  * Why `segment` cannot be one file or folder name on disk, or undefined when it can: a bad
- * segment (above), a trailing dot or space (Windows drops them, so two names would meet), or a
- * Windows device name (`CON`, `NUL`, `COM1.txt`, …). Checked before every write.
+ * segment (above), a trailing dot or space (Windows drops them, so two names would meet), a
+ * Windows device name (`CON`, `NUL`, `COM1.txt`, …) or a character Windows forbids (`< > " | ? *`).
+ * Checked before every write.
  */
 export function unsafeNameReason(segment: string): string | undefined {
   const bad = badSegmentReason(segment);
   if (bad) return bad;
   if (/[. ]$/.test(segment)) return 'ends in a dot or a space (Windows drops them)';
   if (WINDOWS_DEVICE.test(segment)) return 'is a Windows device name';
+  if (WINDOWS_FORBIDDEN.test(segment)) return 'contains a character Windows forbids in names (< > " | ? *)';
   return undefined;
 }
 

@@ -13,6 +13,7 @@ import { MountService } from '../mountService';
 import { SCHEME, gamePathOf, memberUri, parseUri, sourceUri } from '../fs/uris';
 import { archUriOf, textUri } from '../views/textView';
 import { TEXT_SCHEME } from '../views/textViewModel';
+import { showInformation } from '../notify';
 
 /** A copy's URI under its source's numbered `@sources` folder (as the Explorer lists it). */
 const copyUri = (mount: Mount, e: SourceEntry): vscode.Uri => sourceUri(mount, e.source.name, e.path);
@@ -66,9 +67,7 @@ export async function compareWithNextCopyCommand(service: MountService, view: Co
   }
   if (!a || !b) {
     const only = r.embedded?.served ? `${r.path}: served from ${leaf(r.embedded.container)} in ${r.embedded.source}, its only copy.` : undefined;
-    void vscode.window.showInformationMessage(
-      a ? `${a.path}: no further copy below ${a.source.name} in the search order.` : (only ?? 'This path has no copies to compare.'),
-    );
+    void showInformation(a ? `${a.path}: no further copy below ${a.source.name} in the search order.` : (only ?? 'This path has no copies to compare.'));
     return;
   }
   // Left: the lower-ranked copy (what the higher one replaces); right: the higher-ranked one.

@@ -13,6 +13,7 @@ import { isInsideReal } from '../../core/io/node';
 import { MountService } from '../mountService';
 import { ROOT_URI, SCHEME, parseUri } from '../fs/uris';
 import { LAST_EXTRACT_FOLDER_KEY, defaultExtractFolder, refuseExtractFolder } from './extractTargetModel';
+import { showInformation, showWarning } from '../notify';
 
 type ExtractResult = Awaited<ReturnType<typeof extractEntries>>;
 
@@ -25,14 +26,14 @@ export async function extractCommand(
 ): Promise<void> {
   const m = service.mount;
   if (!m) {
-    void vscode.window.showInformationMessage('No install is mounted. Run "arch06: Open Game Folder as Workspace" first.');
+    void showInformation('No install is mounted. Run "arch06: Open Game Folder as Workspace" first.');
     return;
   }
   const active = vscode.window.activeTextEditor?.document.uri;
   const uri = target ?? (active?.scheme === SCHEME ? active : ROOT_URI);
   const u = parseUri(uri);
   if (u.view === 'sources') {
-    void vscode.window.showInformationMessage('Pick one source (or a folder inside it) to extract.');
+    void showInformation('Pick one source (or a folder inside it) to extract.');
     return;
   }
   let entries: SourceEntry[];
@@ -74,7 +75,7 @@ export async function extractCommand(
   for (const f of r.failures) service.log(`extract: ${f.source}:${f.path}: ${f.message}`);
   const msg = `Extracted ${r.files.toLocaleString('en')} ${r.files === 1 ? 'file' : 'files'}, ${r.bytes.toLocaleString('en')} bytes, to ${folder.fsPath}${r.cancelled ? ' (cancelled)' : ''}${r.failures.length ? `; ${r.failures.length} failed (see the arch06 output)` : ''}`;
   service.log(msg);
-  void (r.failures.length ? vscode.window.showWarningMessage(msg, 'Show Details') : vscode.window.showInformationMessage(msg, 'Reveal')).then((pick) => {
+  void (r.failures.length ? showWarning(msg, 'Show Details') : showInformation(msg, 'Reveal')).then((pick) => {
     if (pick === 'Show Details') service.output.show(true);
     if (pick === 'Reveal') void vscode.commands.executeCommand('revealFileInOS', folder);
   });
@@ -105,7 +106,7 @@ async function pickFolder(state: vscode.Memento, installRoot: string, forbidden:
     if (!picked) return undefined;
     const refusal = picked.scheme !== 'file' ? 'arch06 extracts to a folder on disk.' : refuseExtractFolder(picked.fsPath, installRoot, forbidden);
     if (!refusal) return picked;
-    const again = await vscode.window.showWarningMessage(refusal, 'Choose Another Folder');
+    const again = await showWarning(refusal, 'Choose Another Folder');
     if (again !== 'Choose Another Folder') return undefined;
     start = defaultExtractFolder({ last: undefined, home: os.homedir(), installRoot, tmp: os.tmpdir(), forbidden, isFolder });
   }

@@ -10,11 +10,12 @@ import * as vscode from 'vscode';
 import { searchTextStreaming } from '../../core/search';
 import { MountService } from '../mountService';
 import { SearchResultsView } from '../views/searchResultsView';
+import { showInformation } from '../notify';
 
 export async function findInFilesCommand(context: vscode.ExtensionContext, service: MountService, view: SearchResultsView): Promise<void> {
   const m = service.mount;
   if (!m) {
-    void vscode.window.showInformationMessage('No install is mounted. Run "arch06: Open Game Folder as Workspace" first.');
+    void showInformation('No install is mounted. Run "arch06: Open Game Folder as Workspace" first.');
     return;
   }
   const query = await vscode.window.showInputBox({

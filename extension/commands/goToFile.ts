@@ -12,6 +12,7 @@ import { describeMember } from '../../core/archive';
 import { type FuzzyIndex, pathListKey } from '../../core/search';
 import { MountService, type PathsAndMembers } from '../mountService';
 import { memberUri, mergedUri } from '../fs/uris';
+import { showInformation } from '../notify';
 
 interface PathItem extends vscode.QuickPickItem {
   uri: vscode.Uri;
@@ -23,7 +24,7 @@ export function goToFileCommand(service: MountService): void {
   const loose = ready ? undefined : service.fuzzyIndex();
   const first: { fuzzy: FuzzyIndex; all?: PathsAndMembers } | undefined = ready ? { fuzzy: ready.fuzzy, all: ready } : loose && { fuzzy: loose };
   if (!first) {
-    void vscode.window.showInformationMessage('No install is mounted. Run "arch06: Open Game Folder as Workspace" first.');
+    void showInformation('No install is mounted. Run "arch06: Open Game Folder as Workspace" first.');
     return;
   }
   let current = first;

@@ -10,6 +10,7 @@ import { type HashValue, type StringHasher, HL_UNKNOWN, defaultHasher, formatHas
 import type { HashNames } from '../hashNames';
 import type { MountService } from '../mountService';
 import { storedHasher } from './hashTable';
+import { showInformation, showWarning } from '../notify';
 
 /** A typed or selected hash (core/hash/literal.ts decides its kind), or undefined. */
 function hashValue(text: string): HashValue | undefined {
@@ -28,14 +29,12 @@ function hasherOf(context: vscode.ExtensionContext): StringHasher {
 async function hashAndCopy(hasher: StringHasher, name: string): Promise<void> {
   const r = hasher.tryHash(name);
   if (!r.ok) {
-    void vscode.window.showWarningMessage(
-      `Cannot hash "${name}": the value of byte 0x${r.byte.toString(16)} (position ${r.index}) in the engine's table is not known.`,
-    );
+    void showWarning(`Cannot hash "${name}": the value of byte 0x${r.byte.toString(16)} (position ${r.index}) in the engine's table is not known.`);
     return;
   }
   const text = formatHash(r.hash);
   await vscode.env.clipboard.writeText(text);
-  void vscode.window.showInformationMessage(`StringHash("${name}") = ${text} (copied)`);
+  void showInformation(`StringHash("${name}") = ${text} (copied)`);
 }
 
 export async function hashStringCommand(context: vscode.ExtensionContext): Promise<void> {
@@ -55,7 +54,7 @@ function selectedText(): string | undefined {
 export async function hashSelectionCommand(context: vscode.ExtensionContext): Promise<void> {
   const text = selectedText();
   if (!text) {
-    void vscode.window.showInformationMessage('Select a name (or put the cursor on one) to hash it.');
+    void showInformation('Select a name (or put the cursor on one) to hash it.');
     return;
   }
   await hashAndCopy(hasherOf(context), text.trim());
@@ -73,7 +72,7 @@ export async function reverseHashLookupCommand(service: MountService, names: Has
   const query = hashValue(input)!;
   const hash = query.hash;
   if (query.kind === 'hl') {
-    void vscode.window.showInformationMessage(`${input.trim()}: ${HL_UNKNOWN.replace(/`/g, '')}.`);
+    void showInformation(`${input.trim()}: ${HL_UNKNOWN.replace(/`/g, '')}.`);
     return;
   }
   const m = service.mount;
@@ -85,7 +84,7 @@ export async function reverseHashLookupCommand(service: MountService, names: Has
   for (const p of query.kind === 'string' ? (m?.unhash(hash) ?? []) : [])
     if (!found.some((f) => f.label.toLowerCase() === p.path.toLowerCase())) found.push({ label: p.path, description: p.from });
   if (found.length === 0) {
-    void vscode.window.showInformationMessage(
+    void showInformation(
       `No known name has the ${query.kind === 'hi' ? 'hi hash' : 'hash'} ${formatHash(hash)} (the dictionary holds ${dict.size.toLocaleString('en')} names).`,
     );
     return;
@@ -96,6 +95,6 @@ export async function reverseHashLookupCommand(service: MountService, names: Has
   });
   if (pick) {
     await vscode.env.clipboard.writeText(pick.label);
-    void vscode.window.showInformationMessage(`Copied "${pick.label}"`);
+    void showInformation(`Copied "${pick.label}"`);
   }
 }

@@ -10,6 +10,7 @@ import { isArch06Error } from '../../core/errors';
 import { StringHasher, formatHash, tableFromExecutable } from '../../core/hash';
 import type { HashTable } from '../../core/hash';
 import { readFileBytes } from '../../core/io/node';
+import { showError, showInformation, showWarning } from '../notify';
 
 const STATE_KEY = 'arch06.hashTable';
 /** An executable is ~50-100 MB; more than this is not the game's. */
@@ -51,17 +52,17 @@ export async function readHashTableCommand(context: vscode.ExtensionContext): Pr
       },
     );
   } catch (e) {
-    void vscode.window.showErrorMessage(`arch06: cannot read ${file}: ${(e as Error).message}`);
+    void showError(`arch06: cannot read ${file}: ${(e as Error).message}`);
     return;
   }
   if (isArch06Error(found)) {
-    void vscode.window.showErrorMessage(`arch06: ${found.message}`);
+    void showError(`arch06: ${found.message}`);
     return;
   }
   const stored: StoredTable = { file, offset: found.offset, table: found.table.map((v) => v ?? 0), ...(found.image ? { rva: found.image.rva } : {}) };
   await context.globalState.update(STATE_KEY, stored);
   const where = `file offset 0x${found.offset.toString(16).toUpperCase()}${found.image ? `, rva 0x${found.image.rva.toString(16).toUpperCase()}` : ''}`;
-  const pick = await vscode.window.showInformationMessage(`StringHash table found at ${where}; stored for arch06.`, 'Hash a Name');
+  const pick = await showInformation(`StringHash table found at ${where}; stored for arch06.`, 'Hash a Name');
   if (pick === 'Hash a Name') await hashWithTable(found.table);
 }
 
@@ -71,10 +72,10 @@ async function hashWithTable(table: HashTable): Promise<void> {
   const r = new StringHasher(table).tryHash(name);
   if (!r.ok) {
     // Only characters beyond one byte (the table covers every byte) end up here.
-    void vscode.window.showWarningMessage(`Cannot hash "${name}": character ${r.index} is not a single byte.`);
+    void showWarning(`Cannot hash "${name}": character ${r.index} is not a single byte.`);
     return;
   }
   const text = formatHash(r.hash);
   await vscode.env.clipboard.writeText(text);
-  void vscode.window.showInformationMessage(`StringHash("${name}") = ${text} (copied)`);
+  void showInformation(`StringHash("${name}") = ${text} (copied)`);
 }

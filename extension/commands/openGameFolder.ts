@@ -9,6 +9,7 @@ import { Mount } from '../../core/archive';
 import { MountService } from '../mountService';
 import { ROOT_URI, SCHEME } from '../fs/uris';
 import { readStoredFolders, storedFolder } from './workspaceFile';
+import { showError } from '../notify';
 
 const LAST_ROOT = 'arch06.lastInstallRoot';
 
@@ -117,7 +118,7 @@ export async function openGameFolderCommand(context: vscode.ExtensionContext, se
     root = picked[0].fsPath;
   }
   if (!Mount.findCfg(root)) {
-    void vscode.window.showErrorMessage(`${root} has no x64/default.archcfg: pick the folder where Shadow of War is installed, or set arch06.archcfg.`);
+    void showError(`${root} has no x64/default.archcfg: pick the folder where Shadow of War is installed, or set arch06.archcfg.`);
     return;
   }
   if (await mountInstall(context, service, root)) {

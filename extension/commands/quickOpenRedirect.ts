@@ -16,6 +16,7 @@ import {
   redirectWanted,
   redirectedBy,
 } from '../quickOpenRedirectModel';
+import { showInformation } from '../notify';
 
 /** Keeps the context key up to date; dispose to stop. */
 export function quickOpenRedirect(service: MountService): vscode.Disposable {
@@ -45,12 +46,10 @@ export function redirectHint(context: vscode.ExtensionContext, args: unknown): v
   const key = redirectedBy(args);
   if (!key || context.globalState.get(HINT_SHOWN_KEY)) return;
   void context.globalState.update(HINT_SHOWN_KEY, true);
-  void vscode.window.showInformationMessage(hintText(key, process.platform === 'darwin'), HINT_KEEP, HINT_USE_VSCODE).then(async (pick) => {
+  void showInformation(hintText(key, process.platform === 'darwin'), HINT_KEEP, HINT_USE_VSCODE).then(async (pick) => {
     if (pick === HINT_USE_VSCODE) {
       await vscode.workspace.getConfiguration('arch06').update(REDIRECT_SETTING, false, vscode.ConfigurationTarget.Global);
-      void vscode.window.showInformationMessage(
-        `Ctrl+P and Ctrl+Shift+F are VS Code's again (setting arch06.${REDIRECT_SETTING}); arch06's stay on Ctrl+Alt+P and Ctrl+Alt+F.`,
-      );
+      void showInformation(`Ctrl+P and Ctrl+Shift+F are VS Code's again (setting arch06.${REDIRECT_SETTING}); arch06's stay on Ctrl+Alt+P and Ctrl+Alt+F.`);
     }
   });
 }

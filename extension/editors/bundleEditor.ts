@@ -30,6 +30,7 @@ import { type InMount, SCHEME, locateLoose } from '../fs/uris';
 import { MountService } from '../mountService';
 import { type BundleModel, containerModel, copyBanner, mountLooseCopies, resolvedModel, standaloneModel, summaryLine } from './bundleRows';
 import { ModelDocument, PageSpec, WebviewEditor } from './webviewEditor';
+import { showInformation } from '../notify';
 
 /** Bytes kept of a file the document does not need whole: the failure page's hex view shows 256. */
 const PREFIX_BYTES = 4096;
@@ -140,7 +141,7 @@ export class BundleEditorProvider extends WebviewEditor<BundleDocument, ViewToHo
         const target = 'error' in r ? undefined : r.targets[msg.row];
         if (!target) return;
         if ('reason' in target) {
-          void vscode.window.showInformationMessage(target.reason);
+          void showInformation(target.reason);
           return;
         }
         // Keep the bundle's tab (a preview tab would be replaced by the member); members opened one

@@ -53,6 +53,7 @@ import type { HashNames } from '../hashNames';
 import { textureRole } from '../../core/formats/texture';
 import { SCHEME, gamePathOf, parseUri } from '../fs/uris';
 import { EditorDocument, PageSpec, WebviewEditor, errorText } from './webviewEditor';
+import { showError, showInformation, showWarning } from '../notify';
 
 /** What parsing a file gave: a model, or the reason there is none. */
 interface Loaded {
@@ -272,7 +273,7 @@ export class MeshEditorProvider extends WebviewEditor<MeshDocument, ViewToHost, 
         return;
       case 'error':
         this.log(doc, `the viewer failed: ${msg.message}`);
-        void vscode.window.showErrorMessage(`The 3D view could not show ${doc.name}: ${msg.message}`);
+        void showError(`The 3D view could not show ${doc.name}: ${msg.message}`);
         return;
     }
   }
@@ -324,9 +325,7 @@ export class MeshEditorProvider extends WebviewEditor<MeshDocument, ViewToHost, 
     const mount = this.service.mount;
     const tex = this.textures();
     if (!mount || !tex) {
-      void vscode.window.showInformationMessage(
-        'No install is mounted, so there are no game textures to choose from. Run "arch06: Open Game Folder as Workspace" first.',
-      );
+      void showInformation('No install is mounted, so there are no game textures to choose from. Run "arch06: Open Game Folder as Workspace" first.');
       return;
     }
     const meshPath = doc.uri.scheme === SCHEME ? gamePathOf(parseUri(doc.uri)) : undefined;
@@ -414,7 +413,7 @@ export class MeshEditorProvider extends WebviewEditor<MeshDocument, ViewToHost, 
       for (const p of doc.panels) this.postTexture(p, slot, kept);
     } catch (e) {
       this.log(doc, `${picked} as the texture of ${slot}: ${errorText(e)}`);
-      void vscode.window.showWarningMessage(`${file} cannot be used as the texture of ${slot}; nothing changed. ${errorText(e)}`);
+      void showWarning(`${file} cannot be used as the texture of ${slot}; nothing changed. ${errorText(e)}`);
     }
   }
 
@@ -423,7 +422,7 @@ export class MeshEditorProvider extends WebviewEditor<MeshDocument, ViewToHost, 
     const doc = (uri && this.documents.get(uri.toString())) ?? this.active;
     const loaded = await doc?.load((l) => this.service.log(l));
     if (!doc || !loaded?.model) {
-      void vscode.window.showWarningMessage(doc ? `Nothing to export: ${loaded?.error}` : 'Open a .mesh in the arch06 mesh editor first.');
+      void showWarning(doc ? `Nothing to export: ${loaded?.error}` : 'Open a .mesh in the arch06 mesh editor first.');
       return;
     }
     const model = loaded.model;
@@ -450,7 +449,7 @@ export class MeshEditorProvider extends WebviewEditor<MeshDocument, ViewToHost, 
       });
       await this.service.writeExport(target, glb);
       const textures = embedded.size ? `, ${embedded.size} texture${embedded.size > 1 ? 's' : ''} embedded` : '';
-      const open = await vscode.window.showInformationMessage(
+      const open = await showInformation(
         `Exported ${target.path.split('/').pop() ?? target.path} (${(glb.length / 1024).toFixed(0)} KiB${textures}).`,
         'Open in Default App',
       );

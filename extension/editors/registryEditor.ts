@@ -19,6 +19,7 @@ import { MountService } from '../mountService';
 import { textUri } from '../views/textView';
 import { type BundleResolver, type RegistryModel, blockHex, buildRegistryModel, loadPartScript, patchRuleOf, summaryLine } from './registryModel';
 import { ModelDocument, PageSpec, WebviewEditor } from './webviewEditor';
+import { showInformation } from '../notify';
 
 /** A registry's bytes and its model, built once. */
 type RegistryDocument = ModelDocument<RegistryModel>;
@@ -143,7 +144,7 @@ export class RegistryEditorProvider extends WebviewEditor<RegistryDocument, View
         const target = r.targets[msg.row];
         if (!target) return;
         if ('reason' in target) {
-          void vscode.window.showInformationMessage(target.reason);
+          void showInformation(target.reason);
           return;
         }
         await this.openScript(panel, target.uriPath, target.line);

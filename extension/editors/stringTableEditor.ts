@@ -26,6 +26,7 @@ import type { HashNames } from '../hashNames';
 import { MountService } from '../mountService';
 import { type LanguageTable, StringTableModel } from './stringTableModel';
 import { ModelDocument, PageSpec, WebviewEditor, errorText } from './webviewEditor';
+import { showInformation } from '../notify';
 
 /** Rows sent with a search result: the first screenful and some beyond. */
 const FIRST_WINDOW = 120;
@@ -223,7 +224,7 @@ export class StringTableEditorProvider extends WebviewEditor<StringTableDocument
       this.searchFor(doc, model, q);
       const text = format === 'csv' ? model.toCsv() : model.toJson();
       await this.service.writeExport(target, new TextEncoder().encode(text));
-      void vscode.window.showInformationMessage(
+      void showInformation(
         `Exported ${model.shown} keys (${model.shownLanguageNames.join(', ')}) to ${target.scheme === 'file' ? target.fsPath : target.toString()}`,
       );
     } catch (e) {

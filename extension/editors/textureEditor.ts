@@ -33,6 +33,7 @@ import { type HostToView, type LevelReply, type TextureInfo, type ViewToHost, ch
 import { MountService } from '../mountService';
 import { hexDump } from './hexDump';
 import { EditorDocument, PageSpec, WebviewEditor, errorText, inlineScript } from './webviewEditor';
+import { showInformation, showWarning } from '../notify';
 
 /** The most float values a document keeps for re-tone-mapping BC6H (48 MB). */
 const HDR_CACHE_FLOATS = 2048 * 2048 * 3;
@@ -215,8 +216,8 @@ export class TextureEditorProvider extends WebviewEditor<TextureDocument, ViewTo
         this.logTiming(doc, 'first pixels', `webview ready at ${Math.round(doc.readyMs)} ms`);
         return;
       case 'copied':
-        if (msg.ok) void vscode.window.showInformationMessage('Copied the level as PNG.');
-        else void vscode.window.showWarningMessage(`Copy as PNG failed: ${msg.message ?? 'the clipboard refused the image'}. Use Export PNG instead.`);
+        if (msg.ok) void showInformation('Copied the level as PNG.');
+        else void showWarning(`Copy as PNG failed: ${msg.message ?? 'the clipboard refused the image'}. Use Export PNG instead.`);
         return;
       case 'exportPng':
         await this.exportPng(doc, msg.slice, msg.mip);
@@ -306,7 +307,7 @@ export class TextureEditorProvider extends WebviewEditor<TextureDocument, ViewTo
     try {
       const level = await this.pool.decode(t.dds, t.bytes, slice, mip);
       await this.service.writeExport(target, encodePng(level.rgba, level.width, level.height));
-      void vscode.window.showInformationMessage(`Exported ${level.width}×${level.height} PNG to ${target.fsPath}`);
+      void showInformation(`Exported ${level.width}×${level.height} PNG to ${target.fsPath}`);
     } catch (e) {
       this.service.reportError('PNG export failed', e);
     }
@@ -326,7 +327,7 @@ export class TextureEditorProvider extends WebviewEditor<TextureDocument, ViewTo
     if (!target) return;
     try {
       await this.service.writeExport(target, t.ddsBytes);
-      void vscode.window.showInformationMessage(`Exported ${t.dds.format.name} ${t.dds.width}×${t.dds.height} (${t.dds.mipCount} mips) to ${target.fsPath}`);
+      void showInformation(`Exported ${t.dds.format.name} ${t.dds.width}×${t.dds.height} (${t.dds.mipCount} mips) to ${target.fsPath}`);
     } catch (e) {
       this.service.reportError('DDS export failed', e);
     }

@@ -19,6 +19,7 @@ import { SCHEME, parseUri } from '../fs/uris';
 import { activeTabUri, archUriOf } from '../views/textView';
 import type { HashNames } from '../hashNames';
 import type { ModProjects, OpenMod } from './modProjects';
+import { showInformation, showWarning } from '../notify';
 
 /** Files one Copy to Mod takes without asking. */
 const ASK_ABOVE = 200;
@@ -52,19 +53,19 @@ export async function copyToModCommand(service: MountService, projects: ModProje
     return;
   }
   if (!entries.length) {
-    void vscode.window.showInformationMessage('Copy to Mod works on a file, folder or bundle member of the arch06 workspace.');
+    void showInformation('Copy to Mod works on a file, folder or bundle member of the arch06 workspace.');
     return;
   }
   const mod = await projects.pick('Copy to which mod?');
   if (!mod) return;
   if (entries.length > ASK_ABOVE) {
-    const go = await vscode.window.showWarningMessage(`Copy ${entries.length.toLocaleString('en')} files into ${mod.name}?`, { modal: true }, 'Copy');
+    const go = await showWarning(`Copy ${entries.length.toLocaleString('en')} files into ${mod.name}?`, { modal: true }, 'Copy');
     if (go !== 'Copy') return;
   }
   const existing = entries.filter((e) => fileExists(modFilePath(mod.folder, e.path)));
   let overwrite = false;
   if (existing.length) {
-    const pick = await vscode.window.showWarningMessage(
+    const pick = await showWarning(
       `${existing.length === 1 ? existing[0].path : `${existing.length} files`} already in ${mod.name}: replace with the game's copy?`,
       { modal: true },
       'Replace',
@@ -89,9 +90,9 @@ export async function copyToModCommand(service: MountService, projects: ModProje
     }
   }
   projects.scheduleRemount(0);
-  if (failed.length) void vscode.window.showWarningMessage(`Copy to Mod: ${failed.length} file(s) not copied (first: ${failed[0]}); see the arch06 output.`);
+  if (failed.length) void showWarning(`Copy to Mod: ${failed.length} file(s) not copied (first: ${failed[0]}); see the arch06 output.`);
   if (written.length === 1) await openForEditing(written[0]);
-  else if (written.length) void vscode.window.showInformationMessage(`Copied ${written.length.toLocaleString('en')} files into ${mod.name}.`);
+  else if (written.length) void showInformation(`Copied ${written.length.toLocaleString('en')} files into ${mod.name}.`);
 }
 
 function fileExists(p: string): boolean {
@@ -149,7 +150,7 @@ export async function patchManifestAfterSave(service: MountService, mod: OpenMod
       if (!patched) continue;
       writeModFile(mod.folder, patched.path, patched.bytes, { overwrite: true, forbid: forbiddenFor(service, [mod]) });
       service.log(`mod ${mod.name}: ${patched.path} patched: ${gamePath} declared ${size} bytes (was ${patched.from})`);
-      void vscode.window.showInformationMessage(
+      void showInformation(
         `${path.basename(gamePath)} is a member of ${path.basename(patched.path)}: the mod now ships that manifest declaring ${size} bytes (was ${patched.from}), as the game's patches do.`,
       );
       remount();

@@ -25,6 +25,7 @@ import {
 import type { MountService } from '../mountService';
 import type { ModProjects } from './modProjects';
 import { forbiddenFor } from './modCopy';
+import { showInformation, showWarning } from '../notify';
 
 /** `arch06-list:` the text of a list before or after a change, for the diff editor. */
 export class ListTexts implements vscode.TextDocumentContentProvider {
@@ -57,7 +58,7 @@ async function confirmChange(lists: ListTexts, change: ListChange, title: string
     );
   }
   const detail = [change.diff || `${name} does not change.`, ...extra].join('\n');
-  return (await vscode.window.showWarningMessage(title, { modal: true, detail }, action)) === action;
+  return (await showWarning(title, { modal: true, detail }, action)) === action;
 }
 
 export async function buildModArchiveCommand(service: MountService, projects: ModProjects): Promise<string | undefined> {
@@ -84,7 +85,7 @@ export async function buildModArchiveCommand(service: MountService, projects: Mo
       });
       const msg = `Built ${path.basename(r.archive)}: ${r.files} file(s), ${r.archiveBytes.toLocaleString('en')} bytes${r.indexRows ? `, a path index of ${r.indexRows} row(s)` : ''}; read back and equal to the mod folder.`;
       service.log(`${msg} (${r.archive})${r.notes.map((n) => `\n  note: ${n}`).join('')}`);
-      void vscode.window.showInformationMessage(msg, 'Install…', 'Reveal').then((pick) => {
+      void showInformation(msg, 'Install…', 'Reveal').then((pick) => {
         if (pick === 'Install…') void vscode.commands.executeCommand('arch06.installMod');
         if (pick === 'Reveal') void vscode.commands.executeCommand('revealFileInOS', vscode.Uri.file(r.archive));
       });
@@ -147,12 +148,12 @@ async function confirmAndInstall(service: MountService, lists: ListTexts, plan: 
   service.log(`installed ${plan.mod.name} (${plan.as}) through ${plan.change.file}${plan.archive ? `; archive ${plan.archive.to}` : ''}`);
   await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
   if (plan.launchOption) {
-    const pick = await vscode.window.showInformationMessage(
+    const pick = await showInformation(
       `${plan.mod.name} is installed in arch06-mods.archcfg. Start the game with the launch option ${plan.launchOption} (the store client's launch options).`,
       'Copy Launch Option',
     );
     if (pick) await vscode.env.clipboard.writeText(plan.launchOption);
-  } else void vscode.window.showInformationMessage(`${plan.mod.name} is installed in ${path.basename(plan.change.file)}.`);
+  } else void showInformation(`${plan.mod.name} is installed in ${path.basename(plan.change.file)}.`);
   if (path.resolve(plan.change.file) === path.resolve(service.mount?.cfgPath ?? '')) await service.remount();
 }
 
@@ -180,7 +181,7 @@ export async function uninstallModCommand(service: MountService, lists: ListText
     for (const l of findModLines(text)) installed.push({ label: l.mod, description: `${path.basename(file)}, line ${l.line}: ${l.target}`, name: l.mod, list });
   }
   if (!installed.length) {
-    void vscode.window.showInformationMessage("No arch06 mod is installed in this install's lists.");
+    void showInformation("No arch06 mod is installed in this install's lists.");
     return;
   }
   const pick = await vscode.window.showQuickPick(installed, { title: 'Uninstall which mod?' });
@@ -196,7 +197,7 @@ export async function uninstallModCommand(service: MountService, lists: ListText
     applyUninstall(plan);
     await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
     service.log(`uninstalled ${pick.name} from ${plan.changes.map((c) => c.file).join(', ')}`);
-    void vscode.window.showInformationMessage(`${pick.name} is uninstalled: ${plan.changes.map((c) => path.basename(c.file)).join(', ')} as before.`);
+    void showInformation(`${pick.name} is uninstalled: ${plan.changes.map((c) => path.basename(c.file)).join(', ')} as before.`);
     if (plan.changes.some((c) => path.resolve(c.file) === path.resolve(service.mount?.cfgPath ?? ''))) await service.remount();
   } catch (e) {
     service.reportError(`Could not uninstall ${pick.name}`, e);
@@ -218,24 +219,22 @@ export function watchResets(service: MountService, lists: ListTexts): vscode.Dis
     }
     for (const r of resets) {
       const leaf = path.basename(r.archive);
-      void vscode.window
-        .showWarningMessage(
-          `${leaf} (mod ${r.manifest.name}) is in the install, but no list names it: the store client's file check may have reset default.archcfg.`,
-          'Put It Back…',
-        )
-        .then(async (pick) => {
-          if (!pick) return;
-          try {
-            await confirmAndInstall(
-              service,
-              lists,
-              planInstall({ root: m.root, mod: r.archive, list: 'default' }),
-              `Put ${r.manifest.name}'s line back into default.archcfg?`,
-            );
-          } catch (e) {
-            service.reportError(`Cannot put ${r.manifest.name} back`, e);
-          }
-        });
+      void showWarning(
+        `${leaf} (mod ${r.manifest.name}) is in the install, but no list names it: the store client's file check may have reset default.archcfg.`,
+        'Put It Back…',
+      ).then(async (pick) => {
+        if (!pick) return;
+        try {
+          await confirmAndInstall(
+            service,
+            lists,
+            planInstall({ root: m.root, mod: r.archive, list: 'default' }),
+            `Put ${r.manifest.name}'s line back into default.archcfg?`,
+          );
+        } catch (e) {
+          service.reportError(`Cannot put ${r.manifest.name} back`, e);
+        }
+      });
     }
   });
 }

@@ -12,6 +12,7 @@ import { type ActiveMod, type ModManifest, createMod, modSourceName, readModMani
 import { isArch06Error } from '../../core/errors';
 import type { MountService } from '../mountService';
 import { patchManifestAfterSave } from './modCopy';
+import { showError, showInformation, showWarning } from '../notify';
 
 const STATE_KEY = 'arch06.activeMods';
 
@@ -62,7 +63,7 @@ export class ModProjects implements vscode.Disposable {
   /** The mod a command works on: the only one, or the one picked. */
   async pick(title: string): Promise<OpenMod | undefined> {
     if (this.list.length === 0) {
-      const choice = await vscode.window.showInformationMessage('No mod is open in this window.', 'New Mod…', 'Open Mod…');
+      const choice = await showInformation('No mod is open in this window.', 'New Mod…', 'Open Mod…');
       if (choice === 'New Mod…') await this.newModCommand();
       else if (choice === 'Open Mod…') await this.openModCommand();
       return this.mods.length === 1 ? this.mods[0] : undefined;
@@ -123,7 +124,7 @@ export class ModProjects implements vscode.Disposable {
   async add(folder: string): Promise<OpenMod | undefined> {
     const m = this.load(folder);
     if (!m) {
-      void vscode.window.showErrorMessage(`${folder} is not a mod folder: it has no valid arch06-mod.json (see the arch06 output).`);
+      void showError(`${folder} is not a mod folder: it has no valid arch06-mod.json (see the arch06 output).`);
       return undefined;
     }
     if (this.list.some((x) => x.folder === m.folder)) return m;
@@ -134,7 +135,7 @@ export class ModProjects implements vscode.Disposable {
         .slice(0, 2)
         .some((p) => m.folder === p || m.folder.startsWith(p + path.sep))
     ) {
-      void vscode.window.showWarningMessage(`${m.folder} is inside the install: arch06 writes into a mod folder, so keep mods outside the game folder.`);
+      void showWarning(`${m.folder} is inside the install: arch06 writes into a mod folder, so keep mods outside the game folder.`);
     }
     this.list.push(m);
     await this.apply();
@@ -174,7 +175,7 @@ export class ModProjects implements vscode.Disposable {
       return;
     }
     await this.add(folder);
-    void vscode.window.showInformationMessage(`Mod ${name} created in ${folder} and opened: Copy to Mod puts game files into it.`);
+    void showInformation(`Mod ${name} created in ${folder} and opened: Copy to Mod puts game files into it.`);
     void vscode.commands.executeCommand('arch06.modChanges.focus');
   }
 

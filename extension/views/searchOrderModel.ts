@@ -11,6 +11,7 @@
  */
 
 import { sourceFolderName } from '../../core/archive';
+import { mdText } from '../../core/io';
 
 /** The parts of a `Mount` (core/archive/mount.ts) the view reads. */
 export interface SearchOrderMount {
@@ -87,7 +88,7 @@ export function searchOrderNodes(m: SearchOrderMount): SearchOrderNode[] {
       kind: 'source',
       label: `${index + 1}. ${s.name}`,
       description: `${s.kind} · ${count(s.fileCount, 'file')}`,
-      tooltip: `**${s.name}** (${s.kind})\n\n${s.diskPath}\n\nConsulted ${ordinal(index + 1)} of ${m.sources.length}: a path it holds is shadowed only by the sources above it.`,
+      tooltip: `**${mdText(s.name)}** (${s.kind})\n\n${mdText(s.diskPath)}\n\nConsulted ${ordinal(index + 1)} of ${m.sources.length}: a path it holds is shadowed only by the sources above it.`,
       tooltipIsMarkdown: true,
       icon: { id: s.kind === 'archive' ? 'archive' : 'folder-library' },
       source: s.name,

@@ -13,6 +13,7 @@ import { MountService } from '../mountService';
 import { SCHEME, gamePathOf, parseUri } from '../fs/uris';
 import { TEXT_SCHEME, copyOfQuery, copyQuery, loadTextView } from './textViewModel';
 import type { CopyKind, TextView } from './textViewModel';
+import { showInformation } from '../notify';
 
 /** The text view of an `arch06:` URI (or of the copy its bundle's container embeds). */
 export function textUri(archUri: vscode.Uri, copy: CopyKind = 'served'): vscode.Uri {
@@ -155,7 +156,7 @@ export class TextViews implements vscode.TextDocumentContentProvider, vscode.Cod
       return;
     }
     if (uri.scheme !== SCHEME) {
-      void vscode.window.showInformationMessage('arch06: Open as Text works on files of the arch06: workspace.');
+      void showInformation('arch06: Open as Text works on files of the arch06: workspace.');
       return;
     }
     let path: string | undefined;

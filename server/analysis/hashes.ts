@@ -20,6 +20,7 @@ import {
   sourceHashLiteral,
 } from '../../core/hash';
 import type { Span } from '../../core/havokScript';
+import { mdCode, mdText } from '../../core/io';
 import type { ScriptWorkspace } from './workspace';
 
 const HEX = new RegExp(HASH_LITERAL_PATTERN, 'g');
@@ -69,18 +70,18 @@ export function literalNames(ws: ScriptWorkspace, literal: HashLiteral): Diction
 
 /** A hover's text for a hash literal: its candidate names with their origins and the function, or that none is known. */
 export function hashNames(ws: ScriptWorkspace, literal: HashLiteral): string {
-  if (literal.kind === 'hl') return `\`${literal.text}\`: ${HL_UNKNOWN}.`;
+  if (literal.kind === 'hl') return `${mdCode(literal.text)}: ${HL_UNKNOWN}.`;
   const dict = ws.dictionary();
   const e = literalNames(ws, literal);
   const head =
     literal.kind === 'hi'
-      ? `\`${literal.text}\` = hi hash ${formatHash(literal.hash)} (not StringHash: ${HI_HASH_RULE})`
-      : `\`${literal.text}\` = StringHash ${formatHash(literal.hash)}`;
+      ? `${mdCode(literal.text)} = hi hash ${formatHash(literal.hash)} (not StringHash: ${HI_HASH_RULE})`
+      : `${mdCode(literal.text)} = StringHash ${formatHash(literal.hash)}`;
   const gathering = ws.namesComplete ? '' : ' (still gathering names: this may change)';
   const origin = literal.kind === 'hi' ? `\n\nThe rule ${HI_HASH_VERIFIED}.` : '';
   if (!e)
     return `${head}\n\nNo known name has this hash${gathering}: the dictionary holds ${dict.size.toLocaleString('en')} names (paths, path indexes, bundle members, script literals and definitions, registry and skeleton names, your dictionary files).${origin}`;
   const extended = (name: string): string => (literal.kind === 'hi' && !hiHashVerifiedFor(name) ? ', beyond the letters the rule is verified on' : '');
-  const rows = [e, ...(e.others ?? [])].map((n) => `- \`${n.name}\` (${n.origin}${extended(n.name)})`);
+  const rows = [e, ...(e.others ?? [])].map((n) => `- ${mdCode(n.name)} (${mdText(n.origin)}${extended(n.name)})`);
   return `${head}\n\n${rows.length > 1 ? 'Names with this hash' : 'Name'}${gathering}:\n${rows.join('\n')}${origin}`;
 }

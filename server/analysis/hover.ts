@@ -13,6 +13,7 @@
  * - a local: where it is declared, with its `: type`.
  */
 import { type MemberUse, type ScriptSymbol, type Span, memberTarget, objectAt, useAt } from '../../core/havokScript';
+import { mdCode, mdFence, mdLines, mdText } from '../../core/io';
 import { type AnalysedScript, documentedApi, type IndexedScript } from '../../core/scriptIndex';
 import { siteLine } from './bindings';
 import { hashLiteralAt, hashNames } from './hashes';
@@ -27,7 +28,8 @@ export interface HoverResult {
 /** Rows of a list shown before "and N more". */
 const LIST_ROWS = 12;
 
-const code = (text: string): string => '```havokscript\n' + text + '\n```';
+/** Game text in a code block: nothing inside is markup. */
+const code = (text: string): string => mdFence(text, 'havokscript');
 const lineOf = (script: IndexedScript, offset: number): number => script.text.slice(0, offset).split('\n').length;
 
 export function hover(ws: ScriptWorkspace, uri: string, offset: number): HoverResult | undefined {
@@ -57,10 +59,12 @@ export function hover(ws: ScriptWorkspace, uri: string, offset: number): HoverRe
     const typed = declarationType(doc, name.declaration);
     const object = name.owner === undefined ? undefined : objectAt(doc.symbols, name.owner);
     // An implicit `self` (`function O:M()`) has no declaration of its own to point at.
-    const where = decl ? `Declared at line ${lineOf(doc, decl.start)}.` : `The implicit \`self\` of the method at line ${lineOf(doc, name.declaration.start)}.`;
+    const where = decl
+      ? `Declared at line ${lineOf(doc, decl.start)}.`
+      : `The implicit ${mdCode('self')} of the method at line ${lineOf(doc, name.declaration.start)}.`;
     return {
       span: span(name),
-      markdown: `${code(`local ${name.name}${typed ? ' : ' + typed : ''}`)}\n${where}${object ? `\n\nStands for the object \`${object.name}\` (\`hmake ${object.detail ?? ''}\`, line ${lineOf(doc, object.selection.start)}).` : ''}`,
+      markdown: `${code(`local ${name.name}${typed ? ' : ' + typed : ''}`)}\n${where}${object ? `\n\nStands for the object ${mdCode(object.name)} (${mdCode(`hmake ${object.detail ?? ''}`)}, line ${lineOf(doc, object.selection.start)}).` : ''}`,
     };
   }
 
@@ -71,9 +75,9 @@ export function hover(ws: ScriptWorkspace, uri: string, offset: number): HoverRe
     if (usage) parts.push(usageLine(usage.uses, usage.calls, new Set(usage.sites.map((s) => s.script)).size));
     if (usage?.members.size) {
       const top = [...usage.members.values()].sort((a, b) => b.uses - a.uses).slice(0, 8);
-      parts.push(`Members used: ${top.map((m) => `\`${m.indexer}${m.name}\` ×${m.uses}`).join(', ')}`);
+      parts.push(`Members used: ${top.map((m) => `${mdCode(m.indexer + m.name)} ×${m.uses}`).join(', ')}`);
     }
-    if (defs.length) parts.push(`Defined in ${defs.map((d) => `${d.script.path}:${lineOf(d.script, d.span.start)}`).join(', ')}.`);
+    if (defs.length) parts.push(`Defined in ${defs.map((d) => `${mdText(d.script.path)}:${lineOf(d.script, d.span.start)}`).join(', ')}.`);
     else parts.push('Provided by the engine (no script defines it).');
     return { span: { start: name.start, end: name.end }, markdown: parts.join('\n\n') };
   }
@@ -101,12 +105,12 @@ const isCode = (s: ScriptSymbol): boolean => s.kind === 'function' || s.kind ===
 function definitionText(ws: ScriptWorkspace, doc: IndexedScript, defined: ScriptSymbol, object?: ScriptSymbol): string {
   const head = defined.kind === 'hmake' ? `${defined.name} = hmake ${defined.detail ?? ''}` : `${defined.name} = function ${defined.detail ?? '()'}`;
   const parts = [code(head)];
-  if (object) parts.push(`Method of the object \`${object.name}\` (\`hmake ${object.detail ?? ''}\`).`);
-  if (defined.doc) parts.push(defined.doc.replace(/\n/g, '  \n'));
+  if (object) parts.push(`Method of the object ${mdCode(object.name)} (${mdCode(`hmake ${object.detail ?? ''}`)}).`);
+  if (defined.doc) parts.push(mdLines(defined.doc));
   if (defined.bindable && ws.index) {
     const total = ws.index.boundByCount(doc.path, defined.name);
     if (total) {
-      const rows = ws.index.boundBy(doc.path, defined.name, LIST_ROWS).map((s) => `- ${siteLine(s)}`);
+      const rows = ws.index.boundBy(doc.path, defined.name, LIST_ROWS).map((s) => `- ${mdText(siteLine(s))}`);
       if (total > LIST_ROWS) rows.push(`- … and ${total - LIST_ROWS} more`);
       parts.push(`**Bound by ${total} object${total === 1 ? '' : 's'}:**\n${rows.join('\n')}`);
     } else parts.push('No registry in the mount binds it.');
@@ -122,14 +126,14 @@ function memberHover(ws: ScriptWorkspace, doc: AnalysedScript, member: MemberUse
   const [first] = t.found;
   if (first && isCode(first)) return { span: span(member), markdown: definitionText(ws, doc, first, t.object) };
   const head = code(`${member.object ?? '…'}${member.indexer}${member.member}`);
-  const of = `\`${t.object.name}\` (\`hmake ${t.object.detail ?? ''}\`, line ${lineOf(doc, t.object.selection.start)})`;
+  const of = `${mdCode(t.object.name)} (${mdCode(`hmake ${t.object.detail ?? ''}`)}, line ${lineOf(doc, t.object.selection.start)})`;
   if (!first)
-    return { span: span(member), markdown: `${head}\n\nThe object ${of} defines no member \`${member.member}\` (neither its table nor its structures).` };
+    return { span: span(member), markdown: `${head}\n\nThe object ${of} defines no member ${mdCode(member.member)} (neither its table nor its structures).` };
   const structure = allSymbols(doc).find((s) => s.kind === 'structure' && s.children.includes(first));
   const decl = `${first.name}${first.detail ? ' : ' + first.detail : ''}`;
   return {
     span: span(member),
-    markdown: `${head}\n\n${code(decl)}\nField of the object ${of}${structure ? `, declared by \`hstructure ${structure.name}\`` : ''} at line ${lineOf(doc, first.selection.start)}.`,
+    markdown: `${head}\n\n${code(decl)}\nField of the object ${of}${structure ? `, declared by ${mdCode(`hstructure ${structure.name}`)}` : ''} at line ${lineOf(doc, first.selection.start)}.`,
   };
 }
 
@@ -138,10 +142,10 @@ function unresolvedText(doc: IndexedScript, member: MemberUse, objects: ScriptSy
   const why =
     member.object === undefined
       ? 'its object is an expression'
-      : `\`${member.object}\` is not bound to one \`hmake\` object here (not \`self\` or \`parent\` of an object's method, nor a local set from them)`;
-  const rows = objects.slice(0, LIST_ROWS).map((o) => `- \`${o.name}\` (line ${lineOf(doc, o.selection.start)})`);
+      : `${mdCode(member.object)} is not bound to one ${mdCode('hmake')} object here (not ${mdCode('self')} or ${mdCode('parent')} of an object's method, nor a local set from them)`;
+  const rows = objects.slice(0, LIST_ROWS).map((o) => `- ${mdCode(o.name)} (line ${lineOf(doc, o.selection.start)})`);
   if (objects.length > LIST_ROWS) rows.push(`- … and ${objects.length - LIST_ROWS} more`);
-  return `${code(`${member.object ?? '…'}${member.indexer}${member.member}`)}\n\nCannot be resolved to one object: ${why}. ${objects.length === 1 ? 'One object of this script defines' : `${objects.length} objects of this script define`} \`${member.member}\`:\n${rows.join('\n')}`;
+  return `${code(`${member.object ?? '…'}${member.indexer}${member.member}`)}\n\nCannot be resolved to one object: ${why}. ${objects.length === 1 ? 'One object of this script defines' : `${objects.length} objects of this script define`} ${mdCode(member.member)}:\n${rows.join('\n')}`;
 }
 
 function usageLine(uses: number, calls: number, scripts: number): string {

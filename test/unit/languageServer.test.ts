@@ -173,11 +173,12 @@ test('language server over stdio on the sample install: symbols, hover, definiti
     });
     assert.deepEqual(hover.range, rangeOf(text, '_gatealarm_SR_Script1_0c1d2e3f'));
     assert.match(hover.contents.value, /_gatealarm_SR_Script1_0c1d2e3f = function \(self, threadId, scriptId\)/);
-    assert.match(hover.contents.value, /SR\.Script1 \(prefabs\\gameplay\\sample\\gatealarm\.prefab06c\)/);
+    // Game text is markdown-escaped (a backslash doubled, so it shows as one).
+    assert.match(hover.contents.value, /SR\.Script1 \(prefabs\\\\gameplay\\\\sample\\\\gatealarm\.prefab06c\)/);
     assert.match(hover.contents.value, /Bound by 3 objects/);
     assert.match(
       hover.contents.value,
-      /GateAlarm_02\.SR \(ScriptRelay\) · Script1 · worlds\\retail\\sample\\sectionsandlayers\\fortgate\.objres \(Patch_02\.arch06\)/,
+      /GateAlarm_02\.SR \(ScriptRelay\) · Script1 · worlds\\\\retail\\\\sample\\\\sectionsandlayers\\\\fortgate\.objres \(Patch_02\.arch06\)/,
     );
 
     // Hover on an engine member the seeds document.

@@ -5,6 +5,7 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { isWindowsDeviceName } from '../safeName';
 import { errnoError, errnoSummary, isErrnoException } from './errno';
 
 export type DiskKind = 'file' | 'directory' | 'missing';
@@ -92,20 +93,47 @@ export function listDirectory(p: string): DiskDirEntry[] {
 }
 
 /**
- * Resolve `relative` (separators / or \) under `base` the way Windows would: an exact match
- * first, else a case-insensitive one per segment. Returns undefined when some segment is missing.
- * `..` segments step up, as in the engine's config lines (`..\HighMip.arch06`).
+ * What resolving a path needs of a file system: the platform's path rules (`path.win32` in the
+ * tests that hold the resolution to Windows' semantics) and two questions about the disk.
  */
-export function resolveCaseInsensitive(base: string, relative: string, cache?: Map<string, Map<string, string>>): string | undefined {
-  let cur = path.isAbsolute(relative.replace(/\\/g, '/')) ? path.parse(path.resolve(relative.replace(/\\/g, '/'))).root : base;
-  for (const seg of relative.replace(/\\/g, '/').split('/')) {
+export interface PathWorld {
+  path: path.PlatformPath;
+  exists(p: string): boolean;
+  /** The names in folder `dir`; throws when it cannot be listed. */
+  list(dir: string): string[];
+}
+
+const NODE_WORLD: PathWorld = { path, exists: (p) => fs.existsSync(p), list: (d) => fs.readdirSync(d) };
+
+/**
+ * Resolve `relative` (separators / or \) under `base` the way Windows would: an exact match
+ * first, else a case-insensitive one per segment, a segment's trailing dots and spaces ignored
+ * (Windows drops them). Returns undefined when some segment is missing or is a Windows device
+ * name (`CON`, `NUL.arch06`, …: a device, never a file). `..` segments step up, as in the
+ * engine's config lines (`..\HighMip.arch06`). An absolute `relative` starts at its own root: a
+ * drive (`C:\`), a UNC share (`\\server\share\`), or `\` (the root of `base`'s drive).
+ */
+export function resolveCaseInsensitive(
+  base: string,
+  relative: string,
+  cache?: Map<string, Map<string, string>>,
+  world: PathWorld = NODE_WORLD,
+): string | undefined {
+  const p = world.path;
+  const rel = relative.replace(/\\/g, '/');
+  const root = p.isAbsolute(rel) ? p.parse(rel).root : '';
+  // A root without a drive or share (`\x` on Windows) is the root of the base's drive.
+  // A drive letter in either case is the same drive (`c:` is `C:`).
+  let cur = root === '' ? base : /^[\\/]$/.test(root) ? p.parse(base).root || root : p.normalize(root).replace(/^[a-z]:/, (d) => d.toUpperCase());
+  for (const seg of rel.slice(root.length).split('/')) {
     if (seg === '' || seg === '.') continue;
     if (seg === '..') {
-      cur = path.dirname(cur);
+      cur = p.dirname(cur);
       continue;
     }
-    const exact = path.join(cur, seg);
-    if (fs.existsSync(exact)) {
+    if (isWindowsDeviceName(seg)) return undefined;
+    const exact = p.join(cur, seg);
+    if (world.exists(exact)) {
       cur = exact;
       continue;
     }
@@ -113,15 +141,15 @@ export function resolveCaseInsensitive(base: string, relative: string, cache?: M
     if (!names) {
       names = new Map();
       try {
-        for (const n of fs.readdirSync(cur)) if (!names.has(n.toLowerCase())) names.set(n.toLowerCase(), n);
+        for (const n of world.list(cur)) if (!names.has(n.toLowerCase())) names.set(n.toLowerCase(), n);
       } catch {
         return undefined;
       }
       cache?.set(cur, names);
     }
-    const hit = names.get(seg.toLowerCase());
+    const hit = names.get(seg.toLowerCase()) ?? names.get(seg.replace(/[. ]+$/, '').toLowerCase());
     if (hit === undefined) return undefined;
-    cur = path.join(cur, hit);
+    cur = p.join(cur, hit);
   }
   return cur;
 }
