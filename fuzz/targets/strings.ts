@@ -12,7 +12,7 @@ import { stringHash } from '../../core/hash';
 import { sampleStringTable } from '../../core/sample';
 import { renderText } from '../../core/text';
 import { StringTableModel } from '../../extension/editors/stringTableModel';
-import { type FuzzTarget, withFields } from '../target';
+import { FuzzInvariant, type FuzzTarget, withFields } from '../target';
 
 const seed = (name: string, bytes: Uint8Array) => withFields(name, bytes, (b, spans) => parseSkdb(b, name, { spans }));
 
@@ -53,8 +53,8 @@ export const skdb: FuzzTarget = {
     }
     // The exact round trips: an accepted table comes back byte for byte.
     const same = (b: Uint8Array): boolean => b.length === c.bytes.length && b.every((x, i) => x === c.bytes[i]);
-    if (!same(StringTableDocument.read(c.bytes, 'fuzz.strdb').toBytes())) throw new Error('StringTableDocument does not write the table back exactly');
-    if (!same(fromText(toText(c.bytes, 'fuzz.strdb'), 'fuzz.strdb'))) throw new Error('the strdb text form does not compile back exactly');
+    if (!same(StringTableDocument.read(c.bytes, 'fuzz.strdb').toBytes())) throw new FuzzInvariant('StringTableDocument does not write the table back exactly');
+    if (!same(fromText(toText(c.bytes, 'fuzz.strdb'), 'fuzz.strdb'))) throw new FuzzInvariant('the strdb text form does not compile back exactly');
     return { table, text, model, hits, rows, csv };
   },
 };
