@@ -35,7 +35,7 @@ import { TextViews } from './views/textView';
 import { DiskWatch } from './diskWatch';
 import { ModProjects } from './mods/modProjects';
 import { ModChangesView } from './mods/modChangesView';
-import { StringTableTexts, copyToModCommand } from './mods/modCopy';
+import { ModTexts, copyToModCommand } from './mods/modCopy';
 import { ListTexts, buildModArchiveCommand, installModCommand, uninstallModCommand, watchResets } from './mods/modInstall';
 import { showInformation } from './notify';
 
@@ -58,7 +58,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     modChanges,
     vscode.window.registerTreeDataProvider('arch06.modChanges', modChanges),
     vscode.workspace.registerTextDocumentContentProvider(ListTexts.scheme, listTexts),
-    vscode.workspace.registerFileSystemProvider(StringTableTexts.scheme, new StringTableTexts(service, projects, hashNames), { isCaseSensitive: true }),
+    vscode.workspace.registerFileSystemProvider(ModTexts.scheme, new ModTexts(service, projects, hashNames), { isCaseSensitive: true }),
     vscode.commands.registerCommand('arch06.copyToMod', (arg) => copyToModCommand(service, projects, fileSystem.bundles, arg)),
     vscode.commands.registerCommand('arch06.buildModArchive', () => buildModArchiveCommand(service, projects)),
     vscode.commands.registerCommand('arch06.installMod', () => installModCommand(service, projects, listTexts)),

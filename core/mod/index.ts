@@ -24,6 +24,6 @@ export { checkMods, checkMounted } from './check';
 export type { CheckOptions, CheckReport, CheckTarget, CheckedMod } from './check';
 export { createMod, modFilePath, patchedManifest, writeManifest, writeModFile } from './copy';
 export { stringTableFromText, stringTableText } from './stringTableText';
-export { scriptFromText, scriptText } from './scriptText';
+export { scriptFromText, scriptSourceForEditing, scriptText, scriptWithSource } from './scriptText';
 export { TEXT_FORMS, fromText, textFormOfFile, textFormOfText, toText } from './textForms';
 export type { TextForm, TextFormOptions } from './textForms';

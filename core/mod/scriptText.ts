@@ -57,3 +57,28 @@ function countLines(s: string, upTo: number): number {
   for (let i = s.indexOf('\n'); i >= 0 && i < upTo; i = s.indexOf('\n', i + 1)) n++;
   return n;
 }
+
+/**
+ * A mod's script as its editor shows it: the source alone, so its lines are the source's (the
+ * header is kept from the file on save, `scriptWithSource`). Refused, as for `scriptText`, when
+ * the file has no exact source text.
+ */
+export function scriptSourceForEditing(bytes: Uint8Array, file: string): string {
+  const script = parseScript(bytes, file);
+  rewriteScript(script);
+  return script.source ?? '';
+}
+
+/**
+ * The script `current` (the file as it is on disk) with `source` saved into it: the SCRI header's
+ * fields and trailing NULs as the file has them, the payload size that of the new source. A NUL in
+ * the source is an INVALID error naming its line (1-based, of the source).
+ */
+export function scriptWithSource(current: Uint8Array, file: string, source: string): Uint8Array {
+  const nul = source.indexOf('\0');
+  if (nul >= 0) {
+    const line = 1 + countLines(source, nul);
+    throw new Arch06Error('INVALID', `line ${line}: the source holds a NUL character (a source payload ends at its NULs)`, { file, field: `line ${line}` });
+  }
+  return rewriteScript(parseScript(current, file), source);
+}

@@ -3,7 +3,8 @@
  * view (Explorer, editor title, Copies view): the bytes of the copy shown (the winning one in the
  * merged view) written into the mod at the same game path, through core/mod (the one write
  * primitive, into the mod folder only), then the copy opened for editing: a string table as its
- * editable text (`arch06-strdb:`, written back as SKDB on save), anything else as the file. A
+ * editable text and a script as its source (`arch06-modtext:`, written back as SKDB / SCRI on
+ * save), anything else as the file. A
  * saved bundle member whose size no longer matches what the winning manifest declares gets a
  * patched copy of that manifest in the mod.
  */
@@ -12,7 +13,8 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { type BundleFolders, type MemberRow, type Mount, type SourceEntry, collectEntries, readEntryChecked } from '../../core/archive';
 import { isArch06Error } from '../../core/errors';
-import { modFilePath, patchedManifest, stringTableFromText, stringTableText, writeModFile } from '../../core/mod';
+import { readFileBytes } from '../../core/io/node';
+import { modFilePath, patchedManifest, scriptSourceForEditing, scriptWithSource, stringTableFromText, stringTableText, writeModFile } from '../../core/mod';
 import type { MountService } from '../mountService';
 import type { CopyNode } from '../views/copiesView';
 import { SCHEME, parseUri } from '../fs/uris';
@@ -103,11 +105,10 @@ function fileExists(p: string): boolean {
   }
 }
 
-/** Open a mod file to edit it: a string table as its editable text, anything else as itself. */
+/** Open a mod file to edit it: a string table as its editable text, a script as its source, anything else as itself. */
 export async function openForEditing(fsPath: string): Promise<void> {
-  const uri = /\.strdb$/i.test(fsPath) ? StringTableTexts.uriOf(fsPath) : vscode.Uri.file(fsPath);
-  if (/\.strdb$/i.test(fsPath)) await vscode.window.showTextDocument(uri, { preview: false });
-  else await vscode.commands.executeCommand('vscode.open', uri, { preview: false });
+  if (ModTexts.serves(fsPath)) await vscode.window.showTextDocument(ModTexts.uriOf(fsPath), { preview: false });
+  else await vscode.commands.executeCommand('vscode.open', vscode.Uri.file(fsPath), { preview: false });
 }
 
 /**
@@ -161,11 +162,15 @@ export async function patchManifestAfterSave(service: MountService, mod: OpenMod
 }
 
 /**
- * `arch06-strdb:` — a mod's string table as editable text (core/mod/stringTableText.ts): read
- * from the `.strdb`, written back to it on save. Only files inside an active mod can be written.
+ * `arch06-modtext:` — a mod's file as the text it is edited in, written back on save: a string
+ * table as its text (core/mod/stringTableText.ts; `<file>.txt`), a script as its source alone
+ * (`<file>.hks`, so Havok Script highlighting applies and lines are the source's; the SCRI header is
+ * kept from the file and the payload size set from the new source). Only files inside an active
+ * mod are written; the game's copy never is.
  */
-export class StringTableTexts implements vscode.FileSystemProvider {
-  static readonly scheme = 'arch06-strdb';
+export class ModTexts implements vscode.FileSystemProvider {
+  static readonly scheme = 'arch06-modtext';
+  private static readonly suffixes: Record<string, string> = { '.strdb': '.txt', '.scripts': '.hks' };
   private readonly emitter = new vscode.EventEmitter<vscode.FileChangeEvent[]>();
   readonly onDidChangeFile = this.emitter.event;
 
@@ -175,22 +180,29 @@ export class StringTableTexts implements vscode.FileSystemProvider {
     private readonly hashNames: HashNames,
   ) {}
 
-  static uriOf(fsPath: string): vscode.Uri {
-    return vscode.Uri.from({ scheme: StringTableTexts.scheme, path: `${vscode.Uri.file(fsPath).path}.txt` });
+  static serves(fsPath: string): boolean {
+    return Object.hasOwn(ModTexts.suffixes, path.extname(fsPath).toLowerCase());
   }
 
-  private fileOf(uri: vscode.Uri): vscode.Uri {
-    return vscode.Uri.file(vscode.Uri.from({ scheme: 'file', path: uri.path.replace(/\.txt$/, '') }).fsPath);
+  static uriOf(fsPath: string): vscode.Uri {
+    return vscode.Uri.from({ scheme: ModTexts.scheme, path: `${vscode.Uri.file(fsPath).path}${ModTexts.suffixes[path.extname(fsPath).toLowerCase()]}` });
+  }
+
+  /** The mod file a text of this scheme shows. */
+  static fileOf(uri: vscode.Uri): vscode.Uri {
+    return vscode.Uri.file(vscode.Uri.from({ scheme: 'file', path: uri.path.replace(/\.(txt|hks)$/, '') }).fsPath);
   }
 
   private async render(uri: vscode.Uri): Promise<Uint8Array> {
-    const file = this.fileOf(uri);
+    const file = ModTexts.fileOf(uri);
     const bytes = await vscode.workspace.fs.readFile(file);
-    const m = this.service.mount;
-    const dict = m ? await Promise.race([this.hashNames.forMount(m), new Promise<undefined>((r) => setTimeout(() => r(undefined), 2000))]) : undefined;
+    const name = path.basename(file.fsPath);
     try {
+      if (/\.scripts$/i.test(name)) return Buffer.from(scriptSourceForEditing(bytes, name), 'utf8');
+      const m = this.service.mount;
+      const dict = m ? await Promise.race([this.hashNames.forMount(m), new Promise<undefined>((r) => setTimeout(() => r(undefined), 2000))]) : undefined;
       return Buffer.from(
-        stringTableText(bytes, path.basename(file.fsPath), (h) => dict?.name(h)),
+        stringTableText(bytes, name, (h) => dict?.name(h)),
         'utf8',
       );
     } catch (e) {
@@ -203,7 +215,7 @@ export class StringTableTexts implements vscode.FileSystemProvider {
   }
 
   async stat(uri: vscode.Uri): Promise<vscode.FileStat> {
-    const st = await vscode.workspace.fs.stat(this.fileOf(uri));
+    const st = await vscode.workspace.fs.stat(ModTexts.fileOf(uri));
     return { type: vscode.FileType.File, ctime: st.ctime, mtime: st.mtime, size: (await this.render(uri)).length };
   }
 
@@ -212,12 +224,15 @@ export class StringTableTexts implements vscode.FileSystemProvider {
   }
 
   writeFile(uri: vscode.Uri, content: Uint8Array): void {
-    const file = this.fileOf(uri).fsPath;
+    const file = ModTexts.fileOf(uri).fsPath;
     const mod = this.projects.modOf(file);
-    if (!mod) throw vscode.FileSystemError.NoPermissions(`${file} is not in an open mod: only a mod's string tables are written`);
+    if (!mod) throw vscode.FileSystemError.NoPermissions(`${file} is not in an open mod: only a mod's files are written`);
     const gamePath = path.relative(mod.folder, file).split(path.sep).join('\\');
     try {
-      const bytes = stringTableFromText(Buffer.from(content).toString('utf8'), path.basename(file));
+      const text = Buffer.from(content).toString('utf8');
+      const bytes = /\.scripts$/i.test(file)
+        ? scriptWithSource(readFileBytes(file, this.service.mount?.maxEntryBytes), path.basename(file), text)
+        : stringTableFromText(text, path.basename(file));
       writeModFile(mod.folder, gamePath, bytes, { overwrite: true, forbid: forbiddenFor(this.service, this.projects.mods) });
       this.service.log(`mod ${mod.name}: ${gamePath} written from its text (${bytes.length} bytes)`);
     } catch (e) {

@@ -11,7 +11,7 @@ import * as vscode from 'vscode';
 import { type ActiveMod, type ModManifest, createMod, modSourceName, readModManifest } from '../../core/mod';
 import { isArch06Error } from '../../core/errors';
 import type { MountService } from '../mountService';
-import { patchManifestAfterSave } from './modCopy';
+import { ModTexts, patchManifestAfterSave } from './modCopy';
 import { showError, showInformation, showWarning } from '../notify';
 
 const STATE_KEY = 'arch06.activeMods';
@@ -201,14 +201,16 @@ export class ModProjects implements vscode.Disposable {
   }
 
   private async saved(uri: vscode.Uri): Promise<void> {
-    if (uri.scheme !== 'file') return;
-    const mod = this.modOf(uri.fsPath);
+    // A string table's or a script's text saves into its mod file (ModTexts): that file changed.
+    const fsPath = uri.scheme === 'file' ? uri.fsPath : uri.scheme === ModTexts.scheme ? ModTexts.fileOf(uri).fsPath : undefined;
+    if (fsPath === undefined) return;
+    const mod = this.modOf(fsPath);
     if (!mod) return;
-    if (path.resolve(uri.fsPath) === path.join(mod.folder, 'arch06-mod.json')) {
+    if (path.resolve(fsPath) === path.join(mod.folder, 'arch06-mod.json')) {
       await this.reload();
       return;
     }
-    await patchManifestAfterSave(this.service, mod, uri.fsPath, () => this.scheduleRemount(0));
+    await patchManifestAfterSave(this.service, mod, fsPath, () => this.scheduleRemount(0));
     this.changed.fire();
   }
 

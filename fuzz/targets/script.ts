@@ -5,7 +5,8 @@
  * names resolved by scope, the bindable definitions). Seeds: the sample layer's script, the four
  * retail scripts of Patch_00, a compiled-header file and snippets of every construct.
  */
-import { LUA_SIGNATURE, parseScript, writeScri } from '../../core/formats/script';
+import { LUA_SIGNATURE, parseScript, rewriteScript, writeScri } from '../../core/formats/script';
+import { fromText, toText } from '../../core/mod';
 import { scriptDefinitions } from '../../core/havokScript';
 import { flattenOutline, lineNumbers, outline, parseHavokScript, resolveNames } from '../../core/havokScript';
 import { Lexer } from '../../core/havokScript/lexer';
@@ -60,6 +61,12 @@ export const scri: FuzzTarget = {
     const s = parseScript(c.bytes, 'fuzz.scripts');
     const view = renderScript(c.bytes, 'fuzz.scripts');
     const functions = s.source !== undefined ? scriptDefinitions(s.source) : [];
+    // The exact round trips (issue 24): a source script with an exact text comes back byte for byte.
+    if (s.kind === 'source' && s.validUtf8) {
+      const same = (b: Uint8Array): boolean => b.length === c.bytes.length && b.every((x, i) => x === c.bytes[i]);
+      if (!same(rewriteScript(s))) throw new FuzzInvariant('rewriteScript does not write the script back exactly');
+      if (!same(fromText(toText(c.bytes, 'fuzz.scripts'), 'fuzz.scripts'))) throw new FuzzInvariant('the scripts text form does not compile back exactly');
+    }
     return { s, view, functions };
   },
 };

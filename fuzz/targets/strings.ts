@@ -1,16 +1,18 @@
 /**
  * String tables (SKDB v9, `.strdb`): parsed, rendered as decoded text, and loaded into the string
  * table editor's model (two languages aligned by key, a search, a window, a CSV export that may be
- * refused with its figures). Seeds: the sample install's two tables and crafted tables whose keys
+ * refused with its figures); every table read must write back exactly, through the editing
+ * document and through its text form (issue 24). Seeds: the sample install's two tables and crafted tables whose keys
  * share texts, with surrogates and empty texts.
  */
 import { Arch06Error } from '../../core/errors';
-import { findString, parseSkdb, writeSkdb } from '../../core/formats/strings';
+import { StringTableDocument, findString, parseSkdb, writeSkdb } from '../../core/formats/strings';
+import { fromText, toText } from '../../core/mod';
 import { stringHash } from '../../core/hash';
 import { sampleStringTable } from '../../core/sample';
 import { renderText } from '../../core/text';
 import { StringTableModel } from '../../extension/editors/stringTableModel';
-import { type FuzzTarget, withFields } from '../target';
+import { FuzzInvariant, type FuzzTarget, withFields } from '../target';
 
 const seed = (name: string, bytes: Uint8Array) => withFields(name, bytes, (b, spans) => parseSkdb(b, name, { spans }));
 
@@ -49,6 +51,10 @@ export const skdb: FuzzTarget = {
     } catch (e) {
       if (!(e instanceof Arch06Error)) throw e;
     }
+    // The exact round trips: an accepted table comes back byte for byte.
+    const same = (b: Uint8Array): boolean => b.length === c.bytes.length && b.every((x, i) => x === c.bytes[i]);
+    if (!same(StringTableDocument.read(c.bytes, 'fuzz.strdb').toBytes())) throw new FuzzInvariant('StringTableDocument does not write the table back exactly');
+    if (!same(fromText(toText(c.bytes, 'fuzz.strdb'), 'fuzz.strdb'))) throw new FuzzInvariant('the strdb text form does not compile back exactly');
     return { table, text, model, hits, rows, csv };
   },
 };

@@ -9,6 +9,7 @@ import { writeSkdb } from '../../formats/strings/writer';
 import { parseScript } from '../../formats/script/scri';
 import { writeScri } from '../../formats/script/writer';
 import { fromText, textFormOfText, toText } from '../textForms';
+import { scriptSourceForEditing, scriptWithSource } from '../scriptText';
 import { expectArch06Error } from '../../../test/support/errors';
 
 const TABLE = writeSkdb([
@@ -155,4 +156,18 @@ test('scripts text, hostile: huge counts, a bad header, NUL in the source, 10 MB
   const big = `x = "${'y'.repeat(10 << 20)}"`;
   assert.equal(parseScript(fromText(h + big, 's'), 's').source, big);
   expectArch06Error(() => fromText(`-- arch06 scripts text: SCRI ${'x'.repeat(10 << 20)}\n`, 's'), 'INVALID', { message: /: line 1: expected/ });
+});
+
+test('mod scripts: the source alone is edited, saving keeps the header and sets the new payload size', () => {
+  const current = writeScri(SOURCE, { flag: 7, trailingNuls: 2 });
+  assert.equal(scriptSourceForEditing(current, 'm.scripts'), SOURCE);
+  const saved = parseScript(scriptWithSource(current, 'm.scripts', SOURCE + 'print("added")\n'), 'm');
+  assert.equal(saved.source, SOURCE + 'print("added")\n');
+  assert.deepEqual([saved.header!.version, saved.header!.flag, saved.trailingNuls], [1, 7, 2]);
+  assert.equal(saved.header!.size, Buffer.byteLength(SOURCE + 'print("added")\n') + 2);
+  expectArch06Error(() => scriptWithSource(current, 'm.scripts', 'a\nb\0'), 'INVALID', { message: /: line 2: the source holds a NUL/ });
+  expectArch06Error(
+    () => scriptSourceForEditing(writeScri(Uint8Array.from([0x1b, 0x4c, 0x75, 0x61, 0x51, 0x0e, 1, 4, 8, 4, 8, 0, 0, 0])), 'c'),
+    'UNSUPPORTED_FORM',
+  );
 });
