@@ -12,24 +12,17 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { type BundleFolders, type Mount, type SourceEntry, collectEntries, readEntryChecked } from '../../core/archive';
 import { isArch06Error } from '../../core/errors';
-import { modFilePath, patchedManifest, stringTableFromText, stringTableText, writeModFile } from '../../core/mod';
+import { modFilePath, stringTableFromText, stringTableText, writeModFile } from '../../core/mod';
 import type { MountService } from '../mountService';
 import type { CopyNode } from '../views/copiesView';
 import { SCHEME, parseUri } from '../fs/uris';
 import { activeTabUri, archUriOf } from '../views/textView';
 import type { HashNames } from '../hashNames';
-import type { ModProjects, OpenMod } from './modProjects';
+import type { ModProjects } from './modProjects';
+import { forbiddenFor } from './modWrites';
 
 /** Files one Copy to Mod takes without asking. */
 const ASK_ABOVE = 200;
-
-/** The install's places no write may touch, without the active mod folders (which are sources of the overlay). */
-export function forbiddenFor(service: MountService, mods: readonly { folder: string }[]): string[] {
-  const m = service.mount;
-  if (!m) return [];
-  const modFolders = new Set(mods.map((x) => path.resolve(x.folder)));
-  return m.readOnlyPlaces().filter((p) => !modFolders.has(path.resolve(p)));
-}
 
 function entriesOf(m: Mount, bundles: BundleFolders, arg: CopyNode | vscode.Uri | undefined): SourceEntry[] {
   if (arg && !(arg instanceof vscode.Uri)) return [arg.copies[arg.index]];
@@ -107,34 +100,6 @@ export async function openForEditing(fsPath: string): Promise<void> {
   const uri = /\.strdb$/i.test(fsPath) ? StringTableTexts.uriOf(fsPath) : vscode.Uri.file(fsPath);
   if (/\.strdb$/i.test(fsPath)) await vscode.window.showTextDocument(uri, { preview: false });
   else await vscode.commands.executeCommand('vscode.open', uri, { preview: false });
-}
-
-/**
- * After a mod file is saved: when it is a bundle member served from the mod and its size differs
- * from the winning manifest's declared size, add (or update) the mod's copy of that manifest with
- * the size patched (core/mod `patchedManifest`: one size word changed, every other byte kept).
- */
-export async function patchManifestAfterSave(service: MountService, mod: OpenMod, fsPath: string, remount: () => void): Promise<void> {
-  const m = service.mount;
-  if (!m) return;
-  const gamePath = path.relative(mod.folder, fsPath).split(path.sep).join('\\');
-  const rows = (await service.pathsWithMembers())?.members.filter((r) => r.path.toLowerCase() === gamePath.toLowerCase()) ?? [];
-  if (!rows.length) return;
-  const size = (await vscode.workspace.fs.stat(vscode.Uri.file(fsPath))).size;
-  for (const bundle of new Set(rows.map((r) => r.bundle))) {
-    try {
-      const patched = patchedManifest(m, bundle, gamePath, size);
-      if (!patched) continue;
-      writeModFile(mod.folder, patched.path, patched.bytes, { overwrite: true, forbid: forbiddenFor(service, [mod]) });
-      service.log(`mod ${mod.name}: ${patched.path} patched: ${gamePath} declared ${size} bytes (was ${patched.from})`);
-      void vscode.window.showInformationMessage(
-        `${path.basename(gamePath)} is a member of ${path.basename(patched.path)}: the mod now ships that manifest declaring ${size} bytes (was ${patched.from}), as the game's patches do.`,
-      );
-      remount();
-    } catch (e) {
-      service.reportError(`Could not patch ${bundle} for ${gamePath}`, e);
-    }
-  }
 }
 
 /**

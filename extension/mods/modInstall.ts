@@ -24,7 +24,7 @@ import {
 } from '../../core/mod';
 import type { MountService } from '../mountService';
 import type { ModProjects } from './modProjects';
-import { forbiddenFor } from './modCopy';
+import { forbiddenFor } from './modWrites';
 
 /** `arch06-list:` the text of a list before or after a change, for the diff editor. */
 export class ListTexts implements vscode.TextDocumentContentProvider {

@@ -11,7 +11,7 @@ import * as vscode from 'vscode';
 import { type ActiveMod, type ModManifest, createMod, modSourceName, readModManifest } from '../../core/mod';
 import { isArch06Error } from '../../core/errors';
 import type { MountService } from '../mountService';
-import { patchManifestAfterSave } from './modCopy';
+import { patchManifestAfterSave } from './modWrites';
 
 const STATE_KEY = 'arch06.activeMods';
 

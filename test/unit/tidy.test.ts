@@ -232,3 +232,87 @@ test('webviews (media/) never pull in node-only code: nothing they reach imports
   // The walk did reach the engine: the texture webview's decoders and the mesh webview's model helpers.
   for (const reached of ['core/image/bcn.ts', 'core/model/wire.ts']) assert.ok(seen.has(path.join(root, reached)), `${reached} reached from media/`);
 });
+
+/** Every import of a file, type-only ones and re-exports included (a circle of types is still a circle for a reader). */
+const allImportsOf = (file: string): string[] =>
+  [
+    ...fs.readFileSync(file, 'utf8').matchAll(/^\s*(?:import|export)\s+[^;'"]*?from\s+['"]([^'"]+)['"]|(?:import\s*\(\s*|require\s*\(\s*)['"]([^'"]+)['"]/gm),
+  ].map((m) => m[1] ?? m[2]);
+
+/** The strongly connected components of more than one module (or a module importing itself), by Tarjan's algorithm. */
+function importCircles(files: readonly string[], importedBy: (file: string) => string[]): string[][] {
+  const edges = new Map<string, string[]>();
+  for (const f of files) edges.set(f, importedBy(f));
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const onStack = new Set<string>();
+  const stack: string[] = [];
+  const circles: string[][] = [];
+  let next = 0;
+  // Iterative, so a long import chain cannot overflow the call stack.
+  for (const start of files) {
+    if (index.has(start)) continue;
+    const work: { node: string; child: number }[] = [{ node: start, child: 0 }];
+    index.set(start, next);
+    low.set(start, next++);
+    stack.push(start);
+    onStack.add(start);
+    while (work.length) {
+      const top = work[work.length - 1];
+      const out = edges.get(top.node) ?? [];
+      if (top.child < out.length) {
+        const to = out[top.child++];
+        if (!index.has(to)) {
+          index.set(to, next);
+          low.set(to, next++);
+          stack.push(to);
+          onStack.add(to);
+          work.push({ node: to, child: 0 });
+        } else if (onStack.has(to)) low.set(top.node, Math.min(low.get(top.node)!, index.get(to)!));
+        continue;
+      }
+      work.pop();
+      if (work.length) {
+        const parent = work[work.length - 1].node;
+        low.set(parent, Math.min(low.get(parent)!, low.get(top.node)!));
+      }
+      if (low.get(top.node) !== index.get(top.node)) continue;
+      const component: string[] = [];
+      let n: string;
+      do {
+        n = stack.pop()!;
+        onStack.delete(n);
+        component.push(n);
+      } while (n !== top.node);
+      if (component.length > 1 || out.includes(top.node)) circles.push(component.sort());
+    }
+  }
+  return circles;
+}
+
+test('importCircles finds a circle of three, a module importing itself, and nothing in a chain', () => {
+  const graph: Record<string, string[]> = { a: ['b'], b: ['c'], c: ['a', 'd'], d: ['e'], e: [], s: ['s'], t: ['d', 'u'], u: ['t'] };
+  assert.deepEqual(
+    importCircles(Object.keys(graph), (f) => graph[f]),
+    [['a', 'b', 'c'], ['s'], ['t', 'u']],
+  );
+  assert.deepEqual(
+    importCircles(['d', 'e'], (f) => graph[f]),
+    [],
+  );
+});
+
+/**
+ * No import circles (issue 22 item 7): a circle makes load order matter (a module sees another's
+ * exports undefined while both load) and ties modules that should be read one at a time. Type-only
+ * imports count too.
+ */
+test('no import circles among the TypeScript sources (core, cli, extension, server, media, scripts, test, fuzz)', () => {
+  const root = repoRoot();
+  const files = ['core', 'cli', 'extension', 'server', 'media', 'test', 'fuzz', 'bench']
+    .filter((d) => fs.existsSync(path.join(root, d)))
+    .flatMap((d) => sources(path.join(root, d)));
+  const resolved = (f: string): string[] => allImportsOf(f).flatMap((spec) => (spec.startsWith('.') ? (resolveTs(f, spec) ?? []) : []));
+  const circles = importCircles(files, resolved).map((c) => c.map((f) => path.relative(root, f).split(path.sep).join('/')));
+  assert.deepEqual(circles, []);
+});
