@@ -3,6 +3,7 @@ import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import * as ts from 'typescript';
 import { repoRoot } from '../support/shared';
 
 function sources(dir: string): string[] {
@@ -315,4 +316,86 @@ test('no import circles among the TypeScript sources (core, cli, extension, serv
   const resolved = (f: string): string[] => allImportsOf(f).flatMap((spec) => (spec.startsWith('.') ? (resolveTs(f, spec) ?? []) : []));
   const circles = importCircles(files, resolved).map((c) => c.map((f) => path.relative(root, f).split(path.sep).join('/')));
   assert.deepEqual(circles, []);
+});
+
+/** Lines of a file as an editor numbers them. */
+const lineCount = (text: string): number => text.split('\n').length - (text.endsWith('\n') ? 1 : 0);
+
+/** Every function-like node with a body (declarations, methods, accessors, constructors, arrows) and its length in lines, start to end. */
+function functionLengths(file: string, text: string): { name: string; lines: number }[] {
+  const sf = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true);
+  const out: { name: string; lines: number }[] = [];
+  const visit = (n: ts.Node): void => {
+    if (ts.isFunctionLike(n) && 'body' in n && n.body) {
+      const first = sf.getLineAndCharacterOfPosition(n.getStart(sf)).line;
+      const last = sf.getLineAndCharacterOfPosition(n.end).line;
+      const name = n.name && !ts.isComputedPropertyName(n.name) ? n.name.getText(sf) : '(anonymous)';
+      out.push({ name, lines: last - first + 1 });
+    }
+    ts.forEachChild(n, visit);
+  };
+  visit(sf);
+  return out;
+}
+
+const MAX_FILE_LINES = 500;
+const MAX_FUNCTION_LINES = 150;
+
+/**
+ * Files and functions over the limits, each with why it stands. Entries that no longer exceed the
+ * limit fail the test, so the list only shrinks.
+ */
+const OVER_LIMIT: Record<string, string> = {
+  // Being edited by issue 24 this round (the registry editor and its model): split after it lands.
+  'extension/editors/registryModel.ts': 'being edited by issue 24 this round',
+  'media/registry/registryView.ts': 'being edited by issue 24 this round (the registry editor’s webview)',
+  // Over the limit when the rule was written (issue 22 item 8); each to be split along its format's sections or its view's parts.
+  'core/formats/archive/ltar/reader.ts': 'not yet split (issue 22)',
+  'core/formats/prefab/writer.ts': 'not yet split (issue 22)',
+  'core/formats/texture/dds.ts': 'not yet split (issue 22)',
+  'core/havokScript/parser.ts': 'not yet split (issue 22)',
+  'core/sample/sampleGame.ts': 'not yet split (issue 22)',
+  'cli/commands/mesh.ts': 'not yet split (issue 22)',
+  'server/server.ts': 'not yet split (issue 22)',
+  'media/bundle/bundleView.ts': 'not yet split (issue 22)',
+  'media/mesh/main.ts': 'not yet split (issue 22)',
+  'core/formats/mesh/mmsh/info.ts parseInfo': 'not yet split (issue 22)',
+  'core/formats/mesh/mmsh/vertices.ts decodeMmshMesh': 'not yet split (issue 22)',
+  'core/formats/mesh/mmsh/writer.ts writeMmsh': 'not yet split (issue 22)',
+  'core/formats/mesh/skel/reader.ts parseSkel': 'not yet split (issue 22)',
+  'core/formats/prefab/tables/search.ts locateTables': 'not yet split (issue 22)',
+  'core/formats/texture/dds.ts parseDds': 'not yet split (issue 22)',
+  'core/text/registryText.ts renderParsedRegistry': 'not yet split (issue 22)',
+};
+
+/** Areas whose files issue 24 is editing this round: an offender there is allowed, with that reason, rather than split under it. */
+const BEING_EDITED = /^(core\/formats\/(registry|strings|script)\/|extension\/editors\/registry)/;
+
+test('function lengths are measured with the compiler: declarations, methods, arrows, start line to end line', () => {
+  const text = ['function a() {', '  const f = () => {', '    return 1;', '  };', '  return f();', '}', 'class C {', '  m(): void {}', '}', ''].join('\n');
+  assert.deepEqual(functionLengths('x.ts', text), [
+    { name: 'a', lines: 6 },
+    { name: '(anonymous)', lines: 3 },
+    { name: 'm', lines: 1 },
+  ]);
+  assert.equal(lineCount(text), 9);
+});
+
+/** The size rule (README standards, issue 22 item 7): production files under 500 lines, functions under 150. */
+test(`every production file is under ${MAX_FILE_LINES} lines and every function under ${MAX_FUNCTION_LINES}`, () => {
+  const root = repoRoot();
+  const over: string[] = [];
+  for (const d of ['core', 'cli', 'extension', 'server', 'media']) {
+    for (const f of sources(path.join(root, d))) {
+      const rel = path.relative(root, f).split(path.sep).join('/');
+      if (rel.includes('/tests/') || /\.(test|bench)\.ts$/.test(rel)) continue;
+      const text = fs.readFileSync(f, 'utf8');
+      if (lineCount(text) >= MAX_FILE_LINES) over.push(rel);
+      for (const fn of functionLengths(f, text)) if (fn.lines >= MAX_FUNCTION_LINES) over.push(`${rel} ${fn.name}`);
+    }
+  }
+  const unexplained = over.filter((o) => !(o in OVER_LIMIT) && !BEING_EDITED.test(o));
+  assert.deepEqual(unexplained, [], `over the limits: ${unexplained.join(', ')}`);
+  const stale = Object.keys(OVER_LIMIT).filter((k) => !over.includes(k) && !OVER_LIMIT[k].startsWith('being edited'));
+  assert.deepEqual(stale, [], 'listed as over the limits but no longer over: take them off the list');
 });
