@@ -11,8 +11,8 @@
  * `locateAddress`). Entries are read header-first within the per-entry memory cap (cli/limits.ts).
  */
 import { Arch06Error, isArch06Error } from '../../core/errors';
-import { EntryByteSource, bundleFolderPath, locateAddress, readEntryChecked, resolveBundle } from '../../core/archive';
-import type { Located, Mount, ResolvedBundle } from '../../core/archive';
+import { EntryByteSource, bundleFolderPath, locateAddress, resolveBundle } from '../../core/archive';
+import type { Mount, ResolvedBundle } from '../../core/archive';
 import { readEmbb } from '../../core/formats/bundle';
 import { formatHash } from '../../core/hash';
 import { parseSkdb } from '../../core/formats/strings';
@@ -22,6 +22,7 @@ import { ParsedArgs, flagString, need } from '../args';
 import { OutputBudget } from '../output';
 import { openMount } from './mountCommands';
 import { dumpRegistry } from './dumpRegistry';
+import { type Served, readLocated, servedLine } from './served';
 
 type Kind = 'bundle' | 'strings' | 'registry' | 'script';
 
@@ -34,26 +35,6 @@ function kindOf(p: string): Kind {
   throw new Arch06Error('BAD_ARGUMENT', 'dump reads bundles (.bndl, .embb), string tables (.strdb), object registries (.objres) and scripts (.scripts, .hks)', {
     actual: p,
   });
-}
-
-/** Where a dumped file's bytes came from. */
-export interface Served {
-  /** The game path read. */
-  path: string;
-  servedFrom: 'loose' | 'container' | 'empty';
-  source: string;
-  /** The bundle whose member it is, when read through one. */
-  bundle?: string;
-}
-
-/** A located file's bytes, header first and within the mount's cap (core/archive `readEntryChecked`), and where they came from. */
-/** A located file's bytes (within the mount's cap) and where they were served from. */
-export function readLocated(m: Mount, at: Located): { bytes: Uint8Array; served: Served } {
-  const { entry } = at;
-  const bytes = readEntryChecked(entry, { name: entry.path, maxBytes: m.maxEntryBytes, raiseHint: m.maxEntryHint });
-  const served: Served = { path: entry.path, servedFrom: at.servedFrom, source: entry.source.name };
-  if (at.bundle) served.bundle = `${at.bundle.stem}.bndl`;
-  return { bytes, served };
 }
 
 export function dumpCommand(args: ParsedArgs): number {
@@ -175,10 +156,6 @@ function dumpContainer(m: Mount, p: string, json: boolean): number {
 }
 
 // ---- string tables, scripts ------------------------------------------------------------
-
-export function servedLine(out: OutputBudget, s: Served): string {
-  return `${out.name(s.path)} (${s.servedFrom} from ${out.name(s.source)}${s.bundle ? `, bundle ${out.name(s.bundle)}` : ''})`;
-}
 
 function dumpStrings(bytes: Uint8Array, served: Served, json: boolean): number {
   const t = parseSkdb(bytes, served.path);

@@ -11,7 +11,7 @@ import { formatHash } from '../../core/hash';
 import { bindableNames } from '../../core/havokScript';
 import { type GroupRow, bindingRows, ownScriptPath, parseObjr, resolveRegistry } from '../../core/formats/registry';
 import { MAX_OUTPUT_ITEMS, OutputBudget } from '../output';
-import { type Served, readLocated, servedLine } from './dump';
+import { type Served, readLocated, servedLine } from './served';
 
 const hex = (b: Uint8Array): string => Buffer.from(b.buffer, b.byteOffset, b.byteLength).toString('hex');
 

@@ -13,7 +13,7 @@ import {
   parseHavokScript,
   resolveNames,
 } from '../havokScript';
-import type { IndexedScript, ServedCopy } from './scriptIndex';
+import type { IndexedScript, ServedCopy } from './types';
 
 export interface AnalysedScript extends IndexedScript {
   chunk: Chunk;

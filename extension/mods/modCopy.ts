@@ -11,28 +11,22 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { type BundleFolders, type MemberRow, type Mount, type SourceEntry, collectEntries, readEntryChecked } from '../../core/archive';
+import { type BundleFolders, type Mount, type SourceEntry, collectEntries, readEntryChecked } from '../../core/archive';
 import { isArch06Error } from '../../core/errors';
 import { readFileBytes } from '../../core/io/node';
-import { modFilePath, patchedManifest, scriptSourceForEditing, scriptWithSource, stringTableFromText, stringTableText, writeModFile } from '../../core/mod';
+import { modFilePath, scriptSourceForEditing, scriptWithSource, stringTableFromText, stringTableText, writeModFile } from '../../core/mod';
 import type { MountService } from '../mountService';
 import type { CopyNode } from '../views/copiesView';
 import { SCHEME, parseUri } from '../fs/uris';
 import { activeTabUri, archUriOf } from '../views/textView';
 import type { HashNames } from '../hashNames';
-import type { ModProjects, OpenMod } from './modProjects';
+import type { ModProjects } from './modProjects';
 import { showInformation, showWarning } from '../notify';
+import { forbiddenFor } from './modWrites';
+import { MOD_TEXT_SCHEME, modTextFileOf } from './modTextUris';
 
 /** Files one Copy to Mod takes without asking. */
 const ASK_ABOVE = 200;
-
-/** The install's places no write may touch, without the active mod folders (which are sources of the overlay). */
-export function forbiddenFor(service: MountService, mods: readonly { folder: string }[]): string[] {
-  const m = service.mount;
-  if (!m) return [];
-  const modFolders = new Set(mods.map((x) => path.resolve(x.folder)));
-  return m.readOnlyPlaces().filter((p) => !modFolders.has(path.resolve(p)));
-}
 
 function entriesOf(m: Mount, bundles: BundleFolders, arg: CopyNode | vscode.Uri | undefined): SourceEntry[] {
   if (arg && !(arg instanceof vscode.Uri)) return [arg.copies[arg.index]];
@@ -112,56 +106,6 @@ export async function openForEditing(fsPath: string): Promise<void> {
 }
 
 /**
- * The member rows of `gamePath` on a mount that stayed current while they were listed. Saving a
- * mod file also makes the disk watch remount, which cancels a member listing of the mount it
- * replaces: then list again on the new one (a few times at most).
- */
-async function membersOnSettledMount(service: MountService, gamePath: string): Promise<{ m: Mount; rows: MemberRow[] } | undefined> {
-  for (let attempt = 0; attempt < 4; attempt++) {
-    const m = service.mount;
-    if (!m) return undefined;
-    let listed;
-    try {
-      listed = await service.pathsWithMembers();
-    } catch (e) {
-      if (service.mount !== m) continue;
-      throw e;
-    }
-    if (service.mount !== m) continue;
-    const rows = listed?.members.filter((r) => r.path.toLowerCase() === gamePath.toLowerCase()) ?? [];
-    return rows.length ? { m, rows } : undefined;
-  }
-  return undefined;
-}
-
-/**
- * After a mod file is saved: when it is a bundle member served from the mod and its size differs
- * from the winning manifest's declared size, add (or update) the mod's copy of that manifest with
- * the size patched (core/mod `patchedManifest`: one size word changed, every other byte kept).
- */
-export async function patchManifestAfterSave(service: MountService, mod: OpenMod, fsPath: string, remount: () => void): Promise<void> {
-  const gamePath = path.relative(mod.folder, fsPath).split(path.sep).join('\\');
-  const found = await membersOnSettledMount(service, gamePath);
-  if (!found) return;
-  const { m, rows } = found;
-  const size = (await vscode.workspace.fs.stat(vscode.Uri.file(fsPath))).size;
-  for (const bundle of new Set(rows.map((r) => r.bundle))) {
-    try {
-      const patched = patchedManifest(m, bundle, gamePath, size);
-      if (!patched) continue;
-      writeModFile(mod.folder, patched.path, patched.bytes, { overwrite: true, forbid: forbiddenFor(service, [mod]) });
-      service.log(`mod ${mod.name}: ${patched.path} patched: ${gamePath} declared ${size} bytes (was ${patched.from})`);
-      void showInformation(
-        `${path.basename(gamePath)} is a member of ${path.basename(patched.path)}: the mod now ships that manifest declaring ${size} bytes (was ${patched.from}), as the game's patches do.`,
-      );
-      remount();
-    } catch (e) {
-      service.reportError(`Could not patch ${bundle} for ${gamePath}`, e);
-    }
-  }
-}
-
-/**
  * `arch06-modtext:` — a mod's file as the text it is edited in, written back on save: a string
  * table as its text (core/mod/stringTableText.ts; `<file>.txt`), a script as its source alone
  * (`<file>.hks`, so Havok Script highlighting applies and lines are the source's; the SCRI header is
@@ -169,7 +113,7 @@ export async function patchManifestAfterSave(service: MountService, mod: OpenMod
  * mod are written; the game's copy never is.
  */
 export class ModTexts implements vscode.FileSystemProvider {
-  static readonly scheme = 'arch06-modtext';
+  static readonly scheme = MOD_TEXT_SCHEME;
   private static readonly suffixes: Record<string, string> = { '.strdb': '.txt', '.scripts': '.hks' };
   private readonly emitter = new vscode.EventEmitter<vscode.FileChangeEvent[]>();
   readonly onDidChangeFile = this.emitter.event;
@@ -190,7 +134,7 @@ export class ModTexts implements vscode.FileSystemProvider {
 
   /** The mod file a text of this scheme shows. */
   static fileOf(uri: vscode.Uri): vscode.Uri {
-    return vscode.Uri.file(vscode.Uri.from({ scheme: 'file', path: uri.path.replace(/\.(txt|hks)$/, '') }).fsPath);
+    return modTextFileOf(uri);
   }
 
   private async render(uri: vscode.Uri): Promise<Uint8Array> {

@@ -24,7 +24,7 @@ import {
 } from '../../core/mod';
 import type { MountService } from '../mountService';
 import type { ModProjects } from './modProjects';
-import { forbiddenFor } from './modCopy';
+import { forbiddenFor } from './modWrites';
 import { showInformation, showWarning } from '../notify';
 
 /** `arch06-list:` the text of a list before or after a change, for the diff editor. */

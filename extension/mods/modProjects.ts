@@ -11,7 +11,8 @@ import * as vscode from 'vscode';
 import { type ActiveMod, type ModManifest, createMod, modSourceName, readModManifest } from '../../core/mod';
 import { isArch06Error } from '../../core/errors';
 import type { MountService } from '../mountService';
-import { ModTexts, patchManifestAfterSave } from './modCopy';
+import { MOD_TEXT_SCHEME, modTextFileOf } from './modTextUris';
+import { patchManifestAfterSave } from './modWrites';
 import { showError, showInformation, showWarning } from '../notify';
 
 const STATE_KEY = 'arch06.activeMods';
@@ -201,8 +202,8 @@ export class ModProjects implements vscode.Disposable {
   }
 
   private async saved(uri: vscode.Uri): Promise<void> {
-    // A string table's or a script's text saves into its mod file (ModTexts): that file changed.
-    const fsPath = uri.scheme === 'file' ? uri.fsPath : uri.scheme === ModTexts.scheme ? ModTexts.fileOf(uri).fsPath : undefined;
+    // A string table's or a script's text saves into its mod file (modCopy.ts ModTexts): that file changed.
+    const fsPath = uri.scheme === 'file' ? uri.fsPath : uri.scheme === MOD_TEXT_SCHEME ? modTextFileOf(uri).fsPath : undefined;
     if (fsPath === undefined) return;
     const mod = this.modOf(fsPath);
     if (!mod) return;

@@ -4,27 +4,13 @@
  * game's units, centimetres with Y up. Skinned parts are drawn as plain meshes: their vertices
  * are already in the bind pose.
  */
-import {
-  Box3,
-  BufferAttribute,
-  BufferGeometry,
-  Color,
-  DoubleSide,
-  Group,
-  Matrix4,
-  Mesh,
-  MeshStandardMaterial,
-  Object3D,
-  Quaternion,
-  Scene,
-  Vector3,
-} from 'three';
+import { Box3, BufferAttribute, BufferGeometry, Color, DoubleSide, Group, Matrix4, Mesh, MeshStandardMaterial, Object3D, Scene, Vector3 } from 'three';
 import type { VertexNormalsHelper } from 'three/examples/jsm/helpers/VertexNormalsHelper.js';
 import type { VertexTangentsHelper } from 'three/examples/jsm/helpers/VertexTangentsHelper.js';
 import { CSS2DObject } from 'three/examples/jsm/renderers/CSS2DRenderer.js';
 import type { MeshModel, ModelPart } from '../../core/model';
 import { nameHashes, reverseTriangles, windingOf } from '../../core/model';
-import type { BoneOverlay } from './overlays';
+import { type BoneOverlay, boneWorlds } from './boneOverlay';
 
 /** A drawn part: its mesh, its own material (for selection highlight), helpers made on demand. */
 export interface PartView {
@@ -68,16 +54,6 @@ export function disposeObject(root: Object3D): void {
     // Labels live in the label layer's DOM; removing their group from the scene does not remove them.
     if (o instanceof CSS2DObject) o.element.remove();
   });
-}
-
-/** World matrices (centimetres) of the bind pose: world = parent world × local TRS. */
-export function boneWorlds(m: MeshModel): Matrix4[] {
-  const out: Matrix4[] = [];
-  for (const [i, b] of (m.skeleton?.bones ?? []).entries()) {
-    const local = new Matrix4().compose(new Vector3(...b.translation), new Quaternion(...b.rotation).normalize(), new Vector3(b.scale, b.scale, b.scale));
-    out.push(b.parent >= 0 && b.parent < i ? out[b.parent]!.clone().multiply(local) : local);
-  }
-  return out;
 }
 
 /** Bone and socket positions (centimetres), for framing a model that has no mesh. */
