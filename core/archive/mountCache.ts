@@ -9,9 +9,9 @@
  * and catalogue are built again and the file rewritten through the one write primitive.
  */
 import { createHash } from 'node:crypto';
-import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { isArch06Error } from '../errors';
+import { readFileBytes } from '../io/node/fileSource';
 import { writeFileAtomic } from '../io/node/outputFolder';
 import { MemberCatalog } from './memberCatalog';
 import { MergedIndex } from './mergedIndex';
@@ -73,9 +73,9 @@ export class MountCache {
 
   private contents(): { contents?: MountCacheContents; reason?: string } {
     if (this.read) return this.read;
-    let bytes: Buffer;
+    let bytes: Uint8Array;
     try {
-      bytes = fs.readFileSync(this.file);
+      bytes = readFileBytes(this.file);
     } catch {
       return (this.read = { reason: 'absent' });
     }

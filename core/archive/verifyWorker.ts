@@ -8,7 +8,7 @@
 import { isMainThread, parentPort, workerData } from 'node:worker_threads';
 import { isArch06Error } from '../errors';
 import { FileByteSource } from '../io/node/fileSource';
-import type { FileStamp } from '../io/node/disk';
+import { type FileStamp, fileChange } from '../io/node/disk';
 import { LtarSource } from './ltarSource';
 import { type UnitResult, type VerifyUnit, runUnit } from './verifyUnits';
 
@@ -38,7 +38,9 @@ export function isVerifyWorker(): boolean {
 /** The result of a unit whose archive could not be opened here. */
 function unopened(task: VerifyTask, e: unknown): UnitResult {
   const r: UnitResult = { entries: 0, bytes: 0, failures: [], unsupportedChunks: {}, unsupportedForms: {}, chunksByCodec: {}, last: `${task.name}` };
-  if (isArch06Error(e) && e.code === 'CHANGED_ON_DISK') r.changed = { at: task.unit.first, detail: e.description };
+  // Said as the calling thread says it: the file against the stamp the mount opened.
+  if (isArch06Error(e) && e.code === 'CHANGED_ON_DISK')
+    r.changed = { at: task.unit.first, detail: fileChange(task.diskPath, task.stamp)?.detail ?? e.description };
   else {
     r.failures.push({
       source: task.name,
