@@ -49,13 +49,19 @@ async function membersOnSettledMount(service: MountService, gamePath: string): P
 export async function patchManifestAfterSave(service: MountService, mod: ActiveMod, fsPath: string, remount: () => void): Promise<void> {
   const gamePath = path.relative(mod.folder, fsPath).split(path.sep).join('\\');
   const found = await membersOnSettledMount(service, gamePath);
-  if (!found) return;
+  if (!found) {
+    service.log(`mod ${mod.name}: saved ${gamePath}: no bundle of the mount declares it, no manifest to patch`);
+    return;
+  }
   const { m, rows } = found;
   const size = (await vscode.workspace.fs.stat(vscode.Uri.file(fsPath))).size;
   for (const bundle of new Set(rows.map((r) => r.bundle))) {
     try {
       const patched = patchedManifest(m, bundle, gamePath, size);
-      if (!patched) continue;
+      if (!patched) {
+        service.log(`mod ${mod.name}: saved ${gamePath}: ${bundle} already declares ${size} bytes`);
+        continue;
+      }
       writeModFile(mod.folder, patched.path, patched.bytes, { overwrite: true, forbid: forbiddenFor(service, [mod]) });
       service.log(`mod ${mod.name}: ${patched.path} patched: ${gamePath} declared ${size} bytes (was ${patched.from})`);
       void showInformation(
