@@ -17,39 +17,17 @@ import * as path from 'node:path';
 import { Arch06Error, isArch06Error } from '../../core/errors';
 import { defaultHasher, formatHash } from '../../core/hash';
 import { parseMmsh, Mmsh, parseSkel, Skel, skelBonesByHash, MMSH_MAGIC, MMSH_VERSION, SKEL_MAGIC, SKEL_VERSION } from '../../core/formats/mesh';
-import {
-  meshModelFromSkel,
-  SkeletonLookup,
-  findSiblingSkeleton,
-  meshModelWithSkeleton,
-  MeshModel,
-  writeGlb,
-  ModelAttempt,
-  prefabKindOf,
-  readPrefabLike,
-} from '../../core/model';
-// --glb OUT: the glTF writer (core/model/glb.ts, `writeGlb(model)`).
-import { writeFileAtomic } from '../../core/io/node';
+import { meshModelFromSkel, SkeletonLookup, findSiblingSkeleton, meshModelWithSkeleton, MeshModel } from '../../core/model';
 import { FieldReader } from '../../core/io';
-import {
-  PRFB_MAGIC,
-  PRFB_VERSION,
-  MESH_MAGIC,
-  WORLD_MESH_VERSION,
-  Prfb,
-  parsePrfb,
-  prfbNotes,
-  WorldMesh,
-  parseWorldMesh,
-  worldMeshNotes,
-  Tables,
-} from '../../core/formats/prefab';
+import { PRFB_MAGIC, PRFB_VERSION, MESH_MAGIC, WORLD_MESH_VERSION, parsePrfb, parseWorldMesh } from '../../core/formats/prefab';
 import { Mount } from '../../core/archive';
 import type { SourceEntry } from '../../core/archive';
 import { ParsedArgs, flagString, need } from '../args';
 import { escapeControls, escapeName, printJson, refuseInsideInstall, writeOut } from '../output';
 import { readEntryChecked, readFileChecked } from '../limits';
 import { openMount } from './mountCommands';
+import { writeGlbOption } from './meshGlb';
+import { prefabKind, showPrefabLike } from './meshPrefab';
 
 const isSkelPath = (p: string): boolean => /\.skel$/i.test(p);
 
@@ -144,16 +122,6 @@ async function diskSkeleton(meshFile: string, explicit: string | undefined): Pro
       return undefined;
     }
   });
-}
-
-/** `--glb OUT`: LOD 0 of the model as glTF binary. */
-function writeGlbOption(model: MeshModel, args: ParsedArgs, forbid: string[]): { file: string; bytes: number } | undefined {
-  const out = flagString(args, 'glb');
-  if (out === undefined) return undefined;
-  if (!out) throw new Arch06Error('BAD_ARGUMENT', '--glb needs a file name', { field: 'glb' });
-  const glb = writeGlb(model);
-  writeFileAtomic(out, glb, { forbid });
-  return { file: out, bytes: glb.length };
 }
 
 /** The JSON description of a mesh (see the file comment). */
@@ -355,152 +323,6 @@ function showSkel(skel: Skel, args: ParsedArgs, forbid: string[]): number {
   for (const a of skel.anixNames) lines.push(`anix ${escapeName(a)}`);
   for (const n of skel.notes) lines.push(`note: ${n}`);
   if (glb) lines.push(`wrote ${glb.file} (${glb.bytes} bytes)`);
-  writeOut(lines.map(escapeControls).join('\n') + '\n');
-  return 0;
-}
-
-// ---- PRFB (.inst) and MESH (.wldmsh) --------------------------------------------------------
-
-/** PRFB / MESH by extension, else by magic (a .mesh is MMSH). */
-function prefabKind(p: string, bytes: Uint8Array): 'PRFB' | 'MESH' | undefined {
-  if (/\.inst$/i.test(p)) return 'PRFB';
-  if (/\.wldmsh$/i.test(p)) return 'MESH';
-  return prefabKindOf(bytes);
-}
-
-const hex = (v: number): string => formatHash(v >>> 0);
-
-function describeTables(t: Tables | undefined): Record<string, unknown> | null {
-  if (!t) return null;
-  return {
-    confidence: t.confidence,
-    drawsOffset: t.drawsOffset,
-    draws: t.draws.map((d) => ({
-      index: d.index,
-      offset: d.offset,
-      vertexCount: d.vertexCount,
-      indexStart: d.indexStart,
-      base: d.base,
-      triangles: d.triangles,
-      material: d.material,
-      format: d.format,
-      vend: d.vend,
-      unknown44: d.unknown44.asFloat,
-      unknown48: d.unknown48.asFloat,
-      words: [d.word0, d.vertexCount2, d.word7, d.word8],
-    })),
-    formats: t.formats
-      ? {
-          offset: t.formats.offset,
-          size: t.formats.size,
-          framing: t.formats.framing,
-          count: t.formats.count,
-          formats: t.formats.formats.map((f) => ({
-            index: f.index,
-            offset: f.offset,
-            strides: f.strides,
-            entries: f.entries.map((e) => ({
-              stream: e.stream,
-              type: e.type,
-              typeName: e.typeName,
-              usage: e.usage,
-              usageName: e.usageName,
-              index: e.index,
-              size: e.size,
-              streamOffset: e.streamOffset,
-            })),
-          })),
-        }
-      : null,
-    materials: t.materials
-      ? { offset: t.materials.offset, size: t.materials.size, encoding: t.materials.encoding, paths: t.materials.paths.map((m) => m.path) }
-      : null,
-    end: t.end,
-    notes: t.notes,
-  };
-}
-
-function describeModel(a: ModelAttempt): Record<string, unknown> {
-  return {
-    model: a.model
-      ? {
-          lods: a.model.lods.map((l) => ({ index: l.index, vertices: l.vertices, triangles: l.triangles, parts: l.parts.map((p) => p.name) })),
-          bounds: a.model.bounds,
-        }
-      : null,
-    modelReason: a.reason ?? null,
-  };
-}
-
-function describePrfb(p: Prfb, a: ModelAttempt): Record<string, unknown> {
-  return {
-    file: p.file,
-    size: p.size,
-    format: 'PRFB',
-    version: p.version,
-    confidence: p.confidence,
-    hash: hex(p.hash),
-    header: p.header,
-    counts: p.counts,
-    lods: {
-      offset: p.lods.offset,
-      end: p.lods.end,
-      count: p.lods.records.length,
-      stop: p.lods.stop,
-      nextReading: p.lods.nextReading,
-      records: p.lods.records.map((r) => ({ ...r, tag: hex(r.tag), nameHash: r.nameHash === undefined ? undefined : hex(r.nameHash), raw: r.raw.map(hex) })),
-      groups: p.lods.groups.map((g) => ({ tag: hex(g.tag), roots: g.roots, units: g.units, chains: g.chains })),
-    },
-    tables: describeTables(p.tables),
-    buffers: p.buffers ?? null,
-    geometry: p.geometry ? { checkable: p.geometry.checkable, confidence: p.geometry.confidence, notes: p.geometry.notes } : null,
-    rest: p.rest ?? null,
-    ...describeModel(a),
-    notes: [...new Set([...prfbNotes(p), ...(a.model?.notes ?? []), ...(a.reason ? [`no model: ${a.reason}`] : [])])],
-  };
-}
-
-function describeWorldMesh(m: WorldMesh, a: ModelAttempt): Record<string, unknown> {
-  return {
-    file: m.file,
-    size: m.size,
-    format: 'MESH',
-    version: m.version,
-    confidence: m.confidence,
-    header: m.header,
-    counts: m.counts,
-    buffers: m.buffers,
-    tables: describeTables(m.tables),
-    geometry: m.geometry ? { checkable: m.geometry.checkable, confidence: m.geometry.confidence, notes: m.geometry.notes } : null,
-    rest: m.rest ?? null,
-    ...describeModel(a),
-    notes: [...new Set([...worldMeshNotes(m), ...(a.model?.notes ?? []), ...(a.reason ? [`no model: ${a.reason}`] : [])])],
-  };
-}
-
-function showPrefabLike(bytes: Uint8Array, file: string, kind: 'PRFB' | 'MESH', args: ParsedArgs, forbid: string[]): number {
-  const name = path.basename(file.replace(/\\/g, '/'));
-  const a = readPrefabLike(bytes, file, name, kind);
-  const d = a.kind === 'PRFB' ? describePrfb(a.prfb, a) : describeWorldMesh(a.worldMesh, a);
-  const summary = a.structure;
-  let glb: { file: string; bytes: number } | undefined;
-  if (flagString(args, 'glb') !== undefined) {
-    if (!a.model) throw new Arch06Error('INVALID', `no model to export: ${a.reason}`, { file, field: 'geometry' });
-    glb = writeGlbOption(a.model, args, forbid);
-  }
-  if (args.flags.has('json')) {
-    printJson({ ...d, glb: glb ?? null });
-    return 0;
-  }
-  const lines = [...summary];
-  if (a.model) {
-    for (const l of a.model.lods)
-      lines.push(
-        `LOD ${l.index}: ${l.vertices} vertices, ${l.triangles} triangles, ${l.parts.length} parts (${l.parts.map((p) => escapeName(p.name)).join(', ')})`,
-      );
-  } else lines.push(`no model: ${a.reason}`);
-  for (const n of d.notes as string[]) lines.push(`note: ${n}`);
-  if (glb) lines.push(`wrote ${glb.file} (${glb.bytes} bytes, LOD 0)`);
   writeOut(lines.map(escapeControls).join('\n') + '\n');
   return 0;
 }

@@ -362,7 +362,6 @@ const OVER_LIMIT: Record<string, string> = {
   'core/formats/texture/dds.ts': 'not yet split (issue 22)',
   'core/havokScript/parser.ts': 'not yet split (issue 22)',
   'core/sample/sampleGame.ts': 'not yet split (issue 22)',
-  'cli/commands/mesh.ts': 'not yet split (issue 22)',
   'server/server.ts': 'not yet split (issue 22)',
   'media/bundle/bundleView.ts': 'not yet split (issue 22)',
   'media/mesh/main.ts': 'not yet split (issue 22)',
