@@ -6,6 +6,7 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { MemberRow, Mount } from '../../core/archive';
+import { pathListKey } from '../../core/search';
 import { type ActiveMod, patchedManifest, writeModFile } from '../../core/mod';
 import type { MountService } from '../mountService';
 import { showInformation } from '../notify';
@@ -35,7 +36,12 @@ async function membersOnSettledMount(service: MountService, gamePath: string): P
       throw e;
     }
     if (service.mount !== m) continue;
-    const rows = listed?.members.filter((r) => r.path.toLowerCase() === gamePath.toLowerCase()) ?? [];
+    if (!listed) return undefined;
+    // The mod's copy is served loose, so its row is among the members listed as a mounted path.
+    const key = pathListKey(gamePath);
+    const rows = listed.members.filter((r) => pathListKey(r.path) === key);
+    const loose = listed.alsoDeclared.get(key);
+    if (loose) rows.push(loose);
     return rows.length ? { m, rows } : undefined;
   }
   return undefined;
