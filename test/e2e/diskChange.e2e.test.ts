@@ -55,9 +55,12 @@ test('an archive replaced while a file from it is open: notified, offered a relo
     const staged = path.join(work, `${ARCHIVE}.new`);
     fs.writeFileSync(staged, next);
     fs.renameSync(staged, archive);
+    const renamedAt = Date.now();
 
     // 3. The notification names the archive and how it changed; the sources were mounted again.
     const notice = await h.waitForNotification('the install changed on disk', 30_000);
+    // For the log only (the UI is polled every 250 ms; a loaded machine is slower): never asserted.
+    console.log(`[e2e] the change notice showed ${Date.now() - renamedAt} ms after the rename`);
     assert.match(notice, new RegExp(`${ARCHIVE.replace('.', '\\.')} replaced by another file \\(${next.length} bytes\\)`));
     assert.match(notice, /mounted again/);
 
