@@ -10,7 +10,7 @@ import { canDecode, decodeOodle, identifyCodec } from '../oodle';
 import { LtarEntry, LtarSource } from './ltarSource';
 import type { Mount } from './mount';
 import type { Source, SourceEntry } from './source';
-import type { VerifyFailure, VerifyReport } from './verify';
+import type { VerifyFailure, VerifyReport } from './verifyReport';
 
 /** Decoded bytes a unit aims at: small enough to balance two to sixteen threads, large enough that a message costs nothing beside it. */
 export const UNIT_BYTES = 32 << 20;
