@@ -20,22 +20,10 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { createMod, packMod } from '../core/mod';
+import { prng } from './prng';
 
 const FILES = 10_000;
 const TOTAL_MB = Number(process.env.ARCH06_BENCH_PACK_MB ?? 1024);
-
-/** xorshift32: the same mod every run. */
-function prng(seed: number): () => number {
-  let s = seed >>> 0 || 1;
-  return () => {
-    s ^= s << 13;
-    s >>>= 0;
-    s ^= s >>> 17;
-    s ^= s << 5;
-    s >>>= 0;
-    return s / 2 ** 32;
-  };
-}
 
 /** File sizes summing to TOTAL_MB: a skewed spread, as a mod's textures and scripts are. */
 function sizes(): number[] {

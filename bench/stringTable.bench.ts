@@ -16,6 +16,7 @@ import { spawnSync } from 'node:child_process';
 import { parseSkdb, writeSkdb } from '../core/formats/strings';
 import { HashDictionary, stringHash } from '../core/hash';
 import { type LanguageTable, StringTableModel } from '../extension/editors/stringTableModel';
+import { prng } from './prng';
 
 const KEYS = 68_547;
 const WINDOW = 120;
@@ -29,19 +30,6 @@ const EN = (
   'fortress shelob nemesis captain warchief overlord follower betrayal ambush blade arrow shadow memory ring gondor rohan minas ithil morgul'
 ).split(' ');
 const FR = EN.map((w) => [...w].reverse().join('') + 'é');
-
-/** xorshift32: the same table every run. */
-function prng(seed: number): () => number {
-  let s = seed >>> 0 || 1;
-  return () => {
-    s ^= s << 13;
-    s >>>= 0;
-    s ^= s >>> 17;
-    s ^= s << 5;
-    s >>>= 0;
-    return s / 2 ** 32;
-  };
-}
 
 interface Data {
   names: string[];

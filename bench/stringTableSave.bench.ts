@@ -19,23 +19,11 @@ import * as path from 'node:path';
 import { StringTableDocument, writeSkdb } from '../core/formats/strings';
 import { stringHash } from '../core/hash';
 import { writeFileAtomic } from '../core/io/node';
+import { prng } from './prng';
 
 const KEYS = 68_547;
 const RUNS = 15;
 const WORDS = 'the of and to ranger wraith uruk olog fortress shelob nemesis captain warchief overlord follower betrayal ambush blade arrow shadow'.split(' ');
-
-/** xorshift32: the same table every run. */
-function prng(seed: number): () => number {
-  let s = seed >>> 0 || 1;
-  return () => {
-    s ^= s << 13;
-    s >>>= 0;
-    s ^= s >>> 17;
-    s ^= s << 5;
-    s >>>= 0;
-    return s / 2 ** 32;
-  };
-}
 
 /** About 7.8 MB, as the shipped English table (seed 004: 7,797,584 bytes): ~53 UTF-16 units a key. */
 function generate(): { bytes: Uint8Array; names: string[] } {

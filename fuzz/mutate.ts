@@ -8,6 +8,7 @@
  */
 import type { FieldSpan } from '../core/io';
 import type { Rng } from './random';
+import { concatBytes } from '../core/io/concat';
 
 export interface Mutated {
   bytes: Uint8Array;
@@ -156,15 +157,7 @@ function shareAll(b: Uint8Array, fields: FieldSpan[], rnd: Rng): string {
   return `${n} of ${group.length} ${fieldShape(from.name)} = ${hex(v)}`;
 }
 
-function concat(...parts: Uint8Array[]): Uint8Array {
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  let at = 0;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.length;
-  }
-  return out;
-}
+const concat = (...parts: Uint8Array[]): Uint8Array => concatBytes(parts);
 
 const BLIND = ['bitflip', 'byteset', 'truncate', 'splice', 'insert', 'delete', 'repeat', 'garbage-run', 'zero-run', 'word'] as const;
 type Blind = (typeof BLIND)[number];

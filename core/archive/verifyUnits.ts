@@ -10,7 +10,7 @@ import { canDecode, decodeOodle, identifyCodec } from '../oodle';
 import { LtarEntry, LtarSource } from './ltarSource';
 import type { Mount } from './mount';
 import type { Source, SourceEntry } from './source';
-import type { VerifyFailure, VerifyReport } from './verifyReport';
+import type { VerifyReport } from './verifyReport';
 
 /** Decoded bytes a unit aims at: small enough to balance two to sixteen threads, large enough that a message costs nothing beside it. */
 export const UNIT_BYTES = 32 << 20;
@@ -25,13 +25,8 @@ export interface VerifyUnit {
   range?: { start: number; end: number; part: number };
 }
 
-export interface UnitResult {
-  entries: number;
-  bytes: number;
-  failures: VerifyFailure[];
-  unsupportedChunks: Record<string, number>;
-  unsupportedForms: Record<string, number>;
-  chunksByCodec: Record<string, number>;
+/** What one unit found: the report's counting fields, for its entries alone. */
+export interface UnitResult extends Pick<VerifyReport, 'entries' | 'bytes' | 'failures' | 'unsupportedChunks' | 'unsupportedForms' | 'chunksByCodec'> {
   /** The source's file changed on disk: reading stopped at entry `at`. */
   changed?: { at: number; detail: string };
   /** The last entry checked, for the progress line. */

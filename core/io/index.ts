@@ -14,3 +14,4 @@ export type { MagicOptions } from './magic';
 export type { Confidence } from './confidence';
 export { escapeControls, escapeName, unsafeNameReason } from './safeName';
 export { mdCode, mdFence, mdLines, mdText, noticeText } from './sinkText';
+export { concatBytes } from './concat';

@@ -18,6 +18,7 @@ import { stringHash, formatHash } from '../../hash/stringHash';
 import { quoteShort } from '../../io/bounded';
 import { tagValue } from '../../io/magic';
 import { SKDB_HEADER_SIZE, SKDB_KEY_SIZE, SKDB_VERSION, parseSkdb } from './skdb';
+import { concatBytes } from '../../io/concat';
 
 const LITTLE_ENDIAN = new Uint8Array(Uint32Array.of(1).buffer)[0] === 1;
 
@@ -258,14 +259,7 @@ export class StringTableDocument {
 
   /** The table as bytes: header words as read, keys ascending, offsets recomputed, the text ending the file. */
   toBytes(): Uint8Array {
-    const parts = this.toParts();
-    const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-    let at = 0;
-    for (const p of parts) {
-      out.set(p, at);
-      at += p.length;
-    }
-    return out;
+    return concatBytes(this.toParts());
   }
 
   /**

@@ -7,6 +7,7 @@
  */
 import { deflateSync } from 'node:zlib';
 import { Arch06Error } from '../../errors';
+import { concatBytes } from '../../io/concat';
 
 const PNG_SIGNATURE = Uint8Array.of(0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a);
 /** The PNG limit for width and height (2^31 - 1). */
@@ -73,11 +74,5 @@ export function encodePng(rgba: Uint8Array, width: number, height: number, optio
   // compression, filter, interlace: 0
   const idat = deflateSync(raw, { level: options.level ?? 6 });
   const parts = [PNG_SIGNATURE, chunk('IHDR', ihdr), chunk('IDAT', idat), chunk('IEND', new Uint8Array(0))];
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  let at = 0;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.length;
-  }
-  return out;
+  return concatBytes(parts);
 }
