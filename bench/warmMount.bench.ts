@@ -11,6 +11,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { LtarSource, MemberCatalog, Mount, MountCache, mountCacheFile } from '../core/archive';
+import { readTableFloor } from './ioFloor';
 
 const repo = path.resolve(__dirname, '..', '..');
 const dataDir = path.join(repo, 'bench-data', 'full');
@@ -40,14 +41,7 @@ function timeProcess(args: string[], env: NodeJS.ProcessEnv, runs: number): numb
 
 /** The plain reads a warm mount cannot avoid: each archive's header and tables, then the cache file. */
 function floorReads(archives: string[], cacheFile: string | undefined): void {
-  for (const file of archives) {
-    const fd = fs.openSync(file, 'r');
-    const h = Buffer.alloc(0x30);
-    fs.readSync(fd, h, 0, 0x30, 0);
-    const n = h.readUInt32LE(8) + h.readUInt32LE(16) * 30 + h.readUInt32LE(12) * 16;
-    fs.readSync(fd, Buffer.allocUnsafe(n), 0, n, 0x30);
-    fs.closeSync(fd);
-  }
+  readTableFloor(archives);
   if (cacheFile) fs.readFileSync(cacheFile);
 }
 
