@@ -8,7 +8,7 @@ import { DirectorySource } from './directorySource';
 import { LtarSource } from './ltarSource';
 import { Mount } from './mount';
 import { Source } from './source';
-import { UnitMerger, planUnits, runUnit } from './verifyUnits';
+import { type UnitResult, UnitMerger, planUnits, runUnit } from './verifyUnits';
 import type { VerifyReport } from './verifyReport';
 
 export type { VerifyFailure, VerifyReport } from './verifyReport';
@@ -87,7 +87,10 @@ export function verifyMount(mount: Mount, options: VerifyOptions = {}): VerifyRe
     beginSource(s, report);
     for (; u < units.length && units[u].source === si; u++) {
       if (merger.skips(units[u])) continue;
-      const r = runUnit(s, units[u], block, options.isCancelled);
+      // Progress after each entry, not each unit: a unit holds up to ~32 MiB of decoding.
+      const onEntry =
+        options.onProgress && ((soFar: UnitResult) => options.onProgress!(merger.done + soFar.entries, total, soFar.last, report.bytes + soFar.bytes));
+      const r = runUnit(s, units[u], block, options.isCancelled, onEntry);
       if (options.isCancelled?.()) return report;
       merger.add(units[u], r);
       options.onProgress?.(merger.done, total, r.last, report.bytes);

@@ -72,7 +72,14 @@ const bump = (counts: Record<string, number>, key: string, n = 1): void => {
 };
 
 /** Check the unit's entries of `s` (its bytes read in `block`-sized ranges); never throws for what it reads. */
-export function runUnit(s: Source, unit: VerifyUnit, block: number, isCancelled?: () => boolean): UnitResult {
+export function runUnit(
+  s: Source,
+  unit: VerifyUnit,
+  block: number,
+  isCancelled?: () => boolean,
+  /** After each entry (the calling thread's progress line): the unit's result so far. */
+  onEntry?: (soFar: UnitResult) => void,
+): UnitResult {
   const r: UnitResult = { entries: 0, bytes: 0, failures: [], unsupportedChunks: {}, unsupportedForms: {}, chunksByCodec: {}, last: '' };
   for (let i = unit.first; i < unit.end; i++) {
     if (isCancelled?.()) return r;
@@ -106,6 +113,7 @@ export function runUnit(s: Source, unit: VerifyUnit, block: number, isCancelled?
       if (isArch06Error(e) && e.code === 'UNSUPPORTED_FORM' && entry instanceof LtarEntry) countUnsupportedForms(entry, r);
     }
     if ((unit.range?.part ?? 0) === 0) r.entries++;
+    onEntry?.(r);
   }
   return r;
 }
