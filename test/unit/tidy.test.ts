@@ -368,7 +368,6 @@ const OVER_LIMIT: Record<string, string> = {
   'core/formats/mesh/mmsh/info.ts parseInfo': 'not yet split (issue 22)',
   'core/formats/mesh/mmsh/vertices.ts decodeMmshMesh': 'not yet split (issue 22)',
   'core/formats/mesh/mmsh/writer.ts writeMmsh': 'not yet split (issue 22)',
-  'core/formats/mesh/skel/reader.ts parseSkel': 'not yet split (issue 22)',
   'core/formats/prefab/tables/search.ts locateTables': 'not yet split (issue 22)',
   'core/formats/texture/dds.ts parseDds': 'not yet split (issue 22)',
   'core/text/registryText.ts renderParsedRegistry': 'not yet split (issue 22)',
