@@ -364,7 +364,6 @@ const OVER_LIMIT: Record<string, string> = {
   'server/server.ts': 'not yet split (issue 22)',
   'media/bundle/bundleView.ts': 'not yet split (issue 22)',
   'media/mesh/main.ts': 'not yet split (issue 22)',
-  'core/formats/prefab/tables/search.ts locateTables': 'not yet split (issue 22)',
   'core/text/registryText.ts renderParsedRegistry': 'not yet split (issue 22)',
 };
 
