@@ -30,32 +30,96 @@ import {
   MmshMeshInfo,
 } from './layout';
 
+/** The fixed fields opening the info section: the counts every later table is read with. */
+interface InfoFixed {
+  readonly offset: number;
+  readonly G: number;
+  readonly C: number;
+  readonly L: number;
+  readonly meshCount: number;
+  readonly unknown14: number;
+  readonly S: number;
+  readonly ML: number;
+  readonly SL: number;
+  readonly VL: number;
+  readonly attributeTotal: number;
+  readonly cullDistance: number;
+  readonly sphereV: [number, number, number, number];
+  readonly B: number;
+  readonly boneSectionSize: number;
+  /** The offset of fixed field `k` (relative to the section start), for errors naming a count. */
+  at(k: number): number;
+}
+
 export function parseInfo(r: FieldReader, notes: string[], uncertain: (n: string) => void): MmshInfo {
-  const file = r.file;
+  const x = readFixed(r);
+  const lodGroupIds: number[] = [];
+  r.fits(x.G, 4, 'info.lodGroupCount', x.at(0x04));
+  for (let i = 0; i < x.G; i++) lodGroupIds.push(r.u32(`info.lodGroupIds[${i}]`));
+  const connections = readConnections(r, x);
+  const lods = readLodInfos(r, x, uncertain);
+  const meshes = readMeshInfos(r, x, lods);
+  const lodSection = readLodSection(r, x);
+  const layouts = readLayouts(r, x, uncertain);
+  const bones = readBones(r, x, uncertain);
+  notes.push('info +0x14, MeshInfo unk7/unk8 and the connection flags are UNCERTAIN and kept raw');
+  const { offset, sphereV } = x;
+  return {
+    offset,
+    size: r.end - offset,
+    lodGroupCount: x.G,
+    connectionCount: x.C,
+    lodCount: x.L,
+    meshCount: x.meshCount,
+    unknown14: x.unknown14,
+    lodSettingsCount: x.S,
+    meshLodCount: x.ML,
+    shadowLodCount: x.SL,
+    layoutCount: x.VL,
+    attributeTotal: x.attributeTotal,
+    cullDistance: x.cullDistance,
+    sphere: { center: [sphereV[0], sphereV[1], sphereV[2]], radius: sphereV[3] },
+    boneCount: x.B,
+    boneSectionSize: x.boneSectionSize,
+    lodGroupIds,
+    connections,
+    lods,
+    meshes,
+    lodSection,
+    layouts,
+    bones,
+  };
+}
+
+function readFixed(r: FieldReader): InfoFixed {
   const offset = r.pos;
   r.sectionId(MMSH_INFO_ID, 'info.sectionId');
   r.need(MMSH_INFO_FIXED_SIZE - 4, 'info.fixed');
-  const G = r.u32('info.lodGroupCount');
-  const C = r.u32('info.connectionCount');
-  const L = r.u32('info.lodCount');
-  const meshCount = r.u32('info.meshCount');
-  const unknown14 = r.u32('info.unknown14');
-  const S = r.u32('info.lodSettingsCount');
-  const ML = r.u32('info.meshLodCount');
-  const SL = r.u32('info.shadowLodCount');
-  const VL = r.u32('info.layoutCount');
-  const attributeTotal = r.u32('info.attributeTotal');
-  const cullDistance = r.f32('info.cullDistance');
-  const sphereV = r.vec4('info.sphere');
-  const B = r.u32('info.boneCount');
-  const boneSectionSize = r.u32('info.boneSectionSize');
-  const at = (k: number): number => offset + k;
+  return {
+    offset,
+    G: r.u32('info.lodGroupCount'),
+    C: r.u32('info.connectionCount'),
+    L: r.u32('info.lodCount'),
+    meshCount: r.u32('info.meshCount'),
+    unknown14: r.u32('info.unknown14'),
+    S: r.u32('info.lodSettingsCount'),
+    ML: r.u32('info.meshLodCount'),
+    SL: r.u32('info.shadowLodCount'),
+    VL: r.u32('info.layoutCount'),
+    attributeTotal: r.u32('info.attributeTotal'),
+    cullDistance: r.f32('info.cullDistance'),
+    sphereV: r.vec4('info.sphere'),
+    B: r.u32('info.boneCount'),
+    boneSectionSize: r.u32('info.boneSectionSize'),
+    at: (k: number): number => offset + k,
+  };
+}
 
-  r.fits(G, 4, 'info.lodGroupCount', at(0x04));
-  const lodGroupIds: number[] = [];
-  for (let i = 0; i < G; i++) lodGroupIds.push(r.u32(`info.lodGroupIds[${i}]`));
-
-  r.fits(C, MMSH_CONNECTION_SIZE, 'info.connectionCount', at(0x08));
+/** The connection records: LOD group, data block and material slot, each checked against the counts. */
+function readConnections(r: FieldReader, x: InfoFixed): MmshConnection[] {
+  const { file } = r;
+  const { G, C, L } = x;
+  r.fits(C, MMSH_CONNECTION_SIZE, 'info.connectionCount', x.at(0x08));
   const connections: MmshConnection[] = [];
   for (let i = 0; i < C; i++) {
     const o = r.pos;
@@ -90,8 +154,14 @@ export function parseInfo(r: FieldReader, notes: string[], uncertain: (n: string
       });
     connections.push({ index: i, offset: o, lodGroup, lod, material, flags });
   }
+  return connections;
+}
 
-  r.fits(L, MMSH_LODINFO_SIZE, 'info.lodCount', at(0x0c));
+/** The LodInfo table: per data block its byte sizes, mesh count and triangle ladder; the mesh counts must add up. */
+function readLodInfos(r: FieldReader, x: InfoFixed, uncertain: (n: string) => void): MmshLodInfo[] {
+  const { file } = r;
+  const { L, meshCount } = x;
+  r.fits(L, MMSH_LODINFO_SIZE, 'info.lodCount', x.at(0x0c));
   const lods: MmshLodInfo[] = [];
   let meshSum = 0;
   for (let i = 0; i < L; i++) {
@@ -133,14 +203,18 @@ export function parseInfo(r: FieldReader, notes: string[], uncertain: (n: string
   if (meshSum !== meshCount) {
     throw new Arch06Error('INVALID', 'the LodInfo mesh counts do not add up to info.meshCount', {
       file,
-      offset: at(0x10),
+      offset: x.at(0x10),
       field: 'info.meshCount',
       expected: `${meshSum} (sum over LodInfo)`,
       actual: String(meshCount),
     });
   }
+  return lods;
+}
 
-  r.fits(meshCount, MMSH_MESHINFO_SIZE, 'info.meshCount', at(0x10));
+/** The MeshInfo table: the meshes of each data block in turn, with their vertex, index and palette ranges. */
+function readMeshInfos(r: FieldReader, x: InfoFixed, lods: MmshLodInfo[]): MmshMeshInfo[] {
+  r.fits(x.meshCount, MMSH_MESHINFO_SIZE, 'info.meshCount', x.at(0x10));
   const meshes: MmshMeshInfo[] = [];
   for (const l of lods) {
     for (let k = 0; k < l.meshCount; k++) {
@@ -175,8 +249,11 @@ export function parseInfo(r: FieldReader, notes: string[], uncertain: (n: string
       });
     }
   }
+  return meshes;
+}
 
-  // LOD section.
+/** The LOD section: settings, then the mesh and shadow LOD distances and links. */
+function readLodSection(r: FieldReader, x: InfoFixed): MmshLodSection {
   const lodOffset = r.pos;
   r.sectionId(MMSH_LOD_SECTION_ID, 'info.lodSection.sectionId');
   const u32s = (n: number, field: string, countField: string, countAt: number): number[] => {
@@ -191,18 +268,21 @@ export function parseInfo(r: FieldReader, notes: string[], uncertain: (n: string
     for (let i = 0; i < n; i++) out.push(r.f32(`${field}[${i}]`));
     return out;
   };
-  const lodSection: MmshLodSection = {
+  return {
     offset: lodOffset,
-    settings: u32s(S, 'info.lodSection.settings', 'info.lodSettingsCount', at(0x18)),
-    meshLodDistances: f32s(ML, 'info.lodSection.meshLodDistances', 'info.meshLodCount', at(0x1c)),
-    shadowLodDistances: f32s(SL, 'info.lodSection.shadowLodDistances', 'info.shadowLodCount', at(0x20)),
-    meshLodLinks: u32s(ML, 'info.lodSection.meshLodLinks', 'info.meshLodCount', at(0x1c)),
-    shadowLodLinks: u32s(SL, 'info.lodSection.shadowLodLinks', 'info.shadowLodCount', at(0x20)),
+    settings: u32s(x.S, 'info.lodSection.settings', 'info.lodSettingsCount', x.at(0x18)),
+    meshLodDistances: f32s(x.ML, 'info.lodSection.meshLodDistances', 'info.meshLodCount', x.at(0x1c)),
+    shadowLodDistances: f32s(x.SL, 'info.lodSection.shadowLodDistances', 'info.shadowLodCount', x.at(0x20)),
+    meshLodLinks: u32s(x.ML, 'info.lodSection.meshLodLinks', 'info.meshLodCount', x.at(0x1c)),
+    shadowLodLinks: u32s(x.SL, 'info.lodSection.shadowLodLinks', 'info.shadowLodCount', x.at(0x20)),
   };
+}
 
-  // Vertex layouts.
+/** The vertex layouts section: per layout its attributes (stream, type, semantic, channel). */
+function readLayouts(r: FieldReader, x: InfoFixed, uncertain: (n: string) => void): MmshLayout[] {
+  const { VL, attributeTotal } = x;
   r.sectionId(MMSH_LAYOUT_SECTION_ID, 'info.layouts.sectionId');
-  r.fits(VL, 4, 'info.layoutCount', at(0x24));
+  r.fits(VL, 4, 'info.layoutCount', x.at(0x24));
   const layouts: MmshLayout[] = [];
   let attrSum = 0;
   for (let i = 0; i < VL; i++) {
@@ -235,19 +315,24 @@ export function parseInfo(r: FieldReader, notes: string[], uncertain: (n: string
   }
   if (attrSum !== attributeTotal) uncertain(`info.attributeTotal is ${attributeTotal}, the layouts hold ${attrSum} attributes (S4 reads it as the total)`);
   for (const l of layouts) for (const n of l.notes) uncertain(`layout ${l.index}: ${n}`);
+  return layouts;
+}
 
-  // Bones.
+/** The bone section closing the info section: 40 bytes per bone, parents checked, child counts compared. */
+function readBones(r: FieldReader, x: InfoFixed, uncertain: (n: string) => void): MmshBone[] {
+  const { file } = r;
+  const { B, boneSectionSize } = x;
   r.sectionId(MMSH_BONE_SECTION_ID, 'info.bones.sectionId');
   if (boneSectionSize !== B * MMSH_BONE_SIZE) {
     throw new Arch06Error('INVALID', 'the bone section size is not 40 bytes per bone', {
       file,
-      offset: at(0x44),
+      offset: x.at(0x44),
       field: 'info.boneSectionSize',
       expected: `${B * MMSH_BONE_SIZE} (40 x ${B})`,
       actual: String(boneSectionSize),
     });
   }
-  r.fits(B, MMSH_BONE_SIZE, 'info.boneCount', at(0x40));
+  r.fits(B, MMSH_BONE_SIZE, 'info.boneCount', x.at(0x40));
   const bones: MmshBone[] = [];
   for (let i = 0; i < B; i++) {
     const o = r.pos;
@@ -273,33 +358,7 @@ export function parseInfo(r: FieldReader, notes: string[], uncertain: (n: string
   for (const b of bones) if (b.parent >= 0) children[b.parent]!++;
   const wrongChildren = bones.filter((b) => b.childCount !== children[b.index]).length;
   if (wrongChildren) uncertain(`${wrongChildren} MMSH bones have a child count that differs from the number of bones naming them as parent`);
-  notes.push('info +0x14, MeshInfo unk7/unk8 and the connection flags are UNCERTAIN and kept raw');
-
-  return {
-    offset,
-    size: r.end - offset,
-    lodGroupCount: G,
-    connectionCount: C,
-    lodCount: L,
-    meshCount,
-    unknown14,
-    lodSettingsCount: S,
-    meshLodCount: ML,
-    shadowLodCount: SL,
-    layoutCount: VL,
-    attributeTotal,
-    cullDistance,
-    sphere: { center: [sphereV[0], sphereV[1], sphereV[2]], radius: sphereV[3] },
-    boneCount: B,
-    boneSectionSize,
-    lodGroupIds,
-    connections,
-    lods,
-    meshes,
-    lodSection,
-    layouts,
-    bones,
-  };
+  return bones;
 }
 
 /** The LOD section as levels, or [] when it does not read that way. */

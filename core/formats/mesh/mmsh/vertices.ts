@@ -6,7 +6,7 @@
  */
 import { Arch06Error } from '../../../errors';
 import { ComponentType, leadingComponents, readBytes4, readComponents } from '../../../io/strided';
-import { MMSH_SEMANTIC, MMSH_TYPE, MMSH_TYPES, MMSH_WEIGHT_BYTE_OF_SLOT, Mmsh, MmshLayout, MmshMeshInfo } from './layout';
+import { MMSH_SEMANTIC, MMSH_TYPE, MMSH_TYPES, MMSH_WEIGHT_BYTE_OF_SLOT, Mmsh, MmshAttribute, MmshLayout, MmshMeshInfo } from './layout';
 
 export interface MmshAttributeResult {
   attribute: number;
@@ -64,40 +64,11 @@ export function decodeMmshMesh(mmsh: Mmsh, meshIndex: number): MmshMeshData {
   if (!m) throw new Arch06Error('BAD_ARGUMENT', 'no such mesh', { file, field: 'mesh', expected: `0..${info.meshes.length - 1}`, actual: String(meshIndex) });
   const layout = info.layouts[m.layout]!;
   const vblock = data.vertexBlocks[m.lod]!;
-  const fblock = data.faceBlocks[m.lod]!;
-  const pblock = data.paletteBlocks[m.lod]!;
   const n = m.vertexCount;
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const notes: string[] = [];
-  const field = `mesh[${m.index}]`;
-
-  // Indices (local to the mesh).
-  const indices = new Uint16Array(m.indexCount);
-  const iAt = fblock.offset + m.firstIndex * 2;
-  for (let i = 0; i < m.indexCount; i++) {
-    const v = view.getUint16(iAt + 2 * i, true);
-    if (v >= n)
-      throw new Arch06Error('OUT_OF_RANGE', 'triangle index outside the mesh', {
-        file,
-        offset: iAt + 2 * i,
-        field: `${field}.indices[${i}]`,
-        expected: `< ${n} (indices are local to the mesh)`,
-        actual: String(v),
-      });
-    indices[i] = v;
-  }
-  const palette = Uint8Array.from(bytes.subarray(pblock.offset + m.firstPalette, pblock.offset + m.firstPalette + m.paletteCount));
-  for (let i = 0; i < palette.length; i++) {
-    if (palette[i]! >= info.boneCount) {
-      throw new Arch06Error('OUT_OF_RANGE', 'palette entry names a bone that does not exist', {
-        file,
-        offset: pblock.offset + m.firstPalette + i,
-        field: `${field}.palette[${i}]`,
-        expected: `< ${info.boneCount}`,
-        actual: String(palette[i]),
-      });
-    }
-  }
+  const indices = readIndices(mmsh, m, view);
+  const palette = readPalette(mmsh, m);
 
   // Where each stream starts; an attribute of unknown size is sized from the data when it is the only one.
   const streams = streamPlacement(mmsh, m, layout, notes);
@@ -123,114 +94,203 @@ export function decodeMmshMesh(mmsh: Mmsh, meshIndex: number): MmshMeshData {
     }
     const { start, stride } = place;
     const first = vblock.offset + start;
-    const at = (v: number): number => first + v * stride;
-    const readF = (count: number, kind: ComponentType): Float32Array => readComponents(view, first, stride, n, count, kind);
-    const readU8 = (): Uint8Array => readBytes4(bytes, first, stride, n);
-    const xyz = (src: Float32Array, comps: number): Float32Array => leadingComponents(src, n, comps, 3);
-    const unsupported = (): void =>
-      fail('INVALID', `${a.semanticName} stored as ${a.typeName} is not supported`, supportedFor(a.semantic), a.typeName ?? String(a.type));
-    switch (a.semantic) {
-      case MMSH_SEMANTIC.POSITION: {
-        if (a.channel !== 0) {
-          res.status = 'skipped';
-          res.note = `second position channel ${a.channel}`;
-          break;
-        }
-        if (a.type === MMSH_TYPE.F16X4 || a.type === MMSH_TYPE.F32X4) {
-          const raw = readF(4, a.type === MMSH_TYPE.F16X4 ? 'f16' : 'f32');
-          out.positions = xyz(raw, 4);
-          out.positionW = new Float32Array(n);
-          let off = 0;
-          for (let v = 0; v < n; v++) {
-            out.positionW[v] = raw[v * 4 + 3]!;
-            if (raw[v * 4 + 3] !== 1) off++;
-          }
-          if (off) notes.push(`${off} of ${n} positions have w != 1`);
-        } else if (a.type === MMSH_TYPE.F32X3) out.positions = readF(3, 'f32');
-        else unsupported();
-        break;
-      }
-      case MMSH_SEMANTIC.NORMAL:
-      case MMSH_SEMANTIC.TANGENT:
-      case MMSH_SEMANTIC.BITANGENT: {
-        if (a.channel !== 0) {
-          res.status = 'skipped';
-          res.note = `channel ${a.channel}`;
-          break;
-        }
-        let v: Float32Array | undefined;
-        if (a.type === MMSH_TYPE.F32X3) v = readF(3, 'f32');
-        else if (a.type === MMSH_TYPE.F32X4) v = xyz(readF(4, 'f32'), 4);
-        else if (a.type === MMSH_TYPE.F16X4) v = xyz(readF(4, 'f16'), 4);
-        else {
-          unsupported();
-          break;
-        }
-        if (a.semantic === MMSH_SEMANTIC.NORMAL) out.normals = v;
-        else if (a.semantic === MMSH_SEMANTIC.TANGENT) out.tangents = v;
-        else out.bitangents = v;
-        break;
-      }
-      case MMSH_SEMANTIC.TEXCOORD: {
-        if (a.type === MMSH_TYPE.F32X2) out.uvs.set(a.channel, readF(2, 'f32'));
-        else if (a.type === MMSH_TYPE.S16X2) {
-          const raw = readF(2, 's16');
-          let min = Infinity;
-          let max = -Infinity;
-          for (let i = 0; i < raw.length; i++) {
-            const x = raw[i]!;
-            if (x < min) min = x;
-            if (x > max) max = x;
-            raw[i] = x * MMSH_S16_UV_SCALE;
-          }
-          out.uvRanges.set(a.channel, { type: 's16x2', min: n ? min : 0, max: n ? max : 0 });
-          out.uvs.set(a.channel, raw);
-        } else unsupported();
-        break;
-      }
-      case MMSH_SEMANTIC.COLOR:
-        if (a.type === MMSH_TYPE.U8X4) out.colors = readU8();
-        else unsupported();
-        break;
-      case MMSH_SEMANTIC.WEIGHTS: {
-        if (a.type !== MMSH_TYPE.U8X4) {
-          unsupported();
-          break;
-        }
-        const stored = readU8();
-        const w = new Uint8Array(n * 4);
-        let off = 0;
-        for (let v = 0; v < n; v++) {
-          for (let k = 0; k < 4; k++) w[v * 4 + k] = stored[v * 4 + MMSH_WEIGHT_BYTE_OF_SLOT[k]]!;
-          if (stored[v * 4]! + stored[v * 4 + 1]! + stored[v * 4 + 2]! + stored[v * 4 + 3]! !== 255) off++;
-        }
-        if (off) notes.push(`${off} of ${n} vertices have weights that do not sum to 255`);
-        out.weights = w;
-        out.weightsStored = stored;
-        break;
-      }
-      case MMSH_SEMANTIC.INDICES: {
-        if (a.type !== MMSH_TYPE.U8X4) {
-          unsupported();
-          break;
-        }
-        const idx = readU8();
-        let bad = -1;
-        for (let i = 0; i < idx.length && bad < 0; i++) if (idx[i]! >= m.paletteCount) bad = i;
-        if (bad >= 0 && m.paletteCount > 0) {
-          fail('OUT_OF_RANGE', 'blend index outside the mesh palette', `< ${m.paletteCount}`, String(idx[bad]), at(bad >> 2) + (bad & 3));
-          break;
-        }
-        if (bad >= 0) notes.push('the mesh has blend indices but an empty palette');
-        out.blendIndices = idx;
-        break;
-      }
-      default:
-        res.status = 'skipped';
-        res.note = `unknown semantic ${a.semantic}`;
-    }
+    decodeAttribute({
+      a,
+      m,
+      n,
+      out,
+      res,
+      fail,
+      at: (v: number): number => first + v * stride,
+      readF: (count: number, kind: ComponentType): Float32Array => readComponents(view, first, stride, n, count, kind),
+      readU8: (): Uint8Array => readBytes4(bytes, first, stride, n),
+      xyz: (src: Float32Array, comps: number): Float32Array => leadingComponents(src, n, comps, 3),
+      unsupported: (): void =>
+        fail('INVALID', `${a.semanticName} stored as ${a.typeName} is not supported`, supportedFor(a.semantic), a.typeName ?? String(a.type)),
+    });
   }
   return out;
+}
+
+/** The mesh's triangle list from its face block, each index checked to be local to the mesh. */
+function readIndices(mmsh: Mmsh, m: MmshMeshInfo, view: DataView): Uint16Array {
+  const { file } = mmsh;
+  const fblock = mmsh.data.faceBlocks[m.lod]!;
+  const indices = new Uint16Array(m.indexCount);
+  const iAt = fblock.offset + m.firstIndex * 2;
+  for (let i = 0; i < m.indexCount; i++) {
+    const v = view.getUint16(iAt + 2 * i, true);
+    if (v >= m.vertexCount)
+      throw new Arch06Error('OUT_OF_RANGE', 'triangle index outside the mesh', {
+        file,
+        offset: iAt + 2 * i,
+        field: `mesh[${m.index}].indices[${i}]`,
+        expected: `< ${m.vertexCount} (indices are local to the mesh)`,
+        actual: String(v),
+      });
+    indices[i] = v;
+  }
+  return indices;
+}
+
+/** The mesh's bone palette from its palette block, each entry checked against the bone list. */
+function readPalette(mmsh: Mmsh, m: MmshMeshInfo): Uint8Array {
+  const { bytes, file, info } = mmsh;
+  const pblock = mmsh.data.paletteBlocks[m.lod]!;
+  const palette = Uint8Array.from(bytes.subarray(pblock.offset + m.firstPalette, pblock.offset + m.firstPalette + m.paletteCount));
+  for (let i = 0; i < palette.length; i++) {
+    if (palette[i]! >= info.boneCount) {
+      throw new Arch06Error('OUT_OF_RANGE', 'palette entry names a bone that does not exist', {
+        file,
+        offset: pblock.offset + m.firstPalette + i,
+        field: `mesh[${m.index}].palette[${i}]`,
+        expected: `< ${info.boneCount}`,
+        actual: String(palette[i]),
+      });
+    }
+  }
+  return palette;
+}
+
+/** One placed attribute being decoded: its result slot and the readers over its bytes in the vertex block. */
+interface AttributeRead {
+  readonly a: MmshAttribute;
+  readonly m: MmshMeshInfo;
+  /** The mesh's vertex count. */
+  readonly n: number;
+  readonly out: MmshMeshData;
+  readonly res: MmshAttributeResult;
+  fail(code: 'INVALID' | 'OUT_OF_RANGE', message: string, expected: string, actual: string, offset?: number): void;
+  unsupported(): void;
+  /** The offset of vertex `v`'s value. */
+  at(v: number): number;
+  readF(count: number, kind: ComponentType): Float32Array;
+  readU8(): Uint8Array;
+  xyz(src: Float32Array, comps: number): Float32Array;
+}
+
+/** Decode one attribute by its semantic into `out` (or record it as skipped or failed in `res`). */
+function decodeAttribute(d: AttributeRead): void {
+  const { a, out, res } = d;
+  switch (a.semantic) {
+    case MMSH_SEMANTIC.POSITION:
+      return decodePosition(d);
+    case MMSH_SEMANTIC.NORMAL:
+    case MMSH_SEMANTIC.TANGENT:
+    case MMSH_SEMANTIC.BITANGENT:
+      return decodeDirection(d);
+    case MMSH_SEMANTIC.TEXCOORD:
+      return decodeTexcoord(d);
+    case MMSH_SEMANTIC.COLOR:
+      if (a.type === MMSH_TYPE.U8X4) out.colors = d.readU8();
+      else d.unsupported();
+      return;
+    case MMSH_SEMANTIC.WEIGHTS:
+      return decodeWeights(d);
+    case MMSH_SEMANTIC.INDICES:
+      return decodeBlendIndices(d);
+    default:
+      res.status = 'skipped';
+      res.note = `unknown semantic ${a.semantic}`;
+  }
+}
+
+function decodePosition(d: AttributeRead): void {
+  const { a, n, out, res } = d;
+  if (a.channel !== 0) {
+    res.status = 'skipped';
+    res.note = `second position channel ${a.channel}`;
+    return;
+  }
+  if (a.type === MMSH_TYPE.F16X4 || a.type === MMSH_TYPE.F32X4) {
+    const raw = d.readF(4, a.type === MMSH_TYPE.F16X4 ? 'f16' : 'f32');
+    out.positions = d.xyz(raw, 4);
+    out.positionW = new Float32Array(n);
+    let off = 0;
+    for (let v = 0; v < n; v++) {
+      out.positionW[v] = raw[v * 4 + 3]!;
+      if (raw[v * 4 + 3] !== 1) off++;
+    }
+    if (off) out.notes.push(`${off} of ${n} positions have w != 1`);
+  } else if (a.type === MMSH_TYPE.F32X3) out.positions = d.readF(3, 'f32');
+  else d.unsupported();
+}
+
+/** Normals, tangents and bitangents: xyz of channel 0. */
+function decodeDirection(d: AttributeRead): void {
+  const { a, out, res } = d;
+  if (a.channel !== 0) {
+    res.status = 'skipped';
+    res.note = `channel ${a.channel}`;
+    return;
+  }
+  let v: Float32Array | undefined;
+  if (a.type === MMSH_TYPE.F32X3) v = d.readF(3, 'f32');
+  else if (a.type === MMSH_TYPE.F32X4) v = d.xyz(d.readF(4, 'f32'), 4);
+  else if (a.type === MMSH_TYPE.F16X4) v = d.xyz(d.readF(4, 'f16'), 4);
+  else {
+    d.unsupported();
+    return;
+  }
+  if (a.semantic === MMSH_SEMANTIC.NORMAL) out.normals = v;
+  else if (a.semantic === MMSH_SEMANTIC.TANGENT) out.tangents = v;
+  else out.bitangents = v;
+}
+
+/** Texcoords: f32 as stored; s16 scaled as SNORM16, with the raw range kept. */
+function decodeTexcoord(d: AttributeRead): void {
+  const { a, n, out } = d;
+  if (a.type === MMSH_TYPE.F32X2) out.uvs.set(a.channel, d.readF(2, 'f32'));
+  else if (a.type === MMSH_TYPE.S16X2) {
+    const raw = d.readF(2, 's16');
+    let min = Infinity;
+    let max = -Infinity;
+    for (let i = 0; i < raw.length; i++) {
+      const x = raw[i]!;
+      if (x < min) min = x;
+      if (x > max) max = x;
+      raw[i] = x * MMSH_S16_UV_SCALE;
+    }
+    out.uvRanges.set(a.channel, { type: 's16x2', min: n ? min : 0, max: n ? max : 0 });
+    out.uvs.set(a.channel, raw);
+  } else d.unsupported();
+}
+
+/** Blend weights: the stored bytes, and the same put in index-slot order (the BGRA rule). */
+function decodeWeights(d: AttributeRead): void {
+  const { a, n, out } = d;
+  if (a.type !== MMSH_TYPE.U8X4) {
+    d.unsupported();
+    return;
+  }
+  const stored = d.readU8();
+  const w = new Uint8Array(n * 4);
+  let off = 0;
+  for (let v = 0; v < n; v++) {
+    for (let k = 0; k < 4; k++) w[v * 4 + k] = stored[v * 4 + MMSH_WEIGHT_BYTE_OF_SLOT[k]]!;
+    if (stored[v * 4]! + stored[v * 4 + 1]! + stored[v * 4 + 2]! + stored[v * 4 + 3]! !== 255) off++;
+  }
+  if (off) out.notes.push(`${off} of ${n} vertices have weights that do not sum to 255`);
+  out.weights = w;
+  out.weightsStored = stored;
+}
+
+/** Blend indices: four palette slots per vertex, each checked against the palette. */
+function decodeBlendIndices(d: AttributeRead): void {
+  const { a, m, out } = d;
+  if (a.type !== MMSH_TYPE.U8X4) {
+    d.unsupported();
+    return;
+  }
+  const idx = d.readU8();
+  let bad = -1;
+  for (let i = 0; i < idx.length && bad < 0; i++) if (idx[i]! >= m.paletteCount) bad = i;
+  if (bad >= 0 && m.paletteCount > 0) {
+    d.fail('OUT_OF_RANGE', 'blend index outside the mesh palette', `< ${m.paletteCount}`, String(idx[bad]), d.at(bad >> 2) + (bad & 3));
+    return;
+  }
+  if (bad >= 0) out.notes.push('the mesh has blend indices but an empty palette');
+  out.blendIndices = idx;
 }
 
 function supportedFor(semantic: number): string {

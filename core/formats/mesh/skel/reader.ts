@@ -1,6 +1,7 @@
 /**
  * The SKEL v17 reader: the fixed header, the mesh parts, then each marked section in order, every
- * count checked against the bytes left before it is read (layout and evidence: ./layout.ts).
+ * count checked against the bytes left before it is read (layout and evidence: ./layout.ts). One
+ * function per section of the format; they share the reader, the notes and the string blob.
  */
 import { Arch06Error, hexBytes } from '../../../errors';
 import { Confidence } from '../../../io/confidence';
@@ -31,24 +32,103 @@ import {
 
 const latin1 = new TextDecoder('latin1');
 
+/** The offset of header word `i` (word 0 follows the 4-byte magic). */
+const word = (i: number): number => 4 + 4 * i;
+
+/** What every section reader shares: the bytes, the field reader, the notes and the sections met so far. */
+interface SkelContext {
+  readonly bytes: Uint8Array;
+  readonly file: string;
+  readonly r: FieldReader;
+  readonly notes: string[];
+  readonly sections: SkelSectionRange[];
+  confidence: Confidence;
+}
+
+function uncertain(c: SkelContext, note: string): void {
+  c.confidence = 'uncertain';
+  c.notes.push(note);
+}
+
+/** Read a section marker and record where the section starts; the caller sets `end`. */
+function openSection(c: SkelContext, id: number, name: string): SkelSectionRange {
+  const s = { id, name, offset: c.r.pos, end: c.r.pos };
+  c.r.sectionId(id, `${name}.sectionId`);
+  c.sections.push(s);
+  return s;
+}
+
+/** The string blob of section 0xDCDCFF00, and the lookup of a NUL-terminated name in it. */
+interface StringBlob {
+  readonly offset: number;
+  nameAt(offset: number, field: string, at: number): string;
+}
+
 /**
  * Parse a SKEL v17 skeleton held in memory. Throws `Arch06Error` (TRUNCATED, BAD_MAGIC,
  * UNSUPPORTED_VERSION, INVALID, OUT_OF_RANGE) naming file, offset and field.
  */
 export function parseSkel(bytes: Uint8Array, file: string, options: ParseOptions = {}): Skel {
-  const notes: string[] = [];
-  let confidence: Confidence = 'confirmed';
-  const uncertain = (n: string): void => {
-    confidence = 'uncertain';
-    notes.push(n);
+  const c: SkelContext = { bytes, file, r: new FieldReader(bytes, file, { spans: options.spans }), notes: [], sections: [], confidence: 'confirmed' };
+  const header = readHeader(c);
+  const parts = readParts(c, header);
+
+  // 0xDCDCFF00: strings, bones, masks, sockets.
+  const s0 = openSection(c, SKEL_SECTION.BONES, 'bones');
+  const blob = readStringBlob(c, header);
+  const bones = readBones(c, header, blob);
+  const masks = readMasks(c, header, blob);
+  const sockets = readSockets(c, header, blob);
+  s0.end = c.r.pos;
+
+  const anixNames = readModel(c, header, parts, blob);
+  const animationTypes = readAnimationTypes(c, header);
+  const boneBytes = readBoneBytes(c, header);
+  const cloth = readCloth(c, blob);
+  const unknown05 = readUnknown05(c);
+  const tail = readUnknownTail(c);
+  const footer = readFooter(c);
+
+  // Name-table order: bones by the position of their names in the blob.
+  const nameTableOrder = bones.map((b) => b.index).sort((a, b) => bones[a]!.nameOffset - bones[b]!.nameOffset || a - b);
+  const bfs = breadthFirstOrder(bones.map((b) => b.parent));
+  const nameTableIsBreadthFirst = nameTableOrder.every((b, k) => b === bfs[k]);
+  if (!nameTableIsBreadthFirst) uncertain(c, 'the bone names in the string blob are not in breadth-first order (they are on the sample)');
+  const bytesIdentity = boneBytes.every((b, k) => b === k);
+  if (!bytesIdentity) c.notes.push('the 0xDCDCFF03 bytes are not 0, 1, 2, … (meaning UNCERTAIN)');
+
+  return {
+    file,
+    size: bytes.length,
+    header,
+    parts,
+    strings: { offset: blob.offset, size: header.stringBlobSize },
+    bones,
+    masks,
+    sockets,
+    anixNames,
+    animationTypes,
+    boneBytes,
+    cloth,
+    unknown05,
+    footer,
+    tail,
+    sections: c.sections,
+    nameTableOrder,
+    nameTableIsBreadthFirst,
+    confidence: c.confidence,
+    notes: c.notes,
   };
-  const r = new FieldReader(bytes, file, { spans: options.spans });
+}
+
+/** The fixed header: magic, version, the count words, a distance and the bounds; the counts checked against each other. */
+function readHeader(c: SkelContext): SkelHeader {
+  const { r, file } = c;
   const w: number[] = [expectMagicVersion(r, 'SKEL', [SKEL_VERSION], 'SKEL', { what: 'a SKEL skeleton', headerSize: SKEL_PARTS_OFFSET })];
   for (let i = 1; i < SKEL_HEADER_WORDS; i++) w.push(r.u32(`header.words[${i}]`));
   const distance0x44 = r.f32('header.distance0x44');
   const min = r.vec3('header.bounds.min');
   const max = r.vec3('header.bounds.max');
-  const word = (i: number): number => 4 + 4 * i;
   const header: SkelHeader = {
     version: w[0]!,
     headerSize: w[1]!,
@@ -91,9 +171,13 @@ export function parseSkel(bytes: Uint8Array, file: string, options: ParseOptions
       actual: String(header.stringCount),
     });
   }
-  if (header.headerSize !== 64) uncertain(`header size word is ${header.headerSize}, not 64 as on every sample`);
+  if (header.headerSize !== 64) uncertain(c, `header size word is ${header.headerSize}, not 64 as on every sample`);
+  return header;
+}
 
-  // Mesh parts.
+/** The mesh parts after the header: per part a count and its LOD entries (names come later, in 0xDCDCFF01). */
+function readParts(c: SkelContext, header: SkelHeader): SkelPart[] {
+  const { r } = c;
   r.fits(header.partCount, 4, 'header.partCount', word(7));
   const parts: SkelPart[] = [];
   for (let p = 0; p < header.partCount; p++) {
@@ -115,17 +199,12 @@ export function parseSkel(bytes: Uint8Array, file: string, options: ParseOptions
     }
     parts.push({ index: p, offset, name: '', entries });
   }
+  return parts;
+}
 
-  const sections: SkelSectionRange[] = [];
-  const section = (id: number, name: string): SkelSectionRange => {
-    const s = { id, name, offset: r.pos, end: r.pos };
-    r.sectionId(id, `${name}.sectionId`);
-    sections.push(s);
-    return s;
-  };
-
-  // 0xDCDCFF00: strings, bones, masks, sockets.
-  const s0 = section(SKEL_SECTION.BONES, 'bones');
+/** The string blob opening section 0xDCDCFF00; every name in the file is an offset into it. */
+function readStringBlob(c: SkelContext, header: SkelHeader): StringBlob {
+  const { r, file } = c;
   const blobAt = r.pos;
   r.fits(header.stringBlobSize, 1, 'header.stringBlobSize', word(2));
   const blob = r.bytesOf(header.stringBlobSize, 'strings');
@@ -150,8 +229,13 @@ export function parseSkel(bytes: Uint8Array, file: string, options: ParseOptions
       });
     return latin1.decode(blob.subarray(offset, end));
   };
-  if (blob.length > 0 && blob[0] !== 0) uncertain('the string blob does not start with a NUL (offset 0 is the empty string on every sample)');
+  if (blob.length > 0 && blob[0] !== 0) uncertain(c, 'the string blob does not start with a NUL (offset 0 is the empty string on every sample)');
+  return { offset: blobAt, nameAt };
+}
 
+/** The bones, depth-first: each child count opens a run of children, from which the parents follow. */
+function readBones(c: SkelContext, header: SkelHeader, blob: StringBlob): SkelBone[] {
+  const { r, file } = c;
   r.fits(header.boneCount, SKEL_BONE_SIZE, 'header.boneCount', word(4));
   const bones: SkelBone[] = [];
   const stack: { bone: number; left: number }[] = [];
@@ -159,7 +243,7 @@ export function parseSkel(bytes: Uint8Array, file: string, options: ParseOptions
     const offset = r.pos;
     const f = `bones[${i}]`;
     const nameOffset = r.u32(`${f}.nameOffset`);
-    const name = nameAt(nameOffset, `${f}.nameOffset`, offset);
+    const name = blob.nameAt(nameOffset, `${f}.nameOffset`, offset);
     const deform = r.u8(`${f}.deform`);
     const translation = r.vec3(`${f}.translation`);
     const rotation = r.vec4(`${f}.rotation`);
@@ -192,8 +276,13 @@ export function parseSkel(bytes: Uint8Array, file: string, options: ParseOptions
     });
   }
   const roots = bones.filter((b) => b.parent < 0).length;
-  if (roots > 1) notes.push(`${roots} root bones`);
+  if (roots > 1) c.notes.push(`${roots} root bones`);
+  return bones;
+}
 
+/** The bone masks: a name and one byte per bone each. */
+function readMasks(c: SkelContext, header: SkelHeader, blob: StringBlob): SkelMask[] {
+  const { r } = c;
   const maskAt = r.pos;
   const maskCount = r.u32('masks.count');
   r.fits(maskCount, 12, 'masks.count', maskAt);
@@ -202,14 +291,20 @@ export function parseSkel(bytes: Uint8Array, file: string, options: ParseOptions
     const offset = r.pos;
     const f = `masks[${i}]`;
     const nameOffset = r.u32(`${f}.nameOffset`);
-    const name = nameAt(nameOffset, `${f}.nameOffset`, offset);
+    const name = blob.nameAt(nameOffset, `${f}.nameOffset`, offset);
     const n = r.u32(`${f}.boneCount`);
     const unk = r.u32(`${f}.unk`);
     r.fits(n, 1, `${f}.boneCount`, offset + 4);
     const values = Array.from(r.bytesOf(n, `${f}.values`));
-    if (n !== header.boneCount) uncertain(`mask "${name}" has ${n} values for ${header.boneCount} bones`);
+    if (n !== header.boneCount) uncertain(c, `mask "${name}" has ${n} values for ${header.boneCount} bones`);
     masks.push({ offset, nameOffset, name, boneCount: n, unk, values });
   }
+  return masks;
+}
+
+/** The sockets closing section 0xDCDCFF00: a bone, a name and a transform each. */
+function readSockets(c: SkelContext, header: SkelHeader, blob: StringBlob): SkelSocket[] {
+  const { r, file, bytes } = c;
   const socketAt = r.pos;
   const socketCount = r.u32('sockets.count');
   if (socketCount !== header.socketCount) {
@@ -236,49 +331,67 @@ export function parseSkel(bytes: Uint8Array, file: string, options: ParseOptions
         actual: String(bone),
       });
     const nameOffset = r.u32(`${f}.nameOffset`);
-    const name = nameAt(nameOffset, `${f}.nameOffset`, offset + 4);
+    const name = blob.nameAt(nameOffset, `${f}.nameOffset`, offset + 4);
     const raw = hexBytes(bytes.subarray(r.pos, r.pos + 32), 32);
     const rotation = r.vec4(`${f}.rotation`);
     const translation = r.vec3(`${f}.translation`);
     const scale = r.f32(`${f}.scale`);
     sockets.push({ index: i, offset, bone, nameOffset, name, rotation, translation, scale, raw });
   }
-  if (socketCount) uncertain('socket fields after the name follow seed 004 (rotation, position, scale); no public sample has sockets');
-  s0.end = r.pos;
+  if (socketCount) uncertain(c, 'socket fields after the name follow seed 004 (rotation, position, scale); no public sample has sockets');
+  return sockets;
+}
 
-  // 0xDCDCFF01: .anix libraries, then part names.
-  const s1 = section(SKEL_SECTION.MODEL, 'model');
+/** 0xDCDCFF01: the .anix library names, then the part names (set on `parts`). */
+function readModel(c: SkelContext, header: SkelHeader, parts: SkelPart[], blob: StringBlob): string[] {
+  const { r } = c;
+  const s1 = openSection(c, SKEL_SECTION.MODEL, 'model');
   r.fits(header.stringCount, 4, 'header.stringCount', word(3));
   const anixNames: string[] = [];
   for (let i = 0; i < header.anixCount; i++) {
     const o = r.pos;
-    anixNames.push(nameAt(r.u32(`model.anix[${i}]`), `model.anix[${i}]`, o));
+    anixNames.push(blob.nameAt(r.u32(`model.anix[${i}]`), `model.anix[${i}]`, o));
   }
   for (const p of parts) {
     const o = r.pos;
-    p.name = nameAt(r.u32(`model.parts[${p.index}]`), `model.parts[${p.index}]`, o);
+    p.name = blob.nameAt(r.u32(`model.parts[${p.index}]`), `model.parts[${p.index}]`, o);
   }
   s1.end = r.pos;
+  return anixNames;
+}
 
-  const s2 = section(SKEL_SECTION.ANIMATION_TYPES, 'animationTypes');
+/** 0xDCDCFF02: one animation type word per .anix library. */
+function readAnimationTypes(c: SkelContext, header: SkelHeader): number[] {
+  const { r } = c;
+  const s2 = openSection(c, SKEL_SECTION.ANIMATION_TYPES, 'animationTypes');
   r.fits(header.anixCount, 4, 'header.anixCount', word(6));
   const animationTypes: number[] = [];
   for (let i = 0; i < header.anixCount; i++) animationTypes.push(r.u32(`animationTypes[${i}]`));
   s2.end = r.pos;
+  return animationTypes;
+}
 
-  const s3 = section(SKEL_SECTION.BONE_BYTES, 'boneBytes');
+/** 0xDCDCFF03: one byte per bone. */
+function readBoneBytes(c: SkelContext, header: SkelHeader): number[] {
+  const { r } = c;
+  const s3 = openSection(c, SKEL_SECTION.BONE_BYTES, 'boneBytes');
   r.fits(header.boneCount, 1, 'header.boneCount', word(4));
   const boneBytes = Array.from(r.bytesOf(header.boneCount, 'boneBytes.values'));
   s3.end = r.pos;
+  return boneBytes;
+}
 
-  const s4 = section(SKEL_SECTION.CLOTH, 'cloth');
+/** 0xDCDCFF04: cloth names, then their Havok tagfiles kept as byte ranges, then the checksum. */
+function readCloth(c: SkelContext, blob: StringBlob): SkelCloth {
+  const { r } = c;
+  const s4 = openSection(c, SKEL_SECTION.CLOTH, 'cloth');
   const clothAt = r.pos;
   const clothCount = r.u32('cloth.count');
   r.fits(clothCount, 12, 'cloth.count', clothAt);
   const clothNames: string[] = [];
   for (let i = 0; i < clothCount; i++) {
     const o = r.pos;
-    clothNames.push(nameAt(r.u32(`cloth.names[${i}]`), `cloth.names[${i}]`, o));
+    clothNames.push(blob.nameAt(r.u32(`cloth.names[${i}]`), `cloth.names[${i}]`, o));
   }
   const clothEntries: SkelCloth['entries'] = [];
   for (let i = 0; i < clothCount; i++) {
@@ -291,46 +404,56 @@ export function parseSkel(bytes: Uint8Array, file: string, options: ParseOptions
     r.skip(size, `cloth.entries[${i}].payload`);
   }
   const checksum = r.u32('cloth.checksum');
-  if (checksum !== SKEL_CHECKSUM) notes.push(`cloth checksum ${hex32(checksum)} (0xDEADDEAD on the samples)`);
-  if (clothCount) notes.push(`${clothCount} cloth entries (Havok tagfiles, kept as byte ranges)`);
+  if (checksum !== SKEL_CHECKSUM) c.notes.push(`cloth checksum ${hex32(checksum)} (0xDEADDEAD on the samples)`);
+  if (clothCount) c.notes.push(`${clothCount} cloth entries (Havok tagfiles, kept as byte ranges)`);
   const cloth: SkelCloth = { offset: clothAt, names: clothNames, entries: clothEntries, checksum };
   s4.end = r.pos;
+  return cloth;
+}
 
-  // Optional trailing sections.
+/** The optional 0xDCDCFF05: a count and a checksum when the count is 0, else its bytes up to the footer kept raw. */
+function readUnknown05(c: SkelContext): Skel['unknown05'] {
+  const { r, bytes } = c;
+  if (r.peekU32(r.pos) !== SKEL_SECTION.UNKNOWN05) return undefined;
   let unknown05: Skel['unknown05'];
-  let tail: SkelRange | undefined;
-  if (r.peekU32(r.pos) === SKEL_SECTION.UNKNOWN05) {
-    const s5 = section(SKEL_SECTION.UNKNOWN05, 'unknown05');
-    const offset = r.pos;
-    const count = r.u32('unknown05.count');
-    if (count === 0) {
-      const cs = r.u32('unknown05.checksum');
-      unknown05 = { offset, count, checksum: cs };
-    } else {
-      const next = r.findU32(SKEL_SECTION.FOOTER, r.pos);
-      const end = next < 0 ? bytes.length : next;
-      unknown05 = { offset, count, payload: { offset: r.pos, size: end - r.pos } };
-      uncertain(`section 0xDCDCFF05 has count ${count}; its ${end - r.pos} bytes are kept raw (only count 0 is documented)`);
-      r.skip(end - r.pos, 'unknown05.payload');
-    }
-    s5.end = r.pos;
+  const s5 = openSection(c, SKEL_SECTION.UNKNOWN05, 'unknown05');
+  const offset = r.pos;
+  const count = r.u32('unknown05.count');
+  if (count === 0) {
+    const cs = r.u32('unknown05.checksum');
+    unknown05 = { offset, count, checksum: cs };
+  } else {
+    const next = r.findU32(SKEL_SECTION.FOOTER, r.pos);
+    const end = next < 0 ? bytes.length : next;
+    unknown05 = { offset, count, payload: { offset: r.pos, size: end - r.pos } };
+    uncertain(c, `section 0xDCDCFF05 has count ${count}; its ${end - r.pos} bytes are kept raw (only count 0 is documented)`);
+    r.skip(end - r.pos, 'unknown05.payload');
   }
-  // Sections this reader does not know (0xDCDCFFxx, not 99): kept raw up to the footer.
+  s5.end = r.pos;
+  return unknown05;
+}
+
+/** Sections this reader does not know (0xDCDCFFxx, not 99): kept raw up to the footer. */
+function readUnknownTail(c: SkelContext): SkelRange | undefined {
+  const { r } = c;
   // (`>>> 8`, not `& 0xffffff00`: the & gives a negative int32, which never equals 0xdcdcff00.)
   const marker = r.peekU32(r.pos);
-  if (marker !== undefined && marker >>> 8 === 0xdcdcff && marker !== SKEL_SECTION.FOOTER) {
-    const next = r.findU32(SKEL_SECTION.FOOTER, r.pos + 4);
-    if (next >= 0) {
-      tail = { offset: r.pos, size: next - r.pos };
-      uncertain(`unknown section ${hex32(marker)} (${next - r.pos} bytes) before the footer, kept raw`);
-      r.skip(next - r.pos, 'tail');
-    }
-  }
-  // The footer: 0xDCDCFF99 "SKPY" u32 1, then 8 bytes (zero on the samples; seed 004: skeleton physics).
-  const s9 = section(SKEL_SECTION.FOOTER, 'footer');
+  if (marker === undefined || marker >>> 8 !== 0xdcdcff || marker === SKEL_SECTION.FOOTER) return undefined;
+  const next = r.findU32(SKEL_SECTION.FOOTER, r.pos + 4);
+  if (next < 0) return undefined;
+  const tail = { offset: r.pos, size: next - r.pos };
+  uncertain(c, `unknown section ${hex32(marker)} (${next - r.pos} bytes) before the footer, kept raw`);
+  r.skip(next - r.pos, 'tail');
+  return tail;
+}
+
+/** The footer: 0xDCDCFF99 "SKPY" u32 1, then 8 bytes (zero on the samples; seed 004: skeleton physics). */
+function readFooter(c: SkelContext): Skel['footer'] {
+  const { r, bytes } = c;
+  const s9 = openSection(c, SKEL_SECTION.FOOTER, 'footer');
   const footerAt = r.pos;
   const tagValue = r.u32('footer.tag');
-  if (tagValue !== SKEL_FOOTER_TAG) uncertain(`footer tag ${hex32(tagValue)} is not "SKPY"`);
+  if (tagValue !== SKEL_FOOTER_TAG) uncertain(c, `footer tag ${hex32(tagValue)} is not "SKPY"`);
   const value = r.u32('footer.value');
   r.need(8, 'footer.physics');
   const footer: Skel['footer'] = {
@@ -340,39 +463,9 @@ export function parseSkel(bytes: Uint8Array, file: string, options: ParseOptions
     trailing: { offset: r.pos, size: bytes.length - r.pos },
   };
   if (bytes.subarray(r.pos).some((b) => b !== 0))
-    uncertain(`the ${bytes.length - r.pos} bytes after the footer are not all zero (kept raw; seed 004: skeleton physics, optional Havok cloth)`);
-  else if (bytes.length - r.pos !== 8) notes.push(`${bytes.length - r.pos} zero bytes after the footer (8 on the samples)`);
+    uncertain(c, `the ${bytes.length - r.pos} bytes after the footer are not all zero (kept raw; seed 004: skeleton physics, optional Havok cloth)`);
+  else if (bytes.length - r.pos !== 8) c.notes.push(`${bytes.length - r.pos} zero bytes after the footer (8 on the samples)`);
   r.skip(r.left, 'footer.trailing');
   s9.end = r.pos;
-
-  // Name-table order: bones by the position of their names in the blob.
-  const nameTableOrder = bones.map((b) => b.index).sort((a, b) => bones[a]!.nameOffset - bones[b]!.nameOffset || a - b);
-  const bfs = breadthFirstOrder(bones.map((b) => b.parent));
-  const nameTableIsBreadthFirst = nameTableOrder.every((b, k) => b === bfs[k]);
-  if (!nameTableIsBreadthFirst) uncertain('the bone names in the string blob are not in breadth-first order (they are on the sample)');
-  const bytesIdentity = boneBytes.every((b, k) => b === k);
-  if (!bytesIdentity) notes.push('the 0xDCDCFF03 bytes are not 0, 1, 2, … (meaning UNCERTAIN)');
-
-  return {
-    file,
-    size: bytes.length,
-    header,
-    parts,
-    strings: { offset: blobAt, size: header.stringBlobSize },
-    bones,
-    masks,
-    sockets,
-    anixNames,
-    animationTypes,
-    boneBytes,
-    cloth,
-    unknown05,
-    footer,
-    tail,
-    sections,
-    nameTableOrder,
-    nameTableIsBreadthFirst,
-    confidence,
-    notes,
-  };
+  return footer;
 }

@@ -14,36 +14,89 @@ interface Candidate {
   materials: MaterialTable[];
 }
 
+/** A draw table with one framing of the formats before it and the buffers that end at that framing, as far as they were found. */
+interface Combo {
+  c: Candidate;
+  formats?: FormatTable;
+  buffers?: Buffers;
+}
+
+/** The draw tables found (step 1), with the counts of near misses the note names when there are none. */
+interface DrawSearch {
+  found: Candidate[];
+  scanFrom: number;
+  signatureOnly: number;
+  longer: number;
+}
+
+/** The placement taken (step 2): a draw table and, when they are located, its formats and buffers. */
+interface Choice {
+  chosen: Combo;
+  found: Candidate[];
+  /** Every framing of the formats before a draw table. */
+  framings: Combo[];
+  /** Why the formats are missing from the chosen tables, when they are. */
+  formatsWhy: string;
+}
+
 /**
  * Locate the formats, draw records and (PRFB) material paths, then the buffers and the draws'
  * placement in them, as the file comment describes. Never throws for data that does not fit:
  * what could not be located is said in `notes`.
  */
 export function locateTables(s: TableSearch): TableSearchResult {
-  const { reader: r, drawCount: D, formatCount: F, materialCount: M, labels } = s;
-  const { bytes, view: v } = r;
   const notes: string[] = [];
-  const size = bytes.length;
-  if (D === 0) {
-    notes.push(`${labels.draws} = 0 draws: there is no draw table to look for`);
+  const unsearchable = whyNotSearched(s);
+  if (unsearchable) {
+    notes.push(unsearchable);
     return { notes };
   }
-  if (F === 0) {
-    notes.push(`${labels.formats} = 0 vertex formats: no draw can name a format, so the draw table was not looked for`);
+  const search = findDrawTables(s);
+  if (!search.found.length) {
+    notes.push(noDrawTableNote(s, search));
     return { notes };
   }
-  if (D * DRAW_RECORD_SIZE > size - s.from) {
-    notes.push(
-      `${labels.draws} = ${D} draws of ${DRAW_RECORD_SIZE} bytes do not fit in the ${Math.max(0, size - s.from)} bytes after ${hexOff(s.from)}: draw table not located`,
-    );
-    return { notes };
-  }
-  if (M !== undefined && M === 0) {
-    notes.push(`${labels.materials} = 0 materials: no draw can name a material, so the draw table was not looked for`);
-    return { notes };
-  }
+  const choice = chooseTables(s, search.found, frameFormats(s, search.found), notes);
+  if (!choice) return { notes };
+  const tables = describeTables(s, choice);
+  const { formats, buffers } = choice.chosen;
+  const { drawCount: D } = s;
 
-  // 1. Draw tables: D consecutive records with the signature (+ the paths after them).
+  // 4. Buffers and placement.
+  if (s.findCounts && !buffers) {
+    notes.push(
+      `geometry not located: no {u32 draws = ${D}, u32 vertex bytes, u32 index bytes} words after ${hexOff(s.from)} whose buffers end exactly where a framing of the formats begins (0-3 zero bytes of padding allowed)`,
+    );
+  } else if (!formats) {
+    notes.push('geometry not shown: the vertex formats were not located, so strides are unknown');
+  }
+  if (buffers && s.findCounts) {
+    tables.notes.push(
+      `{draws, vertex bytes, index bytes} = {${D}, ${buffers.vertexBytes}, ${buffers.indexBytes}} at ${hexOff(buffers.countsOffset!)}: the only such words whose buffers end exactly at the formats` +
+        (buffers.padding ? ` (after ${buffers.padding} zero byte(s) of padding)` : ''),
+    );
+  }
+  const geometry = buffers && formats ? placeDraws(s.reader, tables, buffers) : undefined;
+  return { tables, buffers, geometry, notes };
+}
+
+/** Why no search is made (a count that rules every draw table out), or undefined. */
+function whyNotSearched(s: TableSearch): string | undefined {
+  const { drawCount: D, formatCount: F, materialCount: M, labels } = s;
+  const size = s.reader.bytes.length;
+  if (D === 0) return `${labels.draws} = 0 draws: there is no draw table to look for`;
+  if (F === 0) return `${labels.formats} = 0 vertex formats: no draw can name a format, so the draw table was not looked for`;
+  if (D * DRAW_RECORD_SIZE > size - s.from)
+    return `${labels.draws} = ${D} draws of ${DRAW_RECORD_SIZE} bytes do not fit in the ${Math.max(0, size - s.from)} bytes after ${hexOff(s.from)}: draw table not located`;
+  if (M !== undefined && M === 0) return `${labels.materials} = 0 materials: no draw can name a material, so the draw table was not looked for`;
+  return undefined;
+}
+
+/** 1. Draw tables: D consecutive records with the signature (+ the paths after them). */
+function findDrawTables(s: TableSearch): DrawSearch {
+  const { reader: r, drawCount: D, formatCount: F, materialCount: M } = s;
+  const { view: v } = r;
+  const size = r.bytes.length;
   const found: Candidate[] = [];
   let signatureOnly = 0;
   let longer = 0;
@@ -79,23 +132,25 @@ export function locateTables(s: TableSearch): TableSearchResult {
     }
     found.push({ drawsOffset: o, materials });
   }
-  if (!found.length) {
-    notes.push(
-      `draw table not located: no run of ${D} (${labels.draws}) 52-byte records after ${hexOff(scanFrom)} with the seed's fixed words (+0 = 0, +4 = +8 = n, +28 = +32 = 0) and our checks ` +
-        `(1 <= n <= 65536, triangles >= 1, format < ${F} (${labels.formats})${M !== undefined ? `, material < ${M} (${labels.materials})` : ''}, finite f32 at +44/+48)` +
-        (M !== undefined ? ` followed by ${M} printable material paths (NUL-terminated, u16- or u32-length-prefixed)` : '') +
-        (signatureOnly ? `; ${signatureOnly} position(s) had the draw records but no such paths after them` : '') +
-        (longer ? `; ${longer} position(s) lie inside a longer run of such records than ${labels.draws} says` : ''),
-    );
-    return { notes };
-  }
+  return { found, scanFrom, signatureOnly, longer };
+}
 
-  // 2. For each draw table: framings of the formats that end where it begins.
-  interface Combo {
-    c: Candidate;
-    formats?: FormatTable;
-    buffers?: Buffers;
-  }
+/** The note when no draw table was found: every rule a run had to pass, and the near misses. */
+function noDrawTableNote(s: TableSearch, d: DrawSearch): string {
+  const { drawCount: D, formatCount: F, materialCount: M, labels } = s;
+  return (
+    `draw table not located: no run of ${D} (${labels.draws}) 52-byte records after ${hexOff(d.scanFrom)} with the seed's fixed words (+0 = 0, +4 = +8 = n, +28 = +32 = 0) and our checks ` +
+    `(1 <= n <= 65536, triangles >= 1, format < ${F} (${labels.formats})${M !== undefined ? `, material < ${M} (${labels.materials})` : ''}, finite f32 at +44/+48)` +
+    (M !== undefined ? ` followed by ${M} printable material paths (NUL-terminated, u16- or u32-length-prefixed)` : '') +
+    (d.signatureOnly ? `; ${d.signatureOnly} position(s) had the draw records but no such paths after them` : '') +
+    (d.longer ? `; ${d.longer} position(s) lie inside a longer run of such records than ${labels.draws} says` : '')
+  );
+}
+
+/** 2. For each draw table: framings of the formats that end where it begins, and (PRFB) the buffers ending at each. */
+function frameFormats(s: TableSearch, found: Candidate[]): Combo[] {
+  const { bytes, view: v } = s.reader;
+  const { drawCount: D, formatCount: F } = s;
   const combos: Combo[] = [];
   const formatFloor = s.formatsAt ?? s.from;
   const countsAt = new Map<number, Buffers[]>();
@@ -118,33 +173,39 @@ export function locateTables(s: TableSearch): TableSearchResult {
       } else combos.push({ c, formats: f, buffers: s.buffers });
     }
   }
+  return combos;
+}
+
+/** The one placement that passes, or undefined (with the note why) when several do. */
+function chooseTables(s: TableSearch, found: Candidate[], combos: Combo[], notes: string[]): Choice | undefined {
+  const { formatCount: F } = s;
   const complete = combos.filter((x) => x.formats && x.buffers);
   // With findCounts (PRFB) a framing of the formats is taken only when buffers end exactly at it:
   // a flat reading of the last few entries of a format list would otherwise pass on its own.
   const withFormats = s.findCounts ? complete : combos.filter((x) => x.formats);
   const framings = combos.filter((x) => x.formats);
-  let chosen: Combo | undefined;
-  /** Why the formats are missing from the chosen tables, when they are. */
-  let formatsWhy = '';
-  if (complete.length === 1) chosen = complete[0];
-  else if (complete.length === 0 && withFormats.length === 1) chosen = withFormats[0];
-  else if (found.length === 1) {
-    chosen = { c: found[0]! };
-    formatsWhy =
+  if (complete.length === 1) return { chosen: complete[0]!, found, framings, formatsWhy: '' };
+  if (complete.length === 0 && withFormats.length === 1) return { chosen: withFormats[0]!, found, framings, formatsWhy: '' };
+  if (found.length === 1) {
+    const formatsWhy =
       complete.length > 1
         ? `${complete.length} framings of the formats each meet a set of buffers exactly (formats at ${complete.map((x) => hexOff(x.formats!.offset)).join(', ')}): ambiguous, none taken`
         : framings.length > 1 || (s.findCounts && framings.length)
           ? `the formats frame ${framings.length} way(s) before the draw table (${framings.map((x) => `${x.formats!.framing} at ${hexOff(x.formats!.offset)}`).join(', ')}) and no {draws, vertex bytes, index bytes} words end exactly at ${framings.length > 1 ? 'just one of them' : 'it'}: not taken`
           : `no framing (counted {u32 n, entries} or ${F} flat entries, seed codes only${s.formatsAt !== undefined ? `, starting at ${hexOff(s.formatsAt)} after 0-3 zero bytes` : ''}) ends exactly at the draw table`;
-  } else {
-    notes.push(
-      `tables not located: draw tables match at ${found.length}${found.length >= MAX_CANDIDATES ? ' or more' : ''} positions (${found.map((c) => hexOff(c.drawsOffset)).join(', ')}) and ` +
-        `${complete.length + (s.findCounts ? 0 : withFormats.length - complete.length)} placement(s) pass every further check: ambiguous, none taken`,
-    );
-    return { notes };
+    return { chosen: { c: found[0]! }, found, framings, formatsWhy };
   }
+  notes.push(
+    `tables not located: draw tables match at ${found.length}${found.length >= MAX_CANDIDATES ? ' or more' : ''} positions (${found.map((c) => hexOff(c.drawsOffset)).join(', ')}) and ` +
+      `${complete.length + (s.findCounts ? 0 : withFormats.length - complete.length)} placement(s) pass every further check: ambiguous, none taken`,
+  );
+  return undefined;
+}
 
-  // 3. The tables chosen.
+/** 3. The tables chosen: the draws read, and a note on how each table was located. */
+function describeTables(s: TableSearch, choice: Choice): Tables {
+  const { reader: r, drawCount: D, formatCount: F, materialCount: M, labels } = s;
+  const { chosen, found, framings, formatsWhy } = choice;
   const { c, formats } = chosen;
   const draws = readDraws(r, c.drawsOffset, D);
   const tableNotes: string[] = [];
@@ -181,25 +242,7 @@ export function locateTables(s: TableSearch): TableSearchResult {
   if (s.formatsAt !== undefined && formats)
     tableNotes.push(`the formats start ${formats.offset === s.formatsAt ? 'right' : `${formats.offset - s.formatsAt} zero byte(s)`} after the index buffer`);
   const end = materials ? materials.offset + materials.size : c.drawsOffset + D * DRAW_RECORD_SIZE;
-  const tables: Tables = { formats, drawsOffset: c.drawsOffset, draws, materials, end, confidence: 'uncertain', notes: tableNotes };
-
-  // 4. Buffers and placement.
-  const buffers = chosen.buffers;
-  if (s.findCounts && !buffers) {
-    notes.push(
-      `geometry not located: no {u32 draws = ${D}, u32 vertex bytes, u32 index bytes} words after ${hexOff(s.from)} whose buffers end exactly where a framing of the formats begins (0-3 zero bytes of padding allowed)`,
-    );
-  } else if (!formats) {
-    notes.push('geometry not shown: the vertex formats were not located, so strides are unknown');
-  }
-  if (buffers && s.findCounts) {
-    tableNotes.push(
-      `{draws, vertex bytes, index bytes} = {${D}, ${buffers.vertexBytes}, ${buffers.indexBytes}} at ${hexOff(buffers.countsOffset!)}: the only such words whose buffers end exactly at the formats` +
-        (buffers.padding ? ` (after ${buffers.padding} zero byte(s) of padding)` : ''),
-    );
-  }
-  const geometry = buffers && formats ? placeDraws(r, tables, buffers) : undefined;
-  return { tables, buffers, geometry, notes };
+  return { formats, drawsOffset: c.drawsOffset, draws, materials, end, confidence: 'uncertain', notes: tableNotes };
 }
 
 function zeros(bytes: Uint8Array, from: number, to: number): boolean {
