@@ -41,9 +41,9 @@ import {
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { type ScriptSymbol, type Span, flattenOutline } from '../core/havokScript';
 import type { AnalysedScript } from '../core/scriptIndex';
-import { bindingLenses, siteLine } from './analysis/bindings';
+import { bindingLenses, lensCommand } from './analysis/bindings';
 import { MAX_COMPLETIONS, MAX_DOCUMENT_SYMBOLS, MAX_INLAY_HINTS, MAX_LOCATIONS, MAX_SELECTION_POSITIONS, MAX_WORKSPACE_SYMBOLS, count } from './analysis/caps';
-import { type CompletionKind, cappedCompletion } from './analysis/completion';
+import { type CompletionKind, cappedCompletion, rankSortText } from './analysis/completion';
 import { foldingSpans } from './analysis/folding';
 import { hashLiteralAt, hashLiterals, hashNames, literalNames } from './analysis/hashes';
 import { hover } from './analysis/hover';
@@ -56,7 +56,7 @@ import { type ScriptLocation, ScriptWorkspace } from './analysis/workspace';
 import { FramingError, StdioReader } from './framing';
 import { BadParams, Cancelled, type Params, Stale, changesParam, checkCancelled, objectParam } from './params';
 import { openedParam, paramsOf, positionParam, rangeParam, uriParam } from './params';
-import { type ServerSettings, readSettings } from './settings';
+import { type ServerSettings, mountKey, readSettings } from './settings';
 import { crossScriptFacts, openInstall, setUserNames } from './session';
 
 const log = (line: string): void => void process.stderr.write(`arch06 language server: ${line}\n`);
@@ -308,8 +308,7 @@ connection.onInitialize((params) => {
 connection.onInitialized(() => void openWorkspace(settings).catch((e: unknown) => logError('opening the install', e)));
 onNotification('arch06/settings', async (p) => {
   const next = readSettings(p);
-  const mountOf = (x: ServerSettings): string => JSON.stringify([x.installRoot ?? '', x.cfg ?? '', x.extraArchives ?? [], x.mods ?? [], x.maxMemoryMB ?? 0]);
-  if (mountOf(next) !== mountOf(settings)) return openWorkspace(next);
+  if (mountKey(next) !== mountKey(settings)) return openWorkspace(next);
   // The same install: only the hash settings changed; no remount, no new index.
   settings = next;
   for (const w of setUserNames(workspace, next)) connection.window.showWarningMessage(w);
@@ -402,21 +401,10 @@ onRequest('textDocument/codeLens', async (p, token) => {
   const s = await scriptOf(p, token);
   if (!s) return [];
   const { lenses, total } = bindingLenses(workspace, s.script);
-  const out = lenses.map((l): CodeLens => ({
-    range: range(s.d, l.span),
-    command: {
-      title: `bound by ${l.count} object${l.count === 1 ? '' : 's'}`,
-      command: 'arch06.showBindings',
-      arguments: [
-        {
-          function: l.name,
-          script: s.script.path,
-          total: l.count,
-          sites: l.sites.map((x) => ({ object: x.object, class: x.class, event: x.event, registry: x.registry, label: siteLine(x) })),
-        },
-      ],
-    },
-  }));
+  const out = lenses.map((l): CodeLens => {
+    const c = lensCommand(l, s.script.path);
+    return { range: range(s.d, l.span), command: { title: c.title, command: 'arch06.showBindings', arguments: [c.argument] } };
+  });
   // Cut: a lens on the first line says how many bound definitions there are.
   if (total > lenses.length)
     out.unshift({
@@ -437,8 +425,7 @@ onRequest('textDocument/completion', async (p, token) => {
     kind: COMPLETION_KIND[e.kind],
     ...(e.detail ? { detail: e.detail } : {}),
     ...(e.documentation ? { documentation: { kind: MarkupKind.Markdown, value: e.documentation } } : {}),
-    // Higher rank first: a zero-padded inverse of the rank sorts ascending.
-    sortText: String(1e9 - Math.min(1e9, Math.max(-1, e.rank))).padStart(10, '0'),
+    sortText: rankSortText(e.rank),
   }));
   if (kept.length === total) return items;
   const note = `(${count(kept.length)} of ${count(total)} shown: type to narrow)`;

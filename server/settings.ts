@@ -73,6 +73,10 @@ function activeMods(x: unknown): ActiveMod[] | undefined {
   return out;
 }
 
+/** What the mount depends on: settings with another key need a remount and a new index, the rest (hash names, hints) do not. */
+export const mountKey = (x: ServerSettings): string =>
+  JSON.stringify([x.installRoot ?? '', x.cfg ?? '', x.extraArchives ?? [], x.mods ?? [], x.maxMemoryMB ?? 0]);
+
 /** The ceiling in bytes. */
 export const memoryCeilingBytes = (s: ServerSettings): number => (s.maxMemoryMB ?? DEFAULT_MAX_MEMORY_MB) * 1024 * 1024;
 

@@ -38,6 +38,19 @@ export function bindingLenses(ws: ScriptWorkspace, script: AnalysedScript, maxLe
   return { lenses, total };
 }
 
+/** What a lens shows and hands to the client's `arch06.showBindings` command when clicked: the bound objects, one line each. */
+export function lensCommand(l: BindingLens, scriptPath: string): { title: string; argument: object } {
+  return {
+    title: `bound by ${l.count} object${l.count === 1 ? '' : 's'}`,
+    argument: {
+      function: l.name,
+      script: scriptPath,
+      total: l.count,
+      sites: l.sites.map((x) => ({ object: x.object, class: x.class, event: x.event, registry: x.registry, label: siteLine(x) })),
+    },
+  };
+}
+
 /** One line per site: `GateAlarm_00.SR (ScriptRelay) · Script1 · worlds\…\fortgate.objres`. */
 export function siteLine(s: BindingSite): string {
   return `${s.object ?? `object 0x${s.objectHash.toString(16).padStart(8, '0')}`} (${s.class ?? 'class unknown'}) · ${s.event ?? 'event unknown'} · ${s.registry.path}${

@@ -122,6 +122,9 @@ function localsInScope(names: readonly { name: string; role: string; start: numb
   return [...out];
 }
 
+/** A sort key that puts higher ranks first: a zero-padded inverse of the rank sorts ascending. */
+export const rankSortText = (rank: number): string => String(1e9 - Math.min(1e9, Math.max(-1, rank))).padStart(10, '0');
+
 /** Completion cut to the `max` highest ranked entries, with how many there were. */
 export function cappedCompletion(ws: ScriptWorkspace, uri: string, offset: number, max: number): { items: CompletionEntry[]; total: number } {
   const all = completion(ws, uri, offset);
