@@ -5,5 +5,5 @@ export { describeSearch, searchText, searchTextStreaming } from './textSearch';
 export type { StreamingOptions, TextMatch, TextSearchOptions, TextSearchResult, TextView } from './textSearch';
 export { planFile } from './fileText';
 export type { FilePlan } from './fileText';
-export { pathList, pathListKey } from './pathList';
+export { memberRowsAt, pathList, pathListKey } from './pathList';
 export type { PathList } from './pathList';

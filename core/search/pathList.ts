@@ -34,3 +34,16 @@ export function pathList(paths: readonly string[], rows: readonly MemberRow[]): 
   for (let i = 0; i < members.length; i++) all[paths.length + i] = members[i].path;
   return { paths: all, looseCount: paths.length, members, alsoDeclared };
 }
+
+/**
+ * Every row of `path` in the list: those listed as members and the one listed as its mounted path
+ * (a member served loose, as a mod's copy is). Not a scan of the catalogue: a member listed twice
+ * in `members` is there once per declaring bundle.
+ */
+export function memberRowsAt(list: { members: readonly MemberRow[]; alsoDeclared: ReadonlyMap<string, MemberRow> }, path: string): MemberRow[] {
+  const key = pathListKey(path);
+  const rows = list.members.filter((r) => pathListKey(r.path) === key);
+  const loose = list.alsoDeclared.get(key);
+  if (loose) rows.push(loose);
+  return rows;
+}

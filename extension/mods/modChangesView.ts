@@ -18,6 +18,7 @@ import type { CopiesView } from '../views/copiesView';
 import { compareWithNextCopyCommand } from '../commands/copies';
 import type { ModProjects, OpenMod } from './modProjects';
 import { type ModChangeRow, describeChange, modChangeRows, unplacedProblems } from './modChangesModel';
+import { memberRowsAt } from '../../core/search';
 
 type Node = { kind: 'mod'; mod: OpenMod } | { kind: 'file'; mod: OpenMod; row: ModChangeRow } | { kind: 'problem'; mod: OpenMod; problem: ModProblem };
 
@@ -124,11 +125,11 @@ export class ModChangesView implements vscode.TreeDataProvider<Node>, vscode.Tex
 
   /** The container copy a mod file replaces, from the bundle members the service lists. */
   private embeddedOf(m: Mount, source: Source, p: string): { container: string; source: string; bundle: string } | undefined {
-    const row = this.service
-      .readyPathsWithMembers()
-      ?.members.find((r) => r.servedFrom === 'loose' && r.source === source.name && r.path.toLowerCase() === p.toLowerCase());
+    const listed = this.service.readyPathsWithMembers();
+    // A member served loose (the mod's copy) is listed as its mounted path, apart from `members`.
+    const row = listed && memberRowsAt(listed, p).find((r) => r.servedFrom === 'loose' && r.source === source.name);
     if (!row) {
-      if (!this.service.readyPathsWithMembers()) void this.service.pathsWithMembers()?.then(() => this.changed.fire());
+      if (!listed) void this.service.pathsWithMembers()?.then(() => this.changed.fire());
       return undefined;
     }
     try {

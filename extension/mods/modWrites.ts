@@ -6,7 +6,7 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { MemberRow, Mount } from '../../core/archive';
-import { pathListKey } from '../../core/search';
+import { memberRowsAt } from '../../core/search';
 import { type ActiveMod, patchedManifest, writeModFile } from '../../core/mod';
 import type { MountService } from '../mountService';
 import { showInformation } from '../notify';
@@ -37,11 +37,8 @@ async function membersOnSettledMount(service: MountService, gamePath: string): P
     }
     if (service.mount !== m) continue;
     if (!listed) return undefined;
-    // The mod's copy is served loose, so its row is among the members listed as a mounted path.
-    const key = pathListKey(gamePath);
-    const rows = listed.members.filter((r) => pathListKey(r.path) === key);
-    const loose = listed.alsoDeclared.get(key);
-    if (loose) rows.push(loose);
+    // The mod's copy is served loose: its row is the one listed as a mounted path.
+    const rows = memberRowsAt(listed, gamePath);
     return rows.length ? { m, rows } : undefined;
   }
   return undefined;

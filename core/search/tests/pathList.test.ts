@@ -7,7 +7,7 @@ import { MemberCatalog } from '../../archive/memberCatalog';
 import { Mount } from '../../archive/mount';
 import { sampleGame } from '../../sample/sampleGame';
 import { FuzzyIndex } from '../fuzzy';
-import { pathList, pathListKey } from '../pathList';
+import { memberRowsAt, pathList, pathListKey } from '../pathList';
 import { tempDir, writeTree } from '../../../test/support/fixtures';
 
 test('pathList: a loose file that is also a bundle member is listed once; container members after the paths', async () => {
@@ -37,6 +37,28 @@ test('pathList: a loose file that is also a bundle member is listed once; contai
       ix.match('weapon.txt').some((x) => x.index >= list.looseCount),
       'the container-only member is there',
     );
+  } finally {
+    m.close();
+  }
+});
+
+test('memberRowsAt: a member served loose (as a mod copy is) is found through its mounted path, a container member through the members', async () => {
+  const root = tempDir('arch06-path-list-rows-');
+  for (const f of sampleGame()) writeTree(root, { [f.path]: f.bytes });
+  const m = Mount.open({ root });
+  try {
+    const catalog = await MemberCatalog.build(m);
+    const list = pathList(m.distinctPaths(), catalog.rows);
+    const banner = memberRowsAt(list, 'CHARACTERS/orcs/orc_sample/banner.txt');
+    assert.equal(banner.length, 1);
+    assert.equal(banner[0].servedFrom, 'loose');
+    assert.ok(!list.members.includes(banner[0]), 'not among the members: the one Copy to Mod and Mod Changes missed');
+    const body = memberRowsAt(list, 'characters\\orcs\\orc_sample\\body.txt');
+    assert.deepEqual(
+      body.map((r) => r.servedFrom),
+      ['container'],
+    );
+    assert.deepEqual(memberRowsAt(list, 'characters\\orcs\\orc_sample\\none.txt'), []);
   } finally {
     m.close();
   }
