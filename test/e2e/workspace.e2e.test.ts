@@ -85,6 +85,9 @@ test('browse, compare, find and extract in the arch06: workspace', { skip: e2eSk
     assert.match(copies[1], /Patch_01\.arch06[\s\S]*shadowed/);
     assert.match(copies[2], /Base\.arch06[\s\S]*shadowed/);
     // The view fills in after the command shows it: wait for the skipped lines to be listed too.
+    // The views below it make room first: a tree view renders only the rows it has room for.
+    await h.collapseView('Search Results');
+    await h.collapseView('Mod Changes');
     const order = await h.waitFor(
       async () => {
         const rows = await h.viewRows('Search Order');
