@@ -533,14 +533,15 @@ export class Harness {
   }
 
   /**
-   * Collapse the side bar view titled `title` (when open), so the views beside it get its room:
-   * a tree view renders only the rows it has room for.
+   * Collapse (or expand again) the side bar view titled `title`, so the views beside it get its
+   * room: a tree view renders only the rows it has room for.
    */
-  async collapseView(title: string): Promise<void> {
+  async setViewExpanded(title: string, expanded: boolean): Promise<void> {
     const header = this.page.locator('.pane-header', { hasText: title }).first();
-    if ((await header.getAttribute('aria-expanded')) !== 'true') return;
+    const want = String(expanded);
+    if ((await header.getAttribute('aria-expanded')) === want) return;
     await header.click({ position: { x: 30, y: 10 } });
-    await this.waitFor(async () => (await header.getAttribute('aria-expanded')) === 'false', 5_000, `the ${title} view to collapse`);
+    await this.waitFor(async () => (await header.getAttribute('aria-expanded')) === want, 5_000, `the ${title} view to ${expanded ? 'expand' : 'collapse'}`);
   }
 
   /** The rows (label and description text) of the tree view titled `title` in the side bar. */

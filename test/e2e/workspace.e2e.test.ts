@@ -85,9 +85,9 @@ test('browse, compare, find and extract in the arch06: workspace', { skip: e2eSk
     assert.match(copies[1], /Patch_01\.arch06[\s\S]*shadowed/);
     assert.match(copies[2], /Base\.arch06[\s\S]*shadowed/);
     // The view fills in after the command shows it: wait for the skipped lines to be listed too.
-    // The views below it make room first: a tree view renders only the rows it has room for.
-    await h.collapseView('Search Results');
-    await h.collapseView('Mod Changes');
+    // The other views make room first: a tree view renders only the rows it has room for.
+    const others = ['Copies of the Active File', 'Search Results', 'Mod Changes'];
+    for (const v of others) await h.setViewExpanded(v, false);
     const order = await h.waitFor(
       async () => {
         const rows = await h.viewRows('Search Order');
@@ -104,6 +104,7 @@ test('browse, compare, find and extract in the arch06: workspace', { skip: e2eSk
       `skipped cfg lines listed: ${order.join(' | ')}`,
     );
     await h.screenshot('copies-and-search-order');
+    for (const v of others) await h.setViewExpanded(v, true);
 
     // 4. Compare the winner with the next copy: a diff editor, Patch_01 on the left, Patch_02 on the right.
     await h.runCommand('arch06: Compare with Next Copy');
