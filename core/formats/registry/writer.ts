@@ -165,10 +165,17 @@ export function writeScrb(scriptPath: string, objects: ScrbWriterObject[]): Uint
   // Objects with the same bindings share one run: the same array at once, equal ones by content.
   const byArray = new Map<ScrbWriterObject['bindings'], number>();
   const byContent = new Map<string, number>();
+  // Runs compared by the ids of their strings, not the strings: names may be long and shared by many.
+  const ids = new Map<string, number>();
+  const idOf = (text: string): number => {
+    let id = ids.get(text);
+    if (id === undefined) ids.set(text, (id = ids.size));
+    return id;
+  };
   const index = objects.map((o) => {
     let first = byArray.get(o.bindings);
     if (first === undefined) {
-      const key = JSON.stringify(o.bindings.map((b) => [b.event, b.function]));
+      const key = o.bindings.map((b) => `${idOf(b.event)}:${idOf(b.function)}`).join(',');
       first = byContent.get(key);
       if (first === undefined) {
         first = records.length;
