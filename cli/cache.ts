@@ -6,6 +6,7 @@
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { type Mount, MountCache } from '../core/archive';
+import { escapeControls } from '../core/io';
 
 /** The folder the CLI keeps its caches in, or undefined when caching is off. */
 export function cliCacheFolder(env: NodeJS.ProcessEnv = process.env): string | undefined {
@@ -19,7 +20,7 @@ export function cliCacheFolder(env: NodeJS.ProcessEnv = process.env): string | u
 export function cliMountCache(mount: Mount): MountCache | undefined {
   const folder = cliCacheFolder();
   if (!folder) return undefined;
-  const cache = new MountCache(mount, folder, (line) => process.stderr.write(`arch06: ${line}\n`));
+  const cache = new MountCache(mount, folder, (line) => process.stderr.write(`arch06: ${escapeControls(line)}\n`));
   cache.index();
   return cache;
 }
