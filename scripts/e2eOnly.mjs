@@ -67,12 +67,24 @@ export const REASONS = [
     why: "run inside webviews (DOM, WebGL, a Web Worker); the decoders they call are `core/image/*`, the messages' checks `media/*/protocol.ts`",
   },
   { modules: ['core/havokScript/syntax.ts'], why: "the syntax tree's types only (no code runs)" },
+  { modules: ['core/archive/verifyReport.ts'], why: "the verify report's types only (no code runs)" },
+  {
+    modules: ['extension/notify.ts'],
+    why: 'notifications of a running window, their text escaped by `core/io/sinkText.ts` `noticeText` (tested in `test/unit/sinks.test.ts`)',
+  },
   {
     modules: ['extension/diskWatch.ts'],
     why: 'file-system watchers and the reload offers of a running window (what changed and what to offer: `extension/diskChangeModel.ts`, `core/archive/remount.ts`)',
   },
   {
-    modules: ['extension/mods/modProjects.ts', 'extension/mods/modChangesView.ts', 'extension/mods/modCopy.ts', 'extension/mods/modInstall.ts'],
+    modules: [
+      'extension/mods/modProjects.ts',
+      'extension/mods/modChangesView.ts',
+      'extension/mods/modCopy.ts',
+      'extension/mods/modInstall.ts',
+      'extension/mods/modWrites.ts',
+      'extension/mods/modTextUris.ts',
+    ],
     why: 'the mod commands, dialogs, confirmation and the Mod Changes tree of a running window (their work: `core/mod/*`, the rows: `extension/mods/modChangesModel.ts`; the CLI runs the same engine in `test/unit/modCli.test.ts`)',
   },
 ];
