@@ -155,3 +155,24 @@ test('hash names: the server gathers the same sources as the extension (skeleton
     ws.dispose();
   }
 });
+
+// The fuzz harness's server case 83 (seed 176504706): a line of 835 KB made each completion try the
+// end-anchored member pattern from every start. Bounded now by the window it reads; the watchdog
+// is far above an honest run, the count of answers is the assertion.
+test('completion at the end of a very long line reads a bounded window (fuzz finding: server case 83)', { timeout: 120_000 }, () => {
+  const ws = workspace();
+  try {
+    // One identifier run: the pattern, started at each of its characters, ran to its end and back.
+    const text = `local Alpha = 1\n${'x'.repeat(300_000)} `;
+    ws.analyse(URI, 1, text);
+    const offered = completion(ws, URI, text.length);
+    // Offsets outside the text, as a client may send: before the fix -1 read all of it.
+    for (const outside of [-1, -1000, text.length + 5]) completion(ws, URI, outside);
+    assert.ok(
+      offered.some((e) => e.label === 'Alpha'),
+      'the names in scope are offered',
+    );
+  } finally {
+    ws.dispose();
+  }
+});
