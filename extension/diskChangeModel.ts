@@ -27,6 +27,23 @@ export function unlistedNotice(names: readonly string[]): string {
   return `arch06: ${which} added to the install, but no line of the archive config list names ${names.length === 1 ? 'it' : 'them'}: the game does not load ${names.length === 1 ? 'it' : 'them'}, so arch06 does not mount ${names.length === 1 ? 'it' : 'them'} either.`;
 }
 
+/**
+ * Archives added beside the game's that only `arch06-mods.archcfg` names (a mod installed through
+ * the separate list): the game loads them when started with `-archcfg`; the mount reads the
+ * default list, so the overlay, not the mount, shows them.
+ */
+export function modsListNotice(names: readonly string[]): string {
+  const shown = names.slice(0, 3).map(escapeName).join(', ');
+  const more = names.length > 3 ? ` and ${names.length - 3} more` : '';
+  const one = names.length === 1;
+  return `arch06: ${shown}${more} ${one ? 'was' : 'were'} installed through arch06-mods.archcfg: the game loads ${one ? 'it' : 'them'} when started with -archcfg arch06-mods.archcfg. The workspace mounts default.archcfg; open the mod (arch06: Open Mod…) to see ${one ? 'it' : 'them'} in the merged view.`;
+}
+
+/** Whether every change is an active mod's own folder (the modder's saves): followed without a notice. */
+export function onlyModChanges(changes: readonly DiskChange[], isModSource: (name: string) => boolean): boolean {
+  return changes.length > 0 && changes.every((c) => (c.role === 'loose' || c.role === 'source') && isModSource(c.name));
+}
+
 /** The open copies by what became of them (unchanged ones left out). */
 export function sortCopies(copies: readonly OpenCopy[]): { changed: OpenCopy[]; vanished: OpenCopy[] } {
   const out: Record<Exclude<CopyStatus, 'same'>, OpenCopy[]> = { changed: [], vanished: [] };

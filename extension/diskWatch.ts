@@ -14,7 +14,18 @@ import { type DiskChange, type Mount, looseChange, mountChanges, needsRemount } 
 import { MountService } from './mountService';
 import { Arch06FileSystem } from './fs/provider';
 import { SCHEME } from './fs/uris';
-import { type OpenCopy, changeNotice, copyLabel, reloadNotice, sortCopies, unlistedNotice, vanishedNotice } from './diskChangeModel';
+import { isModSourceName, namedByModsList } from '../core/mod';
+import {
+  type OpenCopy,
+  changeNotice,
+  copyLabel,
+  modsListNotice,
+  onlyModChanges,
+  reloadNotice,
+  sortCopies,
+  unlistedNotice,
+  vanishedNotice,
+} from './diskChangeModel';
 import { showInformation, showWarning } from './notify';
 
 /** Quiet time after the last event before the mount is checked (a copy in progress fires many). */
@@ -64,6 +75,9 @@ export class DiskWatch implements vscode.Disposable {
       bases.add(key);
       const w = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(vscode.Uri.file(base), pattern));
       const saw = (kind: 'added' | 'modified' | 'deleted') => (uri: vscode.Uri) => {
+        // Only the disk: a save through another provider (a mod's `arch06-modtext:` view) is
+        // seen when its file on disk changes, under its own name.
+        if (uri.scheme !== 'file') return;
         if (loose) this.sawLoose(uri.fsPath, kind);
         this.checkSoon();
       };
@@ -126,13 +140,15 @@ export class DiskWatch implements vscode.Disposable {
     const unlisted = changes.filter((c) => c.role === 'unlisted' && !this.announcedUnlisted.has(c.path));
     if (unlisted.length) {
       for (const c of unlisted) this.announcedUnlisted.add(c.path);
-      void showInformation(unlistedNotice(unlisted.map((c) => c.name)));
+      this.announceUnlisted(m.root, unlisted);
     }
     if (!needsRemount(changes)) return;
     const open = this.openTabs();
     const remembered = open.map((t) => ({ t, before: this.fileSystem.servedIdentity(t.uri) }));
     const r = this.service.applyDiskChanges(changes.filter((c) => c.role !== 'unlisted'));
     if (!r) return;
+    // The modder's own saves into an active mod: the mount follows them without a notice.
+    if (onlyModChanges(r.changes, isModSourceName)) return;
     void showInformation(changeNotice(r.changes), 'Show Search Order').then((pick) => {
       if (pick) void vscode.commands.executeCommand('arch06.searchOrder.focus');
     });
@@ -149,6 +165,21 @@ export class DiskWatch implements vscode.Disposable {
         if (pick === 'Reload') void this.reload(changed.map((c) => (c as OpenCopy & { t: OpenTab }).t));
       });
     }
+  }
+
+  /** Added archives no list the mount reads names: those the separate mods list names are told apart. */
+  private announceUnlisted(root: string, unlisted: readonly DiskChange[]): void {
+    const viaModsList = (c: DiskChange): boolean => {
+      try {
+        return namedByModsList(root, c.path);
+      } catch {
+        return false;
+      }
+    };
+    const mods = unlisted.filter(viaModsList);
+    const none = unlisted.filter((c) => !mods.includes(c));
+    if (mods.length) void showInformation(modsListNotice(mods.map((c) => c.name)));
+    if (none.length) void showInformation(unlistedNotice(none.map((c) => c.name)));
   }
 
   /** Every open tab showing an `arch06:` file (text or custom editor). */

@@ -348,15 +348,7 @@ export interface ResetFinding {
 export function findResets(root: string): ResetFinding[] {
   const abs = path.resolve(root);
   const lists = listFiles(abs);
-  const named = new Set<string>();
-  for (const file of [lists.default, lists.mods]) {
-    const text = readList(file);
-    if (text === undefined) continue;
-    for (const l of parseArchcfg(text)) {
-      const p = lineTargetPath(lists.folder, l.text);
-      if (p) named.add(p);
-    }
-  }
+  const named = namedPaths(lists.folder, [lists.default, lists.mods]);
   const out: ResetFinding[] = [];
   for (const e of listDirectory(abs)) {
     if (e.isDirectory || !/\.arch06$/i.test(e.name)) continue;
@@ -371,4 +363,28 @@ export function findResets(root: string): ResetFinding[] {
     if (manifest) out.push({ archive: p, manifest });
   }
   return out;
+}
+
+/** The disk paths the lines of `files` name (a list that does not exist names nothing). */
+function namedPaths(listFolder: string, files: readonly string[]): Set<string> {
+  const named = new Set<string>();
+  for (const file of files) {
+    const text = readList(file);
+    if (text === undefined) continue;
+    for (const l of parseArchcfg(text)) {
+      const p = lineTargetPath(listFolder, l.text);
+      if (p) named.add(p);
+    }
+  }
+  return named;
+}
+
+/**
+ * Whether the separate list `arch06-mods.archcfg` names the archive at `archivePath`: an archive
+ * installed through it is loaded when the game starts with `-archcfg`, though `default.archcfg`
+ * (the list the mount reads) does not name it.
+ */
+export function namedByModsList(root: string, archivePath: string): boolean {
+  const lists = listFiles(path.resolve(root));
+  return namedPaths(lists.folder, [lists.mods]).has(path.resolve(archivePath));
 }

@@ -22,7 +22,17 @@ export interface ActiveMod {
 
 /** The name a mod folder's source has in the overlay (Search Order, `@sources`, Copies). */
 export function modSourceName(name: string): string {
-  return `${name} (mod)`;
+  return `${name}${MOD_SOURCE_SUFFIX}`;
+}
+
+const MOD_SOURCE_SUFFIX = ' (mod)';
+
+/**
+ * Whether a source of the overlay is an active mod's folder: a change there is the modder's own
+ * save (the mount follows it without telling them the install changed).
+ */
+export function isModSourceName(name: string): boolean {
+  return name.endsWith(MOD_SOURCE_SUFFIX);
 }
 
 export interface OverlayOptions {

@@ -6,10 +6,11 @@ import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { Mount, mountChanges, remount } from '../../core/archive';
+import { Mount, looseChange, mountChanges, remount } from '../../core/archive';
 import { LtarWriter } from '../../core/formats/archive';
 import { tempDir, writeTree } from '../../test/support/fixtures';
-import { changeNotice, copyLabel, reloadNotice, sortCopies, unlistedNotice, vanishedNotice } from '../diskChangeModel';
+import { isModSourceName, modSourceName, openOverlay } from '../../core/mod';
+import { changeNotice, copyLabel, modsListNotice, onlyModChanges, reloadNotice, sortCopies, unlistedNotice, vanishedNotice } from '../diskChangeModel';
 
 const archive = (files: Record<string, string>): Uint8Array => {
   const w = new LtarWriter();
@@ -71,4 +72,42 @@ test('many files and hostile names: the notices list three, count the rest, and 
     'arch06: Extra.arch06 was added to the install, but no line of the archive config list names it: the game does not load it, so arch06 does not mount it either.',
   );
   assert.match(unlistedNotice(['A.arch06', 'B.arch06', 'C.arch06', 'D.arch06']), /^arch06: A\.arch06, B\.arch06, C\.arch06 and 1 more were added/);
+});
+
+test("a save into an active mod's folder is the mod's own change (followed without a notice); a change to a game source is not", () => {
+  const root = tempDir('arch06-diskmodel-mod-');
+  writeTree(root, {
+    'x64/default.archcfg': '..\\Base.arch06\r\n',
+    'Base.arch06': archive({ 'config\\game.cfg': 'base' }),
+  });
+  const modFolder = tempDir('arch06-diskmodel-modsrc-');
+  writeTree(modFolder, { 'config/game.cfg': 'mod' });
+  const { mount } = openOverlay({ root }, [{ folder: modFolder, name: 'Tune', position: { kind: 'bottom' } }]);
+  const modSource = mount.sources.find((s) => s.name === modSourceName('Tune'));
+  assert.ok(modSource, mount.sources.map((s) => s.name).join(', '));
+  assert.ok(isModSourceName(modSource!.name));
+  assert.ok(!mount.sources.filter((s) => s !== modSource).some((s) => isModSourceName(s.name)), 'no game source looks like a mod');
+
+  const saved = path.join(modFolder, 'config', 'game.cfg');
+  fs.writeFileSync(saved, 'mod, saved');
+  const own = looseChange(mount, saved, 'modified');
+  assert.ok(own, 'the save is in a mounted folder');
+  assert.equal(own!.name, modSourceName('Tune'));
+  assert.equal(onlyModChanges([own!], isModSourceName), true);
+
+  fs.writeFileSync(path.join(root, 'Base.arch06'), archive({ 'config\\game.cfg': 'base, patched' }));
+  const game = mountChanges(mount);
+  assert.ok(game.length > 0);
+  assert.equal(onlyModChanges([own!, ...game], isModSourceName), false, 'a game archive changed too');
+  assert.equal(onlyModChanges([], isModSourceName), false);
+});
+
+test('the notice for archives only arch06-mods.archcfg names says how the game loads them, escaped', () => {
+  assert.match(
+    modsListNotice(['My_Mod.arch06']),
+    /^arch06: My_Mod\.arch06 was installed through arch06-mods\.archcfg: the game loads it when started with -archcfg arch06-mods\.archcfg\./,
+  );
+  const many = modsListNotice(['a.arch06', 'b.arch06', 'c.arch06', 'd\nx.arch06']);
+  assert.match(many, /a\.arch06, b\.arch06, c\.arch06 and 1 more were installed/);
+  assert.ok(!modsListNotice(['e\u202evil.arch06']).includes('\u202e'), 'a bidi control is escaped');
 });

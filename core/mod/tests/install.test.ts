@@ -7,7 +7,7 @@ import * as path from 'node:path';
 import { Mount } from '../../archive';
 import { sampleGame } from '../../sample';
 import { createMod } from '../copy';
-import { applyInstall, applyUninstall, findResets, planInstall, planUninstall } from '../install';
+import { applyInstall, applyUninstall, findResets, namedByModsList, planInstall, planUninstall } from '../install';
 import { packMod } from '../pack';
 import { checkMods } from '../check';
 import { tempDir, writeTree } from '../../../test/support/fixtures';
@@ -175,4 +175,18 @@ test('installing a packed archive: copied beside the game archives, checked as a
     () => planInstall({ root, mod: bad }),
     (e: Error & { code?: string }) => e.code === 'BAD_MAGIC' || e.code === 'TRUNCATED',
   );
+});
+
+test('an archive installed through the separate list is named by it; one dropped beside the game is not; a list that does not exist names nothing', async () => {
+  const root = sampleInstall();
+  const stray = path.join(root, 'Stray.arch06');
+  fs.copyFileSync(path.join(root, 'Blade.arch06'), stray);
+  assert.equal(namedByModsList(root, stray), false, 'no arch06-mods.archcfg yet');
+  await applyInstall(planInstall({ root, mod: makeMod(), as: 'archive' }));
+  assert.equal(namedByModsList(root, path.join(root, 'My_Mod.arch06')), true);
+  assert.equal(namedByModsList(root, stray), false);
+  // The default list names the game's archives, the separate list copies it: those are named too.
+  assert.equal(namedByModsList(root, path.join(root, 'Base.arch06')), true);
+  // The mount of the default list does not know the mod's archive: it is among the unlisted.
+  assert.ok(Mount.open({ root }).unlisted.some((n) => /^my_mod\.arch06$/i.test(n)));
 });
