@@ -154,6 +154,7 @@ function coreFaces(root: string): string[] {
     'core/scriptIndex',
     'core/nameSources',
     'core/mod',
+    'core/math',
   ];
 }
 
