@@ -79,7 +79,7 @@ const MUTANTS = [
       [
         'core/archive/partScript.ts',
         'if (member) return { path, ...locateAddress(mount, `${near.bundle!.manifest.path}${BUNDLE_SUFFIX}\\\\${member.path}`) };',
-        'if (near.bundle) return { path, ...locateAddress(mount, `${near.bundle!.manifest.path}${BUNDLE_SUFFIX}\\\\${path}`) };',
+        'if (member || near.bundle) return { path, ...locateAddress(mount, `${near.bundle!.manifest.path}${BUNDLE_SUFFIX}\\\\${member?.path ?? path}`) };',
       ],
     ],
     tests: ['archive/tests/partScript.test.js'],
