@@ -99,8 +99,8 @@ test('a format family (core/formats/<family>/) imports no other family: shared p
         assert.equal(inFormats.split(path.sep)[0], family, `${path.relative(root, f)} imports ${spec}, a module of another format family`);
       } else {
         assert.ok(
-          /^core[\\/](io|hash|oodle)([\\/]|$)|^core[\\/]errors$/.test(target),
-          `${path.relative(root, f)} imports ${spec} (${target}); formats use core/io, core/errors, core/hash, core/oodle`,
+          /^core[\\/](io|hash|oodle|math)([\\/]|$)|^core[\\/]errors$/.test(target),
+          `${path.relative(root, f)} imports ${spec} (${target}); formats use core/io, core/errors, core/hash, core/oodle, core/math`,
         );
       }
     }
