@@ -24,6 +24,7 @@
  * weights in slot order by seed 004's BGRA rule, normalised to sum 1.
  */
 import { Arch06Error } from '../errors';
+import { type Quaternion, multiplyQuaternions as qMul } from '../math';
 import { StringHasher, defaultHasher, formatHash } from '../hash/stringHash';
 import { Mmsh } from '../formats/mesh/mmsh/layout';
 import { MmshMeshData, decodeMmshMesh } from '../formats/mesh/mmsh/vertices';
@@ -32,7 +33,7 @@ import { breadthFirstOrder } from '../formats/mesh/skel/hierarchy';
 import { MeshModel, ModelBone, ModelLod, ModelPart, ModelSkeleton, ModelSocket, boundsOf } from './meshModel';
 
 type Vec3 = [number, number, number];
-type Quat = [number, number, number, number];
+type Quat = Quaternion;
 
 /** One draw of a planned LOD: a data block with the material slot and group that draw it. */
 interface MmshDraw {
@@ -97,16 +98,6 @@ function withUndrawn(mmsh: Mmsh, plans: MmshLodPlan[], notes: string[]): MmshLod
 // ---- quaternions ---------------------------------------------------------------------------
 
 const qConj = (q: Quat): Quat => [-q[0], -q[1], -q[2], q[3]];
-function qMul(a: Quat, b: Quat): Quat {
-  const [ax, ay, az, aw] = a;
-  const [bx, by, bz, bw] = b;
-  return [
-    aw * bx + ax * bw + ay * bz - az * by,
-    aw * by - ax * bz + ay * bw + az * bx,
-    aw * bz + ax * by - ay * bx + az * bw,
-    aw * bw - ax * bx - ay * by - az * bz,
-  ];
-}
 function qRotate(q: Quat, v: Vec3): Vec3 {
   const [x, y, z, w] = q;
   const tx = 2 * (y * v[2] - z * v[1]);

@@ -6,7 +6,7 @@
  */
 import { formatHash } from '../hash';
 import { bindingRows, ownScriptPath, parseObjr, resolveRegistry } from '../formats/registry';
-import type { GroupRow, ObjectRegistry } from '../formats/registry';
+import type { GroupRow, ObjectRegistry, ResolvedRegistry } from '../formats/registry';
 import { List, TextDoc, hex6, hexString } from './syntax';
 
 export interface RegistryTextOptions {
@@ -45,13 +45,35 @@ function writeGroups(d: TextDoc, groups: readonly GroupRow[]): void {
   });
 }
 
+/** The text, section by section in file order: header and block chain, OBJL objects, SCRB bindings, ONLS groups, GADB header, findings, undecoded blocks. */
 function renderParsedRegistry(reg: ObjectRegistry, path: string, options: RegistryTextOptions = {}): string {
   const scriptPath = options.scriptPath ?? ownScriptPath(path);
   const res = resolveRegistry(reg, { scriptPath, functions: options.functions });
   const d = new TextDoc({ inputSize: reg.size });
   d.comment(`arch06 decoded text · object registry (OBJR) · ${path}`);
   d.comment('syntax: [section] headers, "key = value" fields, one record per line ("id key=value …"); hashes 0x%08X');
+  writeChain(d, reg);
+  writeObjects(d, reg);
+  writeBindings(d, reg, res, scriptPath, options);
+  d.section('groups', [['count', res.groups.length]]);
+  d.comment('owner  members (ONLS: owner -> member names); owners whose entries point at one group list it once, the others say whose it is');
+  writeGroups(d, res.groups);
+  writeGadb(d, reg);
+  writeFindings(d, reg, res);
+  for (const b of reg.blocks) {
+    if (b.decoded && !b.error) continue;
+    d.section(`raw.${b.index}`, [
+      ['tag', b.tag],
+      ['name', b.name ?? formatHash(b.nameHash)],
+      ['size', b.size],
+    ]);
+    d.hex(b.raw, b.offset, options.maxHexBytes);
+  }
+  return d.toString();
+}
 
+/** The OBJR header and its block chain. */
+function writeChain(d: TextDoc, reg: ObjectRegistry): void {
   d.section('registry');
   d.field('version', reg.version);
   d.field('hash', formatHash(reg.hash));
@@ -71,10 +93,16 @@ function renderParsedRegistry(reg: ObjectRegistry, path: string, options: Regist
       ['decoded', b.decoded],
       ['error', b.error?.message],
     ]);
+}
 
+/** OBJL: the objects, or (a record layout that did not validate) its string tables and raw records. */
+function writeObjects(d: TextDoc, reg: ObjectRegistry): void {
   const l = reg.objectList;
-  if (!l) d.section('objects', [['layout', 'absent']]).comment('no OBJL block: objects cannot be named');
-  else if (l.recordLayout.validated) {
+  if (!l) {
+    d.section('objects', [['layout', 'absent']]).comment('no OBJL block: objects cannot be named');
+    return;
+  }
+  if (l.recordLayout.validated) {
     d.section('objects', [
       ['count', l.objects.length],
       ['sets', l.sets.length],
@@ -94,31 +122,34 @@ function renderParsedRegistry(reg: ObjectRegistry, path: string, options: Regist
         ['u32_2A', o.word2A || undefined],
       ]),
     );
-  } else {
-    d.section('objects', [
-      ['count', l.objectCount],
-      ['sets', l.sets.length],
-      ['layout', 'not-validated'],
-      ['reason', l.recordLayout.reason ?? null],
-    ]);
-    d.comment('the 50-byte record layout did not validate: the string tables and the records raw follow');
-    for (const [name, table] of [
-      ['classes', l.classes],
-      ['names', l.names],
-      ['groups', l.groups],
-    ] as const) {
-      d.section(`objects.${name}`, [['count', table.byOffset.size]]);
-      d.each(table.byOffset, table.byOffset.size, ([offset, s]) => d.record(s, [['offset', offset]]));
-    }
-    d.section('objects.records', [['count', l.rawRecords.length]]);
-    d.each(l.rawRecords, l.rawRecords.length, (r) =>
-      d.record(hex6(r.offset), [
-        ['set', formatHash(r.set)],
-        ['bytes', hexString(r.bytes)],
-      ]),
-    );
+    return;
   }
+  d.section('objects', [
+    ['count', l.objectCount],
+    ['sets', l.sets.length],
+    ['layout', 'not-validated'],
+    ['reason', l.recordLayout.reason ?? null],
+  ]);
+  d.comment('the 50-byte record layout did not validate: the string tables and the records raw follow');
+  for (const [name, table] of [
+    ['classes', l.classes],
+    ['names', l.names],
+    ['groups', l.groups],
+  ] as const) {
+    d.section(`objects.${name}`, [['count', table.byOffset.size]]);
+    d.each(table.byOffset, table.byOffset.size, ([offset, s]) => d.record(s, [['offset', offset]]));
+  }
+  d.section('objects.records', [['count', l.rawRecords.length]]);
+  d.each(l.rawRecords, l.rawRecords.length, (r) =>
+    d.record(hex6(r.offset), [
+      ['set', formatHash(r.set)],
+      ['bytes', hexString(r.bytes)],
+    ]),
+  );
+}
 
+/** SCRB: the object-binding rows resolved against the part's script, then the raw records and object index. */
+function writeBindings(d: TextDoc, reg: ObjectRegistry, res: ResolvedRegistry, scriptPath: string, options: RegistryTextOptions): void {
   const s = reg.bindings;
   const scriptHash = s?.bindings[0]?.scriptHash;
   const shownRows = Math.min(res.rowCount, MAX_BINDING_ROWS);
@@ -149,48 +180,48 @@ function renderParsedRegistry(reg: ObjectRegistry, path: string, options: Regist
       ['problem', b.problems.length ? b.problems.join('; ') : undefined],
     ]),
   );
-  if (s) {
-    d.section('bindings.records', [['count', s.bindings.length]]);
-    d.comment('index  event (and its hash)  function  script hash  record offset');
-    d.each(s.bindings, s.bindings.length, (b) =>
-      d.record(b.index, [
-        ['event', b.event],
-        ['event.hash', formatHash(b.eventHash)],
-        ['function', b.function],
-        ['script', formatHash(b.scriptHash)],
-        ['offset', hex6(b.offset)],
-      ]),
-    );
-    d.section('bindings.index', [
-      ['count', s.objects.length],
-      ['sorted', s.sortedByHash],
+  if (!s) return;
+  d.section('bindings.records', [['count', s.bindings.length]]);
+  d.comment('index  event (and its hash)  function  script hash  record offset');
+  d.each(s.bindings, s.bindings.length, (b) =>
+    d.record(b.index, [
+      ['event', b.event],
+      ['event.hash', formatHash(b.eventHash)],
+      ['function', b.function],
+      ['script', formatHash(b.scriptHash)],
+      ['offset', hex6(b.offset)],
+    ]),
+  );
+  d.section('bindings.index', [
+    ['count', s.objects.length],
+    ['sorted', s.sortedByHash],
+  ]);
+  d.comment('object hash  first binding record  count');
+  d.each(s.objects, s.objects.length, (o) =>
+    d.record(formatHash(o.hash), [
+      ['first', o.firstBinding],
+      ['count', o.count],
+    ]),
+  );
+}
+
+/** GADB: the header words only. */
+function writeGadb(d: TextDoc, reg: ObjectRegistry): void {
+  if (!reg.objProps) return;
+  d.section('gadb', [
+    ['version', reg.objProps.version],
+    ['confidence', reg.objProps.confidence],
+  ]);
+  d.comment('the header only: the nine words after magic and version, with the public labels');
+  for (const w of reg.objProps.words)
+    d.record(hex6(w.offset), [
+      ['label', w.label],
+      ['value', w.value],
     ]);
-    d.comment('object hash  first binding record  count');
-    d.each(s.objects, s.objects.length, (o) =>
-      d.record(formatHash(o.hash), [
-        ['first', o.firstBinding],
-        ['count', o.count],
-      ]),
-    );
-  }
+}
 
-  d.section('groups', [['count', res.groups.length]]);
-  d.comment('owner  members (ONLS: owner -> member names); owners whose entries point at one group list it once, the others say whose it is');
-  writeGroups(d, res.groups);
-
-  if (reg.objProps) {
-    d.section('gadb', [
-      ['version', reg.objProps.version],
-      ['confidence', reg.objProps.confidence],
-    ]);
-    d.comment('the header only: the nine words after magic and version, with the public labels');
-    for (const w of reg.objProps.words)
-      d.record(hex6(w.offset), [
-        ['label', w.label],
-        ['value', w.value],
-      ]);
-  }
-
+/** What the resolver found wrong, and the reader's notes. */
+function writeFindings(d: TextDoc, reg: ObjectRegistry, res: ResolvedRegistry): void {
   if (res.problems.length) {
     d.section('problems', [['count', res.problems.length]]);
     d.each(res.problems, res.problems.length, (p) => d.record(p));
@@ -199,15 +230,4 @@ function renderParsedRegistry(reg: ObjectRegistry, path: string, options: Regist
     d.section('notes', [['count', reg.notes.length]]);
     for (const n of reg.notes) d.record(n);
   }
-
-  for (const b of reg.blocks) {
-    if (b.decoded && !b.error) continue;
-    d.section(`raw.${b.index}`, [
-      ['tag', b.tag],
-      ['name', b.name ?? formatHash(b.nameHash)],
-      ['size', b.size],
-    ]);
-    d.hex(b.raw, b.offset, options.maxHexBytes);
-  }
-  return d.toString();
 }

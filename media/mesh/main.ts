@@ -4,7 +4,8 @@
  * This file is the entry: the page layout, the view state, the message loop, and `apply()`,
  * which brings the picture, the toolbar and the panel in line with the state after every change.
  * The parts: scene.ts (renderer, camera, grid), model.ts (three.js objects from the model),
- * overlays.ts (normals, tangents, bounds, bones, UV view), slotTextures.ts, toolbar.ts, panel.ts.
+ * overlays.ts (normals, tangents, bounds, bones, UV view), slotTextures.ts, toolbar.ts, panel.ts,
+ * boot.ts (the progress line until the first frame, and the first-paint report).
  *
  * Protocol: ./protocol.ts (the host imports it too). `slot` is a material name as `slotKey` gives
  * it ('slot 0'), the name the glTF export uses too. Slot textures are the host's: they are dropped
@@ -27,13 +28,14 @@ import type { MeshModel } from '../../core/model';
 import { bonesToLabel } from '../../core/model';
 import { el, esc, failurePage, fmt } from '../shared/html';
 import { hostChannel } from '../shared/webviewApi';
+import { Boot, reportPaint } from './boot';
 import { ModelView, PartView, defaultBox, slotKey } from './model';
 import { type BoneFocus, addPartHelpers, applyOverlays, drawUv } from './overlays';
 import { BoneList, markSelected, showInfo } from './panel';
 import { type FailedMessage, type HostToView, type ViewToHost, fromWireModel } from './protocol';
 import { SceneView } from './scene';
 import { SlotTextures, renderSlots } from './slotTextures';
-import { DEFAULT_VIEW, Toggle, Toolbar, ViewState } from './toolbar';
+import { DEFAULT_VIEW, Toggle, Toolbar, ViewState, disabledToggles } from './toolbar';
 
 const scriptStart = performance.now();
 const host = hostChannel<ViewToHost>();
@@ -43,26 +45,6 @@ const whenIdle = (f: () => void): void => {
   if (typeof requestIdleCallback === 'function') requestIdleCallback(f, { timeout: 200 });
   else setTimeout(f, 0);
 };
-
-/**
- * The header and progress line shown until the model is on screen: the page's own `#boot` (drawn
- * before this script loaded), or one made here for a page without it.
- */
-class Boot {
-  readonly element: HTMLElement;
-  private readonly text: HTMLElement;
-  constructor() {
-    this.element = document.getElementById('boot') ?? el('div', { id: 'boot' });
-    if (!this.element.isConnected) document.body.prepend(this.element);
-    this.text = this.element.querySelector<HTMLElement>('.bootText') ?? this.element.appendChild(el('div', { className: 'bootText' }));
-  }
-  say(text: string): void {
-    this.text.textContent = text;
-  }
-  done(): void {
-    this.element.hidden = true;
-  }
-}
 
 /** The viewer: what is on screen and the state the controls edit. */
 class Viewer {
@@ -253,7 +235,16 @@ class Viewer {
     const lv = view?.current(this.state.lod);
     const parts = lv?.parts ?? [];
     const noMesh = view !== undefined && view.model.lods.length === 0;
-    this.toolbar.setToggles(this.state, new Set<Toggle>(noMesh ? ['bones'] : []), this.disabledToggles(view, parts));
+    this.toolbar.setToggles(
+      this.state,
+      new Set<Toggle>(noMesh ? ['bones'] : []),
+      disabledToggles(
+        view?.model,
+        parts.map((p) => p.part),
+        this.state,
+        this.textures.size,
+      ),
+    );
     if (view) for (const [i, v] of view.lods) v.group.visible = v === lv && i === this.state.lod;
     // Optional work waits for the first frame; a model with no mesh draws its bones in it.
     const optional = this.optionalReady || noMesh;
@@ -272,28 +263,6 @@ class Viewer {
     this.applyBoneFocus();
     this.postStats();
     this.scene.requestRender();
-  }
-
-  /** The toggles with nothing to show now, each with why (the button's title). */
-  private disabledToggles(view: ModelView | undefined, parts: PartView[]): Map<Toggle, string> {
-    const disabled = new Map<Toggle, string>();
-    const noSkeleton = !view?.model.skeleton || view.model.skeleton.bones.length === 0;
-    if (noSkeleton) {
-      disabled.set('bones', 'this model has no skeleton');
-      disabled.set('labels', 'this model has no skeleton');
-    } else if (!this.state.bones && view.model.lods.length > 0) disabled.set('labels', 'names are drawn with the skeleton: turn Bones on first');
-    const none = parts.length === 0 ? 'this model has no mesh' : undefined;
-    for (const [key, has, what] of [
-      ['normals', 'normals', 'normals'],
-      ['tangents', 'tangents', 'tangents'],
-      ['colors', 'colors', 'vertex colours'],
-      ['uv', 'uvs', 'texture coordinates'],
-    ] as const)
-      if (!parts.some((p) => p.part[has])) disabled.set(key, none ?? `the parts of this LOD store no ${what}`);
-    if (none) disabled.set('wireframe', none);
-    if (this.textures.size === 0)
-      disabled.set('textures', none ?? 'no texture is assigned yet: choose one with "Texture…" beside a material slot in the panel');
-    return disabled;
   }
 
   /** One part's material and visibility from the state; true when it draws its slot's texture. */
@@ -521,34 +490,4 @@ viewer.scene.resize();
 host.post({ type: 'ready' });
 const readyAt = performance.now();
 viewer.boot.say('Reading the model…');
-reportPaint();
-
-/**
- * Tells the host when the page first painted (its header and progress line, from the markup),
- * when this script started and when `ready` went, all from the document's time origin. The
- * paint entry is usually there already; otherwise it is awaited for up to two seconds.
- */
-function reportPaint(): void {
-  let sent = false;
-  const send = (firstPaintMs: number): void => {
-    if (sent) return;
-    sent = true;
-    const page = (globalThis as { __arch06PageStart?: unknown }).__arch06PageStart;
-    host.post({ type: 'painted', pageMs: typeof page === 'number' ? page : -1, firstPaintMs, scriptMs: scriptStart, readyMs: readyAt });
-  };
-  const fcp = (entries: PerformanceEntryList): PerformanceEntry | undefined => entries.find((e) => e.name === 'first-contentful-paint');
-  const now = fcp(performance.getEntriesByType('paint'));
-  if (now) return send(now.startTime);
-  try {
-    const observer = new PerformanceObserver((list) => {
-      const e = fcp(list.getEntries());
-      if (!e) return;
-      observer.disconnect();
-      send(e.startTime);
-    });
-    observer.observe({ type: 'paint', buffered: true });
-  } catch {
-    // No paint timing here: reported as -1 below.
-  }
-  setTimeout(() => send(-1), 2000);
-}
+reportPaint((msg) => host.post(msg), scriptStart, readyAt);

@@ -3,7 +3,7 @@
  * line) and the keyboard (F frames, W toggles the wireframe, Esc clears the selection). The view
  * state they edit is saved with the webview (`setState`), so a reopened tab keeps its toggles.
  */
-import type { MeshModel } from '../../core/model';
+import type { MeshModel, ModelPart } from '../../core/model';
 import { lodDisabledReason } from '../../core/model';
 import { el, fmt } from '../shared/html';
 
@@ -124,4 +124,25 @@ function bindKeys(actions: ToolbarActions): void {
     else if (k !== 'escape' || !actions.clearSelection()) return;
     e.preventDefault();
   });
+}
+
+/** The toggles with nothing to show for `model` and the shown LOD's `parts`, each with why (the button's title). */
+export function disabledToggles(model: MeshModel | undefined, parts: readonly ModelPart[], state: ViewState, textureCount: number): Map<Toggle, string> {
+  const disabled = new Map<Toggle, string>();
+  const noSkeleton = !model?.skeleton || model.skeleton.bones.length === 0;
+  if (noSkeleton) {
+    disabled.set('bones', 'this model has no skeleton');
+    disabled.set('labels', 'this model has no skeleton');
+  } else if (!state.bones && model.lods.length > 0) disabled.set('labels', 'names are drawn with the skeleton: turn Bones on first');
+  const none = parts.length === 0 ? 'this model has no mesh' : undefined;
+  for (const [key, has, what] of [
+    ['normals', 'normals', 'normals'],
+    ['tangents', 'tangents', 'tangents'],
+    ['colors', 'colors', 'vertex colours'],
+    ['uv', 'uvs', 'texture coordinates'],
+  ] as const)
+    if (!parts.some((p) => p[has])) disabled.set(key, none ?? `the parts of this LOD store no ${what}`);
+  if (none) disabled.set('wireframe', none);
+  if (textureCount === 0) disabled.set('textures', none ?? 'no texture is assigned yet: choose one with "Texture…" beside a material slot in the panel');
+  return disabled;
 }

@@ -99,8 +99,8 @@ test('a format family (core/formats/<family>/) imports no other family: shared p
         assert.equal(inFormats.split(path.sep)[0], family, `${path.relative(root, f)} imports ${spec}, a module of another format family`);
       } else {
         assert.ok(
-          /^core[\\/](io|hash|oodle)([\\/]|$)|^core[\\/]errors$/.test(target),
-          `${path.relative(root, f)} imports ${spec} (${target}); formats use core/io, core/errors, core/hash, core/oodle`,
+          /^core[\\/](io|hash|oodle|math)([\\/]|$)|^core[\\/]errors$/.test(target),
+          `${path.relative(root, f)} imports ${spec} (${target}); formats use core/io, core/errors, core/hash, core/oodle, core/math`,
         );
       }
     }
@@ -154,6 +154,7 @@ function coreFaces(root: string): string[] {
     'core/scriptIndex',
     'core/nameSources',
     'core/mod',
+    'core/math',
   ];
 }
 
@@ -356,10 +357,6 @@ const OVER_LIMIT: Record<string, string> = {
   // Being edited by issue 24 this round (the registry editor and its model): split after it lands.
   'extension/editors/registryModel.ts': 'being edited by issue 24 this round',
   'media/registry/registryView.ts': 'being edited by issue 24 this round (the registry editor’s webview)',
-  // Over the limit when the rule was written (issue 22 item 8); each to be split along its format's sections or its view's parts.
-  'media/bundle/bundleView.ts': 'not yet split (issue 22)',
-  'media/mesh/main.ts': 'not yet split (issue 22)',
-  'core/text/registryText.ts renderParsedRegistry': 'not yet split (issue 22)',
 };
 
 /** Areas whose files issue 24 is editing this round: an offender there is allowed, with that reason, rather than split under it. */

@@ -5,21 +5,12 @@
  * q = yaw · pitch · roll (roll applied first, yaw last). `degreesFromQuaternion` inverts it, with
  * pitch in [-90, 90]; at ±90 pitch the roll folds into the yaw (gimbal lock) and roll reads 0.
  */
-export type Quaternion = [number, number, number, number];
+import { type Quaternion, multiplyQuaternions as multiply } from '../../math';
+
+export type { Quaternion };
 export type EulerDegrees = [number, number, number];
 
 const RAD = Math.PI / 180;
-
-function multiply(a: Quaternion, b: Quaternion): Quaternion {
-  const [ax, ay, az, aw] = a;
-  const [bx, by, bz, bw] = b;
-  return [
-    aw * bx + ax * bw + ay * bz - az * by,
-    aw * by - ax * bz + ay * bw + az * bx,
-    aw * bz + ax * by - ay * bx + az * bw,
-    aw * bw - ax * bx - ay * by - az * bz,
-  ];
-}
 
 /** The unit quaternion of [pitch, yaw, roll] degrees, each component rounded to f32 as the file stores it. */
 export function quaternionFromDegrees(degrees: EulerDegrees): Quaternion {
