@@ -173,7 +173,9 @@ export class WorkerPool {
             drain();
           });
           on(w, 'error', (e: Error) => end({ cancelled: false, stopped: false }, e));
-          on(w, 'exit', (code: number) => end({ cancelled: false, stopped: false }, new Error(`${run.kind} worker ${k} exited (code ${code}) before the run ended`)));
+          on(w, 'exit', (code: number) =>
+            end({ cancelled: false, stopped: false }, new Error(`${run.kind} worker ${k} exited (code ${code}) before the run ended`)),
+          );
           dispatch(k);
         }
         drain();

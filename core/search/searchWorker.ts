@@ -63,7 +63,15 @@ export class SearchWorkerState {
   /** Search a run of files; `here` gives the calling thread's own sources instead of opening `task.archives`. */
   run(task: SearchTask, here?: readonly Source[]): SearchUnitResult {
     const matcher = makeMatcher(task.query, task.isRegExp, task.matchCase);
-    const out: SearchUnitResult = { included: 0, searched: 0, searchedAs: { text: 0, script: 0, decoded: 0 }, binary: [], skipped: [], matches: [], matchesPerFile: [] };
+    const out: SearchUnitResult = {
+      included: 0,
+      searched: 0,
+      searchedAs: { text: 0, script: 0, decoded: 0 },
+      binary: [],
+      skipped: [],
+      matches: [],
+      matchesPerFile: [],
+    };
     const binary = new Map<string, number>();
     const opened = task.archives.map((a, k): Source | Error => {
       if (here) return here[k];

@@ -26,15 +26,17 @@ export interface StreamingOptions extends TextSearchOptions {
    * results never wait for the member catalogue (undefined: no members).
    */
   laterMembers?: () => Promise<readonly MemberRow[] | undefined>;
-  /** Search the mounted files across this pool's workers (a pool of one thread or none: this thread). */
+  /** Search the mounted files across this pool's workers (none: on this thread, in slices). */
   pool?: WorkerPool;
   /** Aborting stops the pool's workers at once (a file being read included). */
   signal?: AbortSignal;
+  /** Bytes of file in one task on the pool (default 1 MiB; the first task 1/16 of it). */
+  runBytes?: number;
 }
 
 /** Run a search, streaming matches through `onMatch`: across `pool` when given, else in slices of `sliceMs` with `pause` between. */
 export async function searchTextStreaming(mount: Mount, options: StreamingOptions): Promise<TextSearchResult> {
-  const onPool = options.pool && options.pool.size > 1;
+  const onPool = options.pool !== undefined;
   const paths = options.paths ?? mount.distinctPaths();
   const s = new TextSearch(mount, onPool ? { ...options, paths: [] } : { ...options, paths });
   if (onPool) await searchOnPool(mount, paths, options, s, options.pool!);
@@ -74,13 +76,12 @@ interface SearchPlan {
 let planIds = 0;
 
 const plans = new WeakMap<Mount, Map<string, SearchPlan>>();
-/** Bytes of file a run holds (the first runs less, so the first results come at once). */
+/** Bytes of file a run holds (the first run 1/16 of it, so the first results come at once). */
 const RUN_BYTES = 1 << 20;
-const FIRST_RUN_BYTES = 64 << 10;
 const RUN_FILES = 2048;
 
-function planSearch(mount: Mount, paths: readonly string[], include: string | undefined, decoded: boolean): SearchPlan {
-  const key = `${include ?? ''}\0${decoded ? 1 : 0}\0${paths.length}`;
+function planSearch(mount: Mount, paths: readonly string[], include: string | undefined, decoded: boolean, runBytes: number): SearchPlan {
+  const key = `${include ?? ''}\0${decoded ? 1 : 0}\0${paths.length}\0${runBytes}`;
   let byKey = plans.get(mount);
   if (!byKey) plans.set(mount, (byKey = new Map()));
   const had = byKey.get(key);
@@ -89,7 +90,9 @@ function planSearch(mount: Mount, paths: readonly string[], include: string | un
   const ix = mount.index();
   const unread = new Map<string, number>();
   const plan: SearchPlan = { unread: [], unreadCount: 0, runs: [], here: [], sources: [], id: ++planIds };
-  let cur: { paths: string[]; archive: number[]; file: number[]; refs: ArchiveRef[]; srcs: number[]; at: Map<number, number>; bytes: number; here: boolean } | undefined;
+  let cur:
+    | { paths: string[]; archive: number[]; file: number[]; refs: ArchiveRef[]; srcs: number[]; at: Map<number, number>; bytes: number; here: boolean }
+    | undefined;
   const close = (): void => {
     if (!cur) return;
     const { paths: p, archive, file, refs } = cur;
@@ -111,7 +114,7 @@ function planSearch(mount: Mount, paths: readonly string[], include: string | un
     const src = mount.sources[si];
     const ref = archiveRef(src);
     const here = ref === undefined;
-    const limit = plan.runs.length === 0 ? FIRST_RUN_BYTES : RUN_BYTES;
+    const limit = plan.runs.length === 0 ? runBytes / 16 : runBytes;
     if (cur && (cur.here !== here || cur.bytes >= limit || cur.paths.length >= RUN_FILES)) close();
     cur ??= { paths: [], archive: [], file: [], refs: [], srcs: [], at: new Map(), bytes: 0, here };
     let a = cur.at.get(si);
@@ -143,10 +146,18 @@ const TASK_DEFAULTS = { query: '', isRegExp: false, matchCase: false, decoded: f
 
 async function searchOnPool(mount: Mount, paths: readonly string[], options: StreamingOptions, s: TextSearch, pool: WorkerPool): Promise<void> {
   const decoded = options.decoded ?? false;
-  const plan = planSearch(mount, paths, options.include, decoded);
+  const plan = planSearch(mount, paths, options.include, decoded, options.runBytes ?? RUN_BYTES);
   const r = s.result;
   r.filesTotal += paths.length;
-  s.absorb({ included: plan.unreadCount, searched: 0, searchedAs: { text: 0, script: 0, decoded: 0 }, binary: plan.unread, skipped: [], matches: [], matchesPerFile: [] });
+  s.absorb({
+    included: plan.unreadCount,
+    searched: 0,
+    searchedAs: { text: 0, script: 0, decoded: 0 },
+    binary: plan.unread,
+    skipped: [],
+    matches: [],
+    matchesPerFile: [],
+  });
   const asked = {
     query: options.query,
     isRegExp: options.isRegExp ?? false,
@@ -162,7 +173,10 @@ async function searchOnPool(mount: Mount, paths: readonly string[], options: Str
     count: plan.runs.length,
     task: (i) => (plan.here[i] ? undefined : { ...plan.runs[i], ...asked }),
     runHere: (i) => {
-      return local.run({ ...plan.runs[i], ...asked }, plan.sources[i].map((k) => mount.sources[k]));
+      return local.run(
+        { ...plan.runs[i], ...asked },
+        plan.sources[i].map((k) => mount.sources[k]),
+      );
     },
     onResult: (i, u) => {
       s.absorb(u);
