@@ -29,6 +29,7 @@ export { UNIT_BYTES, planUnits } from './verifyUnits';
 export type { VerifyUnit } from './verifyUnits';
 export type { ParallelVerifyOptions, ParallelVerifyReport } from './verifyPool';
 export { WorkerPool } from './workerPool';
+export { extractEntriesParallel } from './extractPool';
 export type { PoolOutcome, PoolRun } from './workerPool';
 export type { ServedFile } from './servedFiles';
 export { BUNDLE_SUFFIX, BundleFolder, BundleFolders, bundleFolderPath, memberName } from './bundleFolders';

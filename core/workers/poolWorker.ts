@@ -9,6 +9,7 @@ import { isMainThread, parentPort, workerData } from 'node:worker_threads';
 import { POOL_WORKER_ROLE, type PoolAnswer, type PoolRequest } from '../archive/workerPool';
 import { WorkerArchives } from '../archive/workerArchives';
 import { VERIFY_KIND, type VerifyTask, verifyTask } from '../archive/verifyWorker';
+import { EXTRACT_KIND, type ExtractTask, extractTask } from '../archive/extractWorker';
 import { SEARCH_KIND, SearchWorkerState, type SearchTask } from '../search/searchWorker';
 
 /** Whether this thread was started by the pool. */
@@ -23,13 +24,15 @@ export function servePool(): void {
   const handlers: Record<string, (task: unknown) => unknown> = {
     [VERIFY_KIND]: (t) => verifyTask(archives, t as VerifyTask),
     [SEARCH_KIND]: (t) => search.run(t as SearchTask),
+    [EXTRACT_KIND]: (t) => extractTask(archives, t as ExtractTask),
   };
-  parentPort!.on('message', (req: PoolRequest) => {
+  // One request at a time (the pool sends the next when this one is answered), sync or async.
+  parentPort!.on('message', async (req: PoolRequest) => {
     const answer: PoolAnswer = { id: req.id, heapBytes: 0 };
     try {
       const handler = handlers[req.kind];
       if (!handler) throw new Error(`no handler for ${JSON.stringify(req.kind)}`);
-      answer.result = handler(req.task);
+      answer.result = await handler(req.task);
     } catch (e) {
       answer.error = String((e as Error)?.stack ?? e);
     }
