@@ -67,7 +67,8 @@ export class WorkerPool {
   /** Workers started over the pool's life, and those that have exited (terminated or failed). */
   started = 0;
   exited = 0;
-  private busy = false;
+  /** The last run queued: the next waits for it. */
+  private tail: Promise<void> = Promise.resolve();
 
   constructor(
     readonly workerFile: string,
@@ -89,10 +90,17 @@ export class WorkerPool {
     await Promise.all(ws.map((w) => w.terminate()));
   }
 
-  /** Run `count` tasks; results are handed to `onResult` in task order as they arrive. */
+  /** Run `count` tasks; results are handed to `onResult` in task order as they arrive. Runs queue: one at a time. */
   run<T, R>(run: PoolRun<T, R>): Promise<PoolOutcome> {
-    if (this.busy) return Promise.reject(new Error('the worker pool is already running'));
-    this.busy = true;
+    const p = this.tail.then(() => this.runNow(run));
+    this.tail = p.then(
+      () => undefined,
+      () => undefined,
+    );
+    return p;
+  }
+
+  private runNow<T, R>(run: PoolRun<T, R>): Promise<PoolOutcome> {
     const tasks = Array.from({ length: run.count }, (_, i) => run.task(i));
     const remote = tasks.filter((t) => t !== undefined).length;
     const threads = Math.max(1, Math.min(this.size, remote));
@@ -112,7 +120,6 @@ export class WorkerPool {
         const stopped = o.cancelled || error ? this.terminate() : Promise.resolve();
         for (const w of this.workers) w.unref(); // idle workers do not keep the process alive
         void stopped.then(() => {
-          this.busy = false;
           if (error) reject(error);
           else resolve({ ...o, threads: remote ? threads : 0 });
         }, reject);

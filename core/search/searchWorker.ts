@@ -49,7 +49,7 @@ export interface SearchUnitResult {
 type Had = { text: string; view: TextView } | { binary: string };
 
 /** Characters of text a worker keeps between searches (two bytes each in V8's two-byte strings at worst). */
-export const SEARCH_CACHE_CHARS = 96 << 20;
+export const SEARCH_CACHE_CHARS = 32 << 20;
 
 export class SearchWorkerState {
   private readonly texts = new Map<string, Had>();

@@ -190,3 +190,12 @@ async function searchOnPool(mount: Mount, paths: readonly string[], options: Str
   });
   if (outcome.cancelled) r.cancelled = true;
 }
+
+/**
+ * Fill the pool's text caches for searches of every file (no include) of `mount`, in the
+ * background: a search that cannot match, run as a real one would be, so the first search the user
+ * makes finds the texts decoded and each run on the worker that holds them.
+ */
+export async function prepareSearch(mount: Mount, paths: readonly string[], pool: WorkerPool, decoded = false, signal?: AbortSignal): Promise<void> {
+  await searchTextStreaming(mount, { query: '(?!)', isRegExp: true, decoded, paths, pool, keepMatches: false, pause: async () => {}, ...(signal ? { signal } : {}) });
+}
