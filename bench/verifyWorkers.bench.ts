@@ -2,7 +2,7 @@
  * `verify` across worker threads (issue 25 item 3) on the full-scale synthetic install
  * (bench-data/full, written by archive.bench) plus archives of Kraken chunks written with the
  * project's LTAR writer from the shared vectors' payloads (bench-data/kraken, mounted as -arch
- * archives): one thread against `jobs` workers (dist/cli.js as the worker entry, as the CLI runs
+ * archives): one thread against `jobs` workers (dist/poolWorker.js as the worker entry, as the CLI runs
  * it), in this run, with each worker's heap, and a model of the speed-up at 8 and 16 cores from
  * the units' work sizes (decoded bytes plus a per-entry cost, fitted from the one-thread run).
  */
@@ -59,7 +59,7 @@ async function main(): Promise<void> {
   const extraArchives = krakenArchives();
   const m = Mount.open({ root: fullDir, extraArchives });
   m.index();
-  const workerFile = path.join(repo, 'dist', 'cli.js');
+  const workerFile = path.join(repo, 'dist', 'poolWorker.js');
   const jobs = Math.max(2, os.availableParallelism());
   const rss0 = process.memoryUsage().rss;
   let t = performance.now();

@@ -6,7 +6,6 @@
  * error (a bug) prints a stack trace, with exit code 70.
  */
 import { isArch06Error } from '../core/errors';
-import { isVerifyWorker } from '../core/archive';
 import { errnoSummary, isErrnoException } from '../core/io/node';
 import { escapeControls, escapeName, writeOut } from './output';
 import { parseArgs, ParsedArgs } from './args';
@@ -181,8 +180,6 @@ function reportError(e: unknown): number {
   return 70;
 }
 
-// The bundle is also `verify`'s worker entry: started as one, core/archive/verifyWorker.ts serves and the CLI stays quiet.
-if (!isVerifyWorker())
-  void main(process.argv.slice(2)).then((code) => {
-    process.exitCode = code;
-  });
+void main(process.argv.slice(2)).then((code) => {
+  process.exitCode = code;
+});

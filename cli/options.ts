@@ -33,19 +33,20 @@ const mip: OptionSpec = { type: 'string', value: 'N', help: 'the mip level to wr
 const slice: OptionSpec = { type: 'string', value: 'N', help: 'the array slice to write (0, 1, …)' };
 const glb: OptionSpec = { type: 'string', value: 'OUT', help: 'export LOD 0 as glTF binary' };
 
+const jobs: OptionSpec = {
+  type: 'string',
+  value: 'N',
+  help: 'worker threads for the whole-game work (default: the cores, os.availableParallelism()); 1 = this thread alone',
+};
+
 /** Every command's options (`--help` / `-h` is every command's too, handled before parsing). */
 export const COMMAND_OPTIONS: Readonly<Record<string, OptionTable>> = {
   mount: { ...MOUNT_OPTIONS, json },
   which: { ...MOUNT_OPTIONS, json },
   cat: { ...MOUNT_OPTIONS, source },
   ls: { ...MOUNT_OPTIONS, json },
-  extract: { ...MOUNT_OPTIONS, source, json, quiet },
-  verify: {
-    ...MOUNT_OPTIONS,
-    json,
-    quiet,
-    jobs: { type: 'string', value: 'N', help: 'threads to verify on (default: the cores, os.availableParallelism()); 1 = this thread alone' },
-  },
+  extract: { ...MOUNT_OPTIONS, source, json, quiet, jobs },
+  verify: { ...MOUNT_OPTIONS, json, quiet, jobs },
   unhash: {
     ...MOUNT_OPTIONS,
     dict: {
@@ -78,6 +79,7 @@ export const COMMAND_OPTIONS: Readonly<Record<string, OptionTable>> = {
     include: { type: 'string', value: 'GLOB', help: 'only files whose path matches (*.scripts, worlds/**/*.txt)' },
     decoded: { type: 'boolean', help: 'search the decoded text views of registries, string tables, bundles and skeletons too' },
     json: { type: 'boolean', help: 'one JSON object per hit and line: path, source, bundle, view, line, column, text' },
+    jobs,
   },
   'new-mod': {
     name: { type: 'string', value: 'NAME', help: "the mod's name (default: the folder's name)" },

@@ -24,6 +24,8 @@ import { hashSelectionCommand, hashStringCommand, reverseHashLookupCommand } fro
 import { HashNames } from './hashNames';
 import { TexturePathHover } from './hovers/texturePathHover';
 import { DecodePool } from '../core/image/node';
+import { WorkPool } from './workPool';
+import { prepareSearch } from '../core/search';
 import { MeshEditorProvider } from './editors/meshEditor';
 import { TextureEditorProvider } from './editors/textureEditor';
 import { BundleEditorProvider } from './editors/bundleEditor';
@@ -48,6 +50,15 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   const results = new SearchResultsView();
   const fileSystem = new Arch06FileSystem(service);
   // One decode pool for the editors: large texture levels are decoded off the host's thread.
+  // One worker pool for whole-game work (Find in Files, extracting a folder), sized by arch06.workers.
+  const workers = new WorkPool(context.extensionPath);
+  // Once a mount is listed, the workers open its archives and decode its texts in the background:
+  // the first Find in Files of the session then runs as fast as later ones.
+  const prepare = service.onDidChange((m) => {
+    const pool = m && workers.get();
+    const decoded = vscode.workspace.getConfiguration('arch06').get<boolean>('findInFiles.decodedViews', false);
+    if (m && pool) void prepareSearch(m, service.distinctPaths(m), pool, decoded).catch((e) => service.log(`Find in Files: preparing the workers failed: ${String(e)}`));
+  });
   const pool = new DecodePool({ workerFile: path.join(context.extensionPath, 'dist', 'nodeDecodeWorker.js') });
   // The active mods are read before the first mount: the overlay is part of it.
   const projects = new ModProjects(context, service);
@@ -67,6 +78,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   );
   context.subscriptions.push(
     { dispose: () => void pool.dispose() },
+    workers,
+    prepare,
     service,
     fileSystem.register(),
     vscode.window.registerTreeDataProvider('arch06.searchOrder', new SearchOrderView(service)),
@@ -96,8 +109,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     // Ctrl+P / Ctrl+Shift+F reach these with `args` while the arch06: workspace is open: say why, once.
     quickOpenRedirect(service),
     vscode.commands.registerCommand('arch06.goToFile', (args?: unknown) => (redirectHint(context, args), goToFileCommand(service))),
-    vscode.commands.registerCommand('arch06.findInFiles', (args?: unknown) => (redirectHint(context, args), findInFilesCommand(context, service, results))),
-    vscode.commands.registerCommand('arch06.extract', (uri?: vscode.Uri) => extractCommand(service, fileSystem.bundles, context.globalState, uri)),
+    vscode.commands.registerCommand('arch06.findInFiles', (args?: unknown) => (redirectHint(context, args), findInFilesCommand(context, service, results, workers))),
+    vscode.commands.registerCommand('arch06.extract', (uri?: vscode.Uri) => extractCommand(service, fileSystem.bundles, context.globalState, workers, uri)),
     vscode.commands.registerCommand('arch06.openCopy', (arg) => openCopyCommand(service, copies, arg)),
     vscode.commands.registerCommand('arch06.compareWithNextCopy', (arg) => compareWithNextCopyCommand(service, copies, arg)),
     vscode.commands.registerCommand('arch06.showMount', () => vscode.commands.executeCommand('arch06.searchOrder.focus')),

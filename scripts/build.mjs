@@ -17,6 +17,8 @@ const bundles = [
   { entryPoints: ['server/server.ts'], outfile: 'dist/server.js' },
   // The command-line tool (package.json "bin").
   { entryPoints: ['cli/main.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' } },
+  // The worker pool's one entry (core/archive/workerPool.ts): verify, extract, Find in Files, the cold index.
+  { entryPoints: ['core/workers/poolWorker.ts'], outfile: 'dist/poolWorker.js' },
   // Texture decoding off the extension host's thread (core/image/node/decodePool.ts): a worker_threads entry.
   { entryPoints: ['core/image/node/nodeDecodeWorker.ts'], outfile: 'dist/nodeDecodeWorker.js' },
   // The 3D model viewer webview (three.js): a browser script, so it overrides the node settings.

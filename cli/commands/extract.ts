@@ -8,9 +8,9 @@
  * a terminal, a progress line on stderr (cli/progress.ts) while it copies; `--quiet` turns it off.
  */
 import * as path from 'node:path';
-import { collectAddress, extractEntries } from '../../core/archive';
+import { WorkerPool, collectAddress, extractEntries, extractEntriesParallel } from '../../core/archive';
 import { ParsedArgs, flagString, need } from '../args';
-import { openMount } from './mountCommands';
+import { jobsOption, openMount, poolWorkerFile } from './mountCommands';
 import { escapeControls, escapeName, printJson, writeOut } from '../output';
 import { ProgressLine } from '../progress';
 
@@ -18,7 +18,10 @@ import { ProgressLine } from '../progress';
 const MAX_LISTED = 20;
 
 export async function extractCommand(args: ParsedArgs): Promise<number> {
+  const jobs = jobsOption(args);
   const m = openMount(args);
+  // Many files across the pool's workers (each opens the archives and the folder itself); one file or --jobs 1: this thread.
+  let pool: WorkerPool | undefined;
   try {
     // A file or folder of the mount, a bundle folder (or a member or folder in it), a world part's file served from its container.
     const entries = collectAddress(m, need(args, 1, '<path|folder>'), flagString(args, 'source'));
@@ -28,7 +31,11 @@ export async function extractCommand(args: ParsedArgs): Promise<number> {
     try {
       const totalBytes = entries.reduce((n, e) => n + e.size, 0);
       progress.start(entries.length, totalBytes);
-      r = await extractEntries(m, entries, outDir, { onProgress: progress.enabled ? (done, total, bytes) => progress.update(done, total, bytes) : undefined });
+      const onProgress = progress.enabled ? (done: number, total: number, bytes: number) => progress.update(done, total, bytes) : undefined;
+      if (jobs > 1 && entries.length > 1) {
+        pool = new WorkerPool(poolWorkerFile(), jobs);
+        r = await extractEntriesParallel(m, entries, outDir, { pool, onProgress });
+      } else r = await extractEntries(m, entries, outDir, { onProgress });
     } finally {
       progress.end();
     }
@@ -49,6 +56,7 @@ export async function extractCommand(args: ParsedArgs): Promise<number> {
       );
     return failed ? 2 : 0;
   } finally {
+    await pool?.terminate();
     m.close();
   }
 }

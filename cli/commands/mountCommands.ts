@@ -259,6 +259,11 @@ export function jobsOption(args: ParsedArgs): number {
   return n;
 }
 
+/** The worker pool's entry, bundled beside the CLI (dist/poolWorker.js). */
+export function poolWorkerFile(): string {
+  return path.join(path.dirname(path.resolve(process.argv[1])), 'poolWorker.js');
+}
+
 export async function verifyCommand(args: ParsedArgs): Promise<number> {
   const jobs = jobsOption(args);
   const m = openMount(args);
@@ -268,8 +273,8 @@ export async function verifyCommand(args: ParsedArgs): Promise<number> {
   try {
     progress.start(m.sources.reduce((n, s) => n + s.fileCount, 0));
     const onProgress = progress.enabled ? (done: number, total: number, _current: string, bytes: number) => progress.update(done, total, bytes) : undefined;
-    // The CLI's own script (dist/cli.js) is the worker entry: each worker opens the archives it checks itself.
-    const { units: _units, jobs: _jobs, ...r } = await verifyMountParallel(m, { jobs, workerFile: path.resolve(process.argv[1]), onProgress });
+    // The pool's entry beside the CLI's bundle (dist/poolWorker.js): each worker opens the archives it checks itself.
+    const { units: _units, jobs: _jobs, ...r } = await verifyMountParallel(m, { jobs, workerFile: poolWorkerFile(), onProgress });
     report = r;
   } finally {
     progress.end();

@@ -10,18 +10,21 @@
  * without (as grep), 2 for a bad query.
  */
 import { Arch06Error } from '../../core/errors';
-import { MemberCatalog } from '../../core/archive';
+import { MemberCatalog, WorkerPool } from '../../core/archive';
 import { type TextMatch, describeSearch, searchTextStreaming } from '../../core/search';
 import { type ParsedArgs, flagString, need } from '../args';
 import { escapeControls, escapeName, jsonLine, writeOut } from '../output';
-import { openMount } from './mountCommands';
+import { jobsOption, openMount, poolWorkerFile } from './mountCommands';
 import { cliMountCache } from '../cache';
 
 export async function searchCommand(args: ParsedArgs): Promise<number> {
   const extra = args.positionals.slice(2);
   if (extra.length) throw new Arch06Error('BAD_ARGUMENT', `unexpected argument ${JSON.stringify(extra[0])} (quote a text holding spaces)`);
+  const jobs = jobsOption(args);
   const m = openMount(args);
   const cache = cliMountCache(m);
+  // The mounted files across the pool's workers (each opens the archives itself); 1: this thread alone.
+  const pool = jobs > 1 ? new WorkerPool(poolWorkerFile(), jobs) : undefined;
   try {
     const query = need(args, 1, '<text>');
     const json = args.flags.has('json');
@@ -56,6 +59,9 @@ export async function searchCommand(args: ParsedArgs): Promise<number> {
       maxMatches: Infinity,
       onMatch: (x) => pending.push(line(x)),
       pause: async () => flush(),
+      // On the pool, results arrive a run of files at a time: each run's hits go out as it is merged.
+      onProgress: () => flush(),
+      ...(pool ? { pool } : {}),
       // The mounted paths first, then the members of every bundle, listed once they are reached.
       laterMembers: async () => (cache ? (await cache.catalog(() => MemberCatalog.build(m))).catalog : await MemberCatalog.build(m)).rows,
     });
@@ -63,6 +69,7 @@ export async function searchCommand(args: ParsedArgs): Promise<number> {
     process.stderr.write(`arch06: ${escapeControls(describeSearch(result, query))}\n`);
     return result.matchCount > 0 ? 0 : 1;
   } finally {
+    await pool?.terminate();
     m.close();
   }
 }

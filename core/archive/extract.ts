@@ -10,7 +10,7 @@ import { OutputFolder } from '../io/node/outputFolder';
 import { toGamePath } from './gamePath';
 import { escapeControls, escapeName } from '../io/safeName';
 import { Mount } from './mount';
-import { Source, SourceEntry } from './source';
+import type { SourceEntry } from './source';
 
 /** The files a path names: the file itself, or every file under the folder (merged view or one source). */
 export function collectEntries(mount: Mount, target: string, sourceName?: string): SourceEntry[] {
@@ -99,68 +99,108 @@ export async function extractEntries(mount: Mount, entries: SourceEntry[], outDi
 }
 
 async function extractInto(out: OutputFolder, entries: SourceEntry[], block: number, result: ExtractResult, options: ExtractOptions): Promise<void> {
-  // Archives that changed on disk while read: their remaining files are not read at all.
-  const changed = new Map<Source, ExtractChanged>();
-  // Paths written, by their case-folded spelling: Windows folds case, so a second path differing
-  // only in case would overwrite the first there (issue 21 item 8).
-  const written = new Map<string, string>();
+  const merge = new ExtractMerge(result);
   for (const [i, e] of entries.entries()) {
     if (options.isCancelled?.()) {
       result.cancelled = true;
       break;
     }
-    const first = written.get(e.path.toLowerCase());
-    if (first !== undefined && first !== e.path) {
-      const message = `not extracted: differs only in case from ${escapeName(first)}, which it would overwrite on Windows`;
-      result.failures.push({ path: e.path, source: e.source.name, message, code: 'CASE_CLASH' });
-      options.onProgress?.(i + 1, entries.length, result.bytes, e.path);
-      continue;
-    }
-    written.set(e.path.toLowerCase(), e.path);
-    const gone = changed.get(e.source);
-    if (gone) {
-      gone.files++;
-      const message = `not extracted: ${e.source.name} changed on disk during the extraction (${gone.detail})`;
-      result.failures.push({ path: e.path, source: e.source.name, message: escapeControls(message), code: 'CHANGED_ON_DISK' });
-      options.onProgress?.(i + 1, entries.length, result.bytes, e.path);
-      continue;
-    }
-    let at = 0;
-    let readFailed = false;
-    try {
-      await out.writeBlocks(e.path.split('\\'), async () => {
-        if (at >= e.size) return undefined;
-        const end = Math.min(e.size, at + block);
-        const b = await e.read(at, end).catch((err: unknown) => {
-          readFailed = true;
-          throw err;
-        });
-        at = end;
-        return b;
-      });
-      result.files++;
-      result.bytes += e.size;
-    } catch (err) {
-      if (readFailed && isArch06Error(err) && err.code === 'CHANGED_ON_DISK') noteChange(changed, result, e, err.description);
-      if (isArch06Error(err)) {
-        // The entry's own path is shown beside the message: leave it out of the message.
-        const own = err.file === undefined || err.file === escapeName(e.path) || err.file === e.path;
-        const message = own ? new Arch06Error(err.code, err.description, { ...err.details(), file: undefined }).message : err.message;
-        result.failures.push({ path: e.path, source: e.source.name, message: escapeControls(message), code: err.code });
-      } else if (isErrnoException(err))
-        result.failures.push({ path: e.path, source: e.source.name, message: escapeControls(errnoSummary(err)), code: err.code ?? 'E?' });
-      else throw err;
-    }
+    const ahead = merge.before(e.path, e.source.name);
+    merge.add(e.path, e.source.name, ahead ?? (await extractOne(out, e, block)));
     options.onProgress?.(i + 1, entries.length, result.bytes, e.path);
   }
 }
 
-/** A read failed because its file changed: an archive is given up for the rest of the run; a loose file counts alone. */
-function noteChange(changed: Map<Source, ExtractChanged>, result: ExtractResult, e: SourceEntry, description: string): void {
-  const archive = e.source.changedOnDisk();
-  const entry = archive
-    ? { source: e.source.name, detail: archive.detail, files: 1 }
-    : { source: `${e.source.name}\\${e.path}`, detail: description, files: 1 };
-  result.changed.push(entry);
-  if (archive) changed.set(e.source, entry);
+/** What became of one entry: its bytes written, or why not (and, for a read that found its file changed, how it changed). */
+export type EntryOutcome = { bytes: number } | { failure: Omit<ExtractFailure, 'path' | 'source'>; changed?: { archive: boolean; detail: string } };
+
+/** Copy one entry under `out` at its game path, in bounded blocks; every failure but an internal error is an outcome. */
+export async function extractOne(out: OutputFolder, e: SourceEntry, block: number): Promise<EntryOutcome> {
+  let at = 0;
+  let readFailed = false;
+  try {
+    await out.writeBlocks(e.path.split('\\'), async () => {
+      if (at >= e.size) return undefined;
+      const end = Math.min(e.size, at + block);
+      const b = await e.read(at, end).catch((err: unknown) => {
+        readFailed = true;
+        throw err;
+      });
+      at = end;
+      return b;
+    });
+    return { bytes: e.size };
+  } catch (err) {
+    if (isArch06Error(err)) {
+      let changed: { archive: boolean; detail: string } | undefined;
+      if (readFailed && err.code === 'CHANGED_ON_DISK') {
+        const archive = e.source.changedOnDisk();
+        changed = archive ? { archive: true, detail: archive.detail } : { archive: false, detail: err.description };
+      }
+      // The entry's own path is shown beside the message: leave it out of the message.
+      const own = err.file === undefined || err.file === escapeName(e.path) || err.file === e.path;
+      const message = own ? new Arch06Error(err.code, err.description, { ...err.details(), file: undefined }).message : err.message;
+      return { failure: { message: escapeControls(message), code: err.code }, ...(changed ? { changed } : {}) };
+    }
+    if (isErrnoException(err)) return { failure: { message: escapeControls(errnoSummary(err)), code: err.code ?? 'E?' } };
+    throw err;
+  }
+}
+
+/**
+ * Merges entry outcomes into a result in entry order (one thread, or the pool's workers):
+ * a path differing only in case from one written before is refused (Windows folds case, so it would
+ * overwrite the first there: issue 21 item 8), and once an archive changed on disk its later
+ * files are not extracted.
+ */
+export class ExtractMerge {
+  /** Paths written, by their case-folded spelling. */
+  private readonly written = new Map<string, string>();
+  /** Archives that changed on disk while read, by name. */
+  private readonly changed = new Map<string, ExtractChanged>();
+
+  constructor(private readonly result: ExtractResult) {}
+
+  /** The outcome an entry has before any byte is read (a case clash, its archive changed), else undefined. */
+  before(path: string, source: string): EntryOutcome | undefined {
+    return this.clash(path) ?? this.gone(source);
+  }
+
+  /** A path differing only in case from one before it: refused (every path is passed here once, in order). */
+  clash(path: string): EntryOutcome | undefined {
+    const first = this.written.get(path.toLowerCase());
+    if (first !== undefined && first !== path)
+      return { failure: { message: `not extracted: differs only in case from ${escapeName(first)}, which it would overwrite on Windows`, code: 'CASE_CLASH' } };
+    this.written.set(path.toLowerCase(), path);
+    return undefined;
+  }
+
+  /** An entry of an archive that changed on disk earlier in the run: not read. */
+  gone(source: string): EntryOutcome | undefined {
+    const gone = this.changed.get(source);
+    if (gone) {
+      gone.files++;
+      const message = `not extracted: ${source} changed on disk during the extraction (${gone.detail})`;
+      return { failure: { message: escapeControls(message), code: 'CHANGED_ON_DISK' } };
+    }
+    return undefined;
+  }
+
+  add(path: string, source: string, o: EntryOutcome): void {
+    const result = this.result;
+    if ('bytes' in o) {
+      result.files++;
+      result.bytes += o.bytes;
+      return;
+    }
+    const known = o.changed?.archive ? this.changed.get(source) : undefined;
+    if (known)
+      known.files++; // a worker that found the archive changed too
+    else if (o.changed) {
+      const entry = o.changed.archive ? { source, detail: o.changed.detail, files: 1 } : { source: `${source}\\${path}`, detail: o.changed.detail, files: 1 };
+      result.changed.push(entry);
+      if (o.changed.archive) this.changed.set(source, entry);
+    }
+    result.failures.push({ path, source, ...o.failure });
+  }
 }

@@ -14,8 +14,12 @@ import type { Mount } from '../archive/mount';
 import type { MemberRow } from '../archive/memberCatalog';
 import { type ResolvedBundle, readBundleMember, resolveBundle } from '../archive/bundles';
 import { globToRegExp } from './glob';
+import type { SearchUnitResult } from './searchWorker';
 import { type FilePlan, SNIFF_BYTES, type TextView, planFile, textOf, NUL_REASON } from './fileText';
 import { type Matcher, makeMatcher } from './lineMatch';
+import { type TextMatch, eachMatch } from './fileMatch';
+
+export type { TextMatch } from './fileMatch';
 
 export type { TextView } from './fileText';
 
@@ -46,21 +50,6 @@ export interface TextSearchOptions {
   paths?: readonly string[];
 }
 
-export interface TextMatch {
-  path: string;
-  source: string;
-  /** For a bundle member: its manifest's game path (open it in the bundle's folder). */
-  bundle?: string;
-  /** The text searched: the bytes as text, a script's source (lines as its text view numbers them), a decoded text. */
-  view: TextView;
-  /** 0-based line and character range of the match. */
-  line: number;
-  start: number;
-  end: number;
-  /** The line's text (trimmed to 400 characters around the match). */
-  preview: string;
-}
-
 export interface TextSearchResult {
   matches: TextMatch[];
   /** Every match found (also when not kept). */
@@ -83,7 +72,6 @@ export interface TextSearchResult {
 }
 
 const DEFAULT_MAX_FILE = 16 << 20;
-const PREVIEW_CHARS = 400;
 
 /** One search, run in slices: `step()` until `done`. */
 export class TextSearch {
@@ -236,6 +224,41 @@ export class TextSearch {
     return true;
   }
 
+  /** Count one match, keep it if asked, hand it on; false once the limit is reached. */
+  private take(match: TextMatch): boolean {
+    const r = this.result;
+    r.matchCount++;
+    if (this.options.keepMatches ?? true) r.matches.push(match);
+    this.options.onMatch?.(match);
+    if (r.matchCount >= this.maxMatches) r.limitHit = true;
+    return !r.limitHit;
+  }
+
+  /**
+   * Merge what a pool worker found in a run of mounted files (./searchWorker.ts), in its turn:
+   * counted as if this search had read those files itself.
+   */
+  absorb(u: SearchUnitResult): void {
+    const r = this.result;
+    r.filesIncluded += u.included;
+    r.filesSearched += u.searched;
+    for (const v of ['text', 'script', 'decoded'] as const) r.searchedAs[v] += u.searchedAs[v];
+    for (const [reason, n] of u.binary) this.binaryCounts.set(reason, (this.binaryCounts.get(reason) ?? 0) + n);
+    for (const sk of u.skipped) this.skip(sk.path, sk.reason);
+    for (let f = 0, at = 0; f < u.matchesPerFile.length && !r.limitHit; f++) {
+      const n = u.matchesPerFile[f];
+      for (let k = 0; k < n && this.take(u.matches[at + k]); k++);
+      at += n;
+      if (n) r.filesMatched++;
+    }
+  }
+
+  /** Put the skip list and the binary counts into the result (after the last `absorb`). */
+  settle(): void {
+    this.result.filesSkipped = this.skippedList();
+    this.result.binary = Object.fromEntries(this.binaryCounts);
+  }
+
   private searchBytes(path: string, source: string, bundle: string | undefined, plan: Exclude<FilePlan, { read: 'no' }>, bytes: Uint8Array): void {
     const had = textOf(path, plan, bytes);
     if ('binary' in had) {
@@ -246,25 +269,7 @@ export class TextSearch {
     r.filesSearched++;
     r.searchedAs[had.view]++;
     const before = r.matchCount;
-    const keep = this.options.keepMatches ?? true;
-    this.matcher.each(had.text, (h) => {
-      const from = Math.max(0, Math.min(h.start - 200, h.lineText.length - PREVIEW_CHARS));
-      const match: TextMatch = {
-        path,
-        source,
-        ...(bundle ? { bundle } : {}),
-        view: had.view,
-        line: h.line,
-        start: h.start,
-        end: h.end,
-        preview: h.lineText.slice(from, from + PREVIEW_CHARS),
-      };
-      r.matchCount++;
-      if (keep) r.matches.push(match);
-      this.options.onMatch?.(match);
-      if (r.matchCount >= this.maxMatches) r.limitHit = true;
-      return !r.limitHit;
-    });
+    eachMatch(this.matcher, had.text, { path, source, bundle, view: had.view }, (match) => this.take(match));
     if (r.matchCount > before) r.filesMatched++;
   }
 }
@@ -273,39 +278,6 @@ export class TextSearch {
 export function searchText(mount: Mount, options: TextSearchOptions): TextSearchResult {
   const s = new TextSearch(mount, options);
   s.step();
-  return s.result;
-}
-
-export interface StreamingOptions extends TextSearchOptions {
-  /** Awaited between slices: the caller's event loop runs there (progress, cancel, the matches sent on). */
-  pause: () => Promise<void>;
-  /** How long one slice searches (default 30 ms). */
-  sliceMs?: number;
-  /**
-   * Bundle members still being listed: awaited once the mounted paths are searched, so the first
-   * results never wait for the member catalogue (undefined: no members).
-   */
-  laterMembers?: () => Promise<readonly MemberRow[] | undefined>;
-}
-
-/** Run a search in slices of `sliceMs`, awaiting `pause` between them, streaming matches through `onMatch`. */
-export async function searchTextStreaming(mount: Mount, options: StreamingOptions): Promise<TextSearchResult> {
-  const s = new TextSearch(mount, options);
-  const slice = options.sliceMs ?? 30;
-  const run = async (): Promise<void> => {
-    while (!s.done) {
-      s.step(performance.now() + slice);
-      if (!s.done) await options.pause();
-    }
-  };
-  await run();
-  if (options.laterMembers && !s.result.cancelled && !s.result.limitHit) {
-    const rows = await options.laterMembers();
-    if (rows) {
-      s.addMembers(rows);
-      await run();
-    }
-  }
   return s.result;
 }
 

@@ -8,7 +8,8 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as vscode from 'vscode';
-import { BundleFolders, collectEntries, extractEntries, type SourceEntry } from '../../core/archive';
+import { BundleFolders, collectEntries, extractEntries, extractEntriesParallel, type SourceEntry } from '../../core/archive';
+import type { WorkPool } from '../workPool';
 import { isInsideReal } from '../../core/io/node';
 import { MountService } from '../mountService';
 import { ROOT_URI, SCHEME, parseUri } from '../fs/uris';
@@ -21,6 +22,7 @@ export async function extractCommand(
   service: MountService,
   bundles: BundleFolders,
   state: vscode.Memento,
+  workers: WorkPool,
   target?: vscode.Uri,
   targetFolder?: vscode.Uri,
 ): Promise<void> {
@@ -57,14 +59,24 @@ export async function extractCommand(
     async (progress, token): Promise<ExtractResult | undefined> => {
       let reported = 0;
       try {
-        return await extractEntries(m, entries, folder.fsPath, {
+        const options = {
           isCancelled: () => token.isCancellationRequested,
-          onProgress: (done, count, bytes) => {
+          onProgress: (done: number, count: number, bytes: number) => {
             const pct = total ? Math.floor((bytes / total) * 100) : Math.floor((done / count) * 100);
             progress.report({ increment: pct - reported, message: `${done} / ${count}` });
             reported = pct;
           },
-        });
+        };
+        // A folder across the pool's workers (setting arch06.workers); a single file, or one worker, here.
+        const pool = entries.length > 1 ? workers.get() : undefined;
+        if (!pool) return await extractEntries(m, entries, folder.fsPath, options);
+        const abort = new AbortController();
+        const cancel = token.onCancellationRequested(() => abort.abort());
+        try {
+          return await extractEntriesParallel(m, entries, folder.fsPath, { ...options, pool, signal: abort.signal });
+        } finally {
+          cancel.dispose();
+        }
       } catch (e) {
         service.reportError('Extract failed', e);
         return undefined;

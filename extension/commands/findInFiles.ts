@@ -11,8 +11,9 @@ import { searchTextStreaming } from '../../core/search';
 import { MountService } from '../mountService';
 import { SearchResultsView } from '../views/searchResultsView';
 import { showInformation } from '../notify';
+import type { WorkPool } from '../workPool';
 
-export async function findInFilesCommand(context: vscode.ExtensionContext, service: MountService, view: SearchResultsView): Promise<void> {
+export async function findInFilesCommand(context: vscode.ExtensionContext, service: MountService, view: SearchResultsView, workers: WorkPool): Promise<void> {
   const m = service.mount;
   if (!m) {
     void showInformation('No install is mounted. Run "arch06: Open Game Folder as Workspace" first.');
@@ -45,7 +46,12 @@ export async function findInFilesCommand(context: vscode.ExtensionContext, servi
         await vscode.commands.executeCommand('arch06.searchResults.focus');
         // The mount's paths are listed once per mount (the first search lists them, later ones reuse them).
         const ready = service.readyPathsWithMembers();
+        // The mounted files across the pool's workers (setting arch06.workers); cancel stops them at once.
+        const pool = workers.get();
+        const abort = new AbortController();
+        const cancel = token.onCancellationRequested(() => abort.abort());
         const result = await searchTextStreaming(m, {
+          ...(pool ? { pool, signal: abort.signal } : {}),
           query: text,
           isRegExp,
           include,
@@ -71,6 +77,7 @@ export async function findInFilesCommand(context: vscode.ExtensionContext, servi
             }
           },
         });
+        cancel.dispose();
         view.finish(result);
         service.log(
           `Find in Files "${text}" (${include || 'all files'}${decoded ? ', decoded views' : ''}): ${view.summaryText} in ${Date.now() - started} ms`,

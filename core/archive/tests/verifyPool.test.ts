@@ -12,7 +12,7 @@ import { verifyMountParallel } from '../verifyPool';
 import { planUnits } from '../verifyUnits';
 import { mountSample } from '../../../test/support/sampleMount';
 
-const workerFile = path.join(__dirname, '..', 'verifyWorker.js');
+const workerFile = path.join(__dirname, '..', '..', 'workers', 'poolWorker.js');
 
 /** The sample install plus an archive of chunked entries, one with a chunk that does not decode. */
 function install(): string {

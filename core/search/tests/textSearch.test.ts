@@ -7,7 +7,8 @@ import { writeScri } from '../../formats/script/writer';
 import { writeSkdb } from '../../formats/strings/writer';
 import { stringHash } from '../../hash/stringHash';
 import { Mount } from '../../archive/mount';
-import { describeSearch, searchText, searchTextStreaming } from '../textSearch';
+import { describeSearch, searchText } from '../textSearch';
+import { searchTextStreaming } from '../streamSearch';
 import { tempDir, writeTree } from '../../../test/support/fixtures';
 
 /** The script source the archive's SCRI script holds: the word on lines 2 and 4 (0-based 1 and 3). */

@@ -1,0 +1,107 @@
+// Find in Files across the worker pool (issue 25 item 3): the same result as the one-thread search
+// (`searchText`, which reads every file itself) for 1, 2 and 3 workers, streamed in the same order;
+// a later search answered from the workers' caches; a cancelled search stops every worker.
+import { test } from 'node:test';
+import * as assert from 'node:assert/strict';
+import * as path from 'node:path';
+import { LtarWriter } from '../../formats/archive/ltar/writer';
+import { writeScri } from '../../formats/script/writer';
+import { Mount } from '../../archive/mount';
+import { WorkerPool } from '../../archive/workerPool';
+import { searchText } from '../textSearch';
+import { searchTextStreaming } from '../streamSearch';
+import type { TextMatch } from '../fileMatch';
+import { tempDir, writeTree } from '../../../test/support/fixtures';
+
+const workerFile = path.join(__dirname, '..', '..', 'workers', 'poolWorker.js');
+
+/** Three archives (one shadowing another's files), a loose folder, scripts, texts, binaries, a file too large. */
+function mount(): Mount {
+  const root = tempDir('arch06-psearch-');
+  const tree: Record<string, string | Uint8Array> = {};
+  const cfg = ['..\\Game'];
+  for (let a = 0; a < 3; a++) {
+    const w = new LtarWriter();
+    for (let i = 0; i < 60; i++) {
+      const word = (i + a) % 3 === 0 ? 'Ranger' : 'orc';
+      w.addBytes(`docs\\f${i}.txt`, Buffer.from(`line of ${word} ${a}:${i}\n`.repeat(1 + (i % 7)) + `RANGER at the end ${a}\n`));
+      w.addBytes(`worlds\\l${a}_${i}.scripts`, writeScri(`-- ${a}\nlocal ranger_${i} = "Ranger"\nreturn ranger_${i}\n`));
+      w.addBytes(`textures\\t${a}_${i}.tex`, Buffer.from('Ranger but binary by type'));
+    }
+    w.addBytes(`blob\\b${a}.bin`, Buffer.from([0x52, 0x61, 0, 0x6e, 0x67, 0x65, 0x72]));
+    w.addBytes(`big\\huge${a}.txt`, Buffer.from('Ranger '.repeat(3000)));
+    tree[`A${a}.arch06`] = w.toBytes();
+    cfg.push(`..\\A${a}.arch06`);
+  }
+  tree['x64/default.archcfg'] = cfg.join('\n') + '\n';
+  tree['Game/loose/notes.txt'] = 'a loose Ranger\nand another ranger\n';
+  writeTree(root, tree);
+  return Mount.open({ root });
+}
+
+const line = (m: TextMatch): string => `${m.source}|${m.path}|${m.line}:${m.start}-${m.end}|${m.preview}`;
+
+test('Find in Files on 1, 2 and 3 workers: the one-thread result, matches streamed in its order', async () => {
+  const m = mount();
+  try {
+    // Small files and a small cap, so there are many runs and a file too large for the search.
+    const opts = { query: 'ranger', maxFileSize: 10_000 };
+    const one = searchText(m, opts);
+    assert.deepEqual([one.matchCount > 300, one.skippedCount, one.binary['by file type: .tex']], [true, 3, 180], 'the fixture has what it should');
+    for (const jobs of [1, 2, 3]) {
+      const pool = new WorkerPool(workerFile, jobs);
+      try {
+        for (const round of ['first', 'later']) {
+          const streamed: string[] = [];
+          const r = await searchTextStreaming(m, { ...opts, pool, runBytes: 2048, pause: async () => {}, onMatch: (x) => streamed.push(line(x)) });
+          assert.deepEqual({ ...r, matches: r.matches.map(line) }, { ...one, matches: one.matches.map(line) }, `${jobs} workers, ${round} search`);
+          assert.deepEqual(streamed, one.matches.map(line), `${jobs} workers: streamed in order`);
+        }
+        assert.equal(pool.started, jobs, 'the later search ran on the same workers');
+      } finally {
+        await pool.terminate();
+      }
+    }
+    // A limit stops the merge where one thread stops.
+    const limited = searchText(m, { ...opts, maxMatches: 50 });
+    const pool = new WorkerPool(workerFile, 2);
+    try {
+      const r = await searchTextStreaming(m, { ...opts, maxMatches: 50, pool, runBytes: 2048, pause: async () => {} });
+      assert.equal(r.limitHit, true);
+      assert.deepEqual(r.matches.map(line), limited.matches.map(line));
+    } finally {
+      await pool.terminate();
+    }
+  } finally {
+    m.close();
+  }
+});
+
+test('a cancelled Find in Files on the pool stops every worker before it resolves', async () => {
+  const m = mount();
+  const pool = new WorkerPool(workerFile, 2);
+  try {
+    const abort = new AbortController();
+    let matches = 0;
+    const r = await searchTextStreaming(m, {
+      query: 'ranger',
+      pool,
+      runBytes: 512,
+      signal: abort.signal,
+      pause: async () => {},
+      onMatch: () => {
+        if (++matches === 1) abort.abort();
+      },
+    });
+    assert.equal(r.cancelled, true);
+    assert.equal(pool.started, 2);
+    assert.equal(pool.exited, 2, 'every worker has exited when the search resolves');
+    const after = matches;
+    await new Promise((resolve) => setImmediate(resolve));
+    assert.equal(matches, after, 'nothing is merged after the search resolved');
+    assert.ok(matches < searchText(m, { query: 'ranger' }).matchCount);
+  } finally {
+    await pool.terminate();
+    m.close();
+  }
+});

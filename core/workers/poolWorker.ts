@@ -1,0 +1,44 @@
+/**
+ * The one worker entry of the pool (core/archive/workerPool.ts), bundled as dist/poolWorker.js:
+ * each request names its kind, and the handler of that kind runs it against the archives this
+ * thread opened itself (kept open across tasks and runs). Handlers live beside the work they do
+ * (`verify`: core/archive/verifyWorker.ts; Find in Files: core/search/searchWorker.ts; extraction:
+ * core/archive/extractWorker.ts; the cold index: core/scriptIndex/indexWorker.ts).
+ */
+import { isMainThread, parentPort, workerData } from 'node:worker_threads';
+import { POOL_WORKER_ROLE, type PoolAnswer, type PoolRequest } from '../archive/workerPool';
+import { WorkerArchives } from '../archive/workerArchives';
+import { VERIFY_KIND, type VerifyTask, verifyTask } from '../archive/verifyWorker';
+import { EXTRACT_KIND, type ExtractTask, extractTask } from '../archive/extractWorker';
+import { SEARCH_KIND, SearchWorkerState, type SearchTask } from '../search/searchWorker';
+
+/** Whether this thread was started by the pool. */
+export function isPoolWorker(): boolean {
+  return !isMainThread && (workerData as { role?: string } | undefined)?.role === POOL_WORKER_ROLE;
+}
+
+/** Answer requests until the thread is terminated. */
+export function servePool(): void {
+  const archives = new WorkerArchives();
+  const search = new SearchWorkerState(archives);
+  const handlers: Record<string, (task: unknown) => unknown> = {
+    [VERIFY_KIND]: (t) => verifyTask(archives, t as VerifyTask),
+    [SEARCH_KIND]: (t) => search.run(t as SearchTask),
+    [EXTRACT_KIND]: (t) => extractTask(archives, t as ExtractTask),
+  };
+  // One request at a time (the pool sends the next when this one is answered), sync or async.
+  parentPort!.on('message', async (req: PoolRequest) => {
+    const answer: PoolAnswer = { id: req.id, heapBytes: 0 };
+    try {
+      const handler = handlers[req.kind];
+      if (!handler) throw new Error(`no handler for ${JSON.stringify(req.kind)}`);
+      answer.result = await handler(req.task);
+    } catch (e) {
+      answer.error = String((e as Error)?.stack ?? e);
+    }
+    answer.heapBytes = process.memoryUsage().heapUsed;
+    parentPort!.postMessage(answer);
+  });
+}
+
+if (isPoolWorker()) servePool();
