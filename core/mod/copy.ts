@@ -38,9 +38,15 @@ export function modFilePath(modRoot: string, gamePath: string): string {
 
 /**
  * Write `bytes` into the mod at `gamePath` (a name the engine could not load is refused with its
- * reason). `overwrite: false` refuses an existing file. Returns the disk path.
+ * reason). `overwrite: false` refuses an existing file. `bytes` may be parts, written back to
+ * back (a string table's unedited text stays views of the bytes read). Returns the disk path.
  */
-export function writeModFile(modRoot: string, gamePath: string, bytes: Uint8Array, options: { overwrite?: boolean; forbid?: readonly string[] } = {}): string {
+export function writeModFile(
+  modRoot: string,
+  gamePath: string,
+  bytes: Uint8Array | readonly Uint8Array[],
+  options: { overwrite?: boolean; forbid?: readonly string[] } = {},
+): string {
   const p = toGamePath(gamePath);
   const problem = modPathProblem(p, false);
   if (problem) throw new Arch06Error('BAD_ARGUMENT', `${problem.message} [${problem.code}]`, { file: p });

@@ -36,7 +36,8 @@ export const errorText = (e: unknown): string => (e instanceof Error ? e.message
 export class EditorDocument implements vscode.CustomDocument {
   constructor(
     readonly uri: vscode.Uri,
-    readonly bytes: Uint8Array,
+    /** Replaced only when an editable editor reverts to the file as saved (editableEditor.ts). */
+    public bytes: Uint8Array,
     /** performance.now() when the editor started opening this file (for the timing log). */
     readonly openedAt: number,
   ) {}
@@ -59,6 +60,11 @@ export class ModelDocument<M> extends EditorDocument {
   builtMs = 0;
   /** Whether the timing line was written (a webview reloaded when its tab is shown again draws again). */
   timed = false;
+
+  /** Forget the model (an editable editor's revert): the next `load` builds it again from `bytes`. */
+  reset(): void {
+    this.loading = undefined;
+  }
 
   load(build: () => M | Promise<M>): Promise<M | { error: string }> {
     this.loading ??= (async () => {

@@ -55,7 +55,8 @@ test('only the node-specific io files, core/io/node/ (and tests), touch node:fs 
  * Writes that stand outside it on purpose: standard output; the language server clearing its own
  * stale cache files in the extension's storage folder; and two writes through VS Code's file system
  * to places the user chose that are not on the local disk (the workspace file, an export to a
- * remote target; the export refuses the install first).
+ * remote target; the export refuses the install first; an editor's hot-exit backup when VS Code's
+ * backup folder is not on the local disk).
  */
 test('every file-system write goes through the one write primitive (core/io/node/outputFolder.ts)', () => {
   const root = repoRoot();
@@ -64,6 +65,7 @@ test('every file-system write goes through the one write primitive (core/io/node
     'server/indexCache.ts': /fs\.rmSync\(path\.join\(place\.folder, f\)/,
     'extension/commands/openGameFolder.ts': /vscode\.workspace\.fs\.writeFile\(file,/,
     'extension/mountService.ts': /else await vscode\.workspace\.fs\.writeFile\(target, bytes\)/,
+    'extension/editors/editableEditor.ts': /else await vscode\.workspace\.fs\.writeFile\(dest, /,
   };
   const primitive = ['core/io/node/outputFolder.ts', 'core/io/node/folderAccess.ts'];
   const write =
