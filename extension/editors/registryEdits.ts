@@ -12,13 +12,16 @@ import {
   addObject,
   blockOf,
   deleteObject,
+  openRegistry,
   renameObject,
   setGroupMembers,
   setObjectBinding,
   setObjectClass,
+  saveRegistry,
   setObjectTransform,
 } from '../../core/formats/registry';
 import type { RegistryEdit } from '../../media/registry/protocol';
+import { type RegistryInput, type RegistryModel, buildRegistryModel } from './registryModel';
 
 /** One applied edit: what it was, the models on either side, and what the view selects after it. */
 export interface RegistryEditStep {
@@ -93,4 +96,57 @@ export function editableReason(model: CoreRegistry): string | null {
   if (blockOf(model, 'OBJL')) return null;
   const raw = model.blocks.find((b) => b.kind === 'raw' && b.tag === 'OBJL');
   return raw?.kind === 'raw' ? `The OBJL block is kept as bytes (${raw.why ?? 'not decoded'}): objects cannot be edited.` : 'The registry has no OBJL block.';
+}
+
+/**
+ * The registry editor's document model: core's registry (what edits change and saves write) and
+ * the view built from its bytes (registryModel.ts), rebuilt after each change on first use. Its
+ * `apply`/`serialize` are editableEditor.ts's `EditableModel`.
+ */
+export class EditableRegistry {
+  private built: RegistryModel | undefined;
+  /** The object the views select after the last change (the added or renamed one). */
+  select: string | undefined;
+  /** Why the registry's objects cannot be edited, or null. */
+  readonly blocked: string | null;
+
+  constructor(
+    private core: CoreRegistry,
+    /** What the view is built from besides the bytes (path, part script, patch rule). */
+    private readonly input: Omit<RegistryInput, 'bytes'>,
+    first?: RegistryModel,
+  ) {
+    this.built = first;
+    this.blocked = editableReason(core);
+  }
+
+  /** Open a registry's bytes: the view (the reader's typed errors when the chain does not parse) and core's model. */
+  static open(bytes: Uint8Array, input: Omit<RegistryInput, 'bytes'>): EditableRegistry {
+    const first = buildRegistryModel({ ...input, bytes });
+    return new EditableRegistry(openRegistry(bytes, input.path), input, first);
+  }
+
+  /** The view of the registry as it is now. */
+  get current(): RegistryModel {
+    this.built ??= buildRegistryModel({ ...this.input, bytes: saveRegistry(this.core) });
+    return this.built;
+  }
+
+  /** Apply an edit (core's typed error, nothing changed, when refused); returns what undoes it exactly. */
+  apply(edit: RegistryEdit): () => void {
+    const step = applyRegistryEdit(this.core, edit);
+    this.set(step.after, step.select);
+    const undo = inverseStep(step);
+    return () => this.set(undo.after, undo.select);
+  }
+
+  serialize(): Uint8Array {
+    return saveRegistry(this.core);
+  }
+
+  private set(model: CoreRegistry, select: string | undefined): void {
+    this.core = model;
+    this.built = undefined;
+    this.select = select;
+  }
 }

@@ -172,6 +172,8 @@ export interface RegistryView {
 export interface InitMessage {
   type: 'init';
   view: RegistryView;
+  /** Why the objects cannot be edited (the OBJL block stayed bytes), or null: the edit panel says so. */
+  editBlocked: string | null;
   /** An object to show (the "bound by N objects" lens opens a registry at one): searched for on the Objects tab. */
   focus?: string;
 }
