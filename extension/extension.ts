@@ -91,7 +91,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     TexturePathHover.register(service),
     MeshEditorProvider.register(context, service, pool, hashNames),
     BundleEditorProvider.register(context, service, fileSystem.bundles),
-    RegistryEditorProvider.register(context, service, fileSystem.bundles),
+    RegistryEditorProvider.register(context, service, fileSystem.bundles, projects),
     StringTableEditorProvider.register(context, service, hashNames),
     HexEditorProvider.register(context, service, fileSystem),
     hashNames,

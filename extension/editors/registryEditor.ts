@@ -1,6 +1,6 @@
 /**
- * The object-registry editor for `.objres` (OBJR v13; read-only custom editor, built on
- * webviewEditor.ts): a header with the counts, the OBJL record layout's validation and seed 001's
+ * The object-registry editor for `.objres` (OBJR v13; an editable custom editor on the skeleton's
+ * editable half, editableEditor.ts): a header with the counts, the OBJL record layout's validation and seed 001's
  * patch rule for this copy; tabs for the objects (a virtualised table the webview fills window by
  * window, a class filter and search as you type), the script bindings, the groups and the block
  * chain (a hex view of raw blocks). Clicking a binding (or Enter on it) opens the part's script at
@@ -8,8 +8,15 @@
  * view, else the container's member through the bundle folder), as its read-only text view with
  * the cursor on the function's line, revealed in the centre.
  *
- * The model is registryModel.ts (no vscode); the webview is media/registry/; the protocol
- * media/registry/protocol.ts. The objects stay here: the webview asks for the rows it shows.
+ * The edit panel (issue 24 item 4) moves and turns the selected object (degrees in the panel, a
+ * unit quaternion in the file), renames it, sets its class, a binding's event and function, its
+ * group's members, adds and deletes objects: each `edit` message goes to registryEdits.ts (core's
+ * edits, re-validated with the reader's checks; a refused one answers `editResult` with the reason,
+ * shown in the panel); each applied edit is an entry of VS Code's undo/redo stack, and a save goes
+ * into the active mod (editorSaveTarget.ts; the game's copy is never written).
+ *
+ * The model is registryEdits.ts over registryModel.ts (no vscode); the webview is media/registry/;
+ * the protocol media/registry/protocol.ts. The objects stay here: the webview asks for the rows it shows.
  */
 import * as vscode from 'vscode';
 import { type BundleFolders, type Mount, type UriFile, toGamePath } from '../../core/archive';
@@ -17,12 +24,16 @@ import { type HostToView, type ViewToHost, checkViewMessage } from '../../media/
 import { SCHEME, locate } from '../fs/uris';
 import { MountService } from '../mountService';
 import { textUri } from '../views/textView';
-import { type BundleResolver, type RegistryModel, blockHex, buildRegistryModel, loadPartScript, patchRuleOf, summaryLine } from './registryModel';
-import { ModelDocument, PageSpec, WebviewEditor } from './webviewEditor';
+import type { RegistryEdit } from '../../media/registry/protocol';
+import type { ModProjects } from '../mods/modProjects';
+import { type BundleResolver, blockHex, loadPartScript, patchRuleOf, summaryLine } from './registryModel';
+import { EditableRegistry, editLabel } from './registryEdits';
+import { EditableDocument, EditableEditor } from './editableEditor';
+import { type PageSpec, errorText } from './webviewEditor';
 import { showInformation } from '../notify';
 
-/** A registry's bytes and its model, built once. */
-type RegistryDocument = ModelDocument<RegistryModel>;
+/** A registry's bytes and its editable model, built once (again after a revert). */
+type RegistryDocument = EditableDocument<EditableRegistry, RegistryEdit>;
 
 /** The `#object=` name, or undefined when absent or not decodable. */
 function decodeFocus(raw: string | undefined): string | undefined {
@@ -33,11 +44,13 @@ function decodeFocus(raw: string | undefined): string | undefined {
   }
 }
 
-export class RegistryEditorProvider extends WebviewEditor<RegistryDocument, ViewToHost, HostToView> {
+export class RegistryEditorProvider extends EditableEditor<RegistryDocument, EditableRegistry, RegistryEdit, ViewToHost, HostToView> {
   static readonly viewType = 'arch06.registry';
+  /** The open views of each document (an edit, undo or revert updates them all). */
+  private readonly panels = new Map<RegistryDocument, Set<vscode.WebviewPanel>>();
 
-  static register(context: vscode.ExtensionContext, service: MountService, bundles: BundleFolders): vscode.Disposable {
-    return new RegistryEditorProvider(context, service, bundles).registration();
+  static register(context: vscode.ExtensionContext, service: MountService, bundles: BundleFolders, projects: ModProjects): vscode.Disposable {
+    return new RegistryEditorProvider(context, service, bundles, projects).registration();
   }
 
   private constructor(
@@ -45,8 +58,9 @@ export class RegistryEditorProvider extends WebviewEditor<RegistryDocument, View
     service: MountService,
     /** The file system's bundle folders (resolved once per mount). */
     private readonly bundles: BundleFolders,
+    projects: ModProjects,
   ) {
-    super(context, service, {
+    super(context, service, projects, {
       viewType: RegistryEditorProvider.viewType,
       kind: 'registry',
       retainContextWhenHidden: false,
@@ -56,12 +70,32 @@ export class RegistryEditorProvider extends WebviewEditor<RegistryDocument, View
   }
 
   /** The whole file (an `arch06:` file through the file system: merged view, one source, or a bundle member). */
-  async openCustomDocument(uri: vscode.Uri): Promise<RegistryDocument> {
+  async openCustomDocument(uri: vscode.Uri, context?: vscode.CustomDocumentOpenContext): Promise<RegistryDocument> {
     // A tab restored with the window opens before activation's mount has settled.
     await this.service.settled();
     const openedAt = performance.now();
-    const bytes = await vscode.workspace.fs.readFile(uri);
-    return new ModelDocument<RegistryModel>(uri, bytes, openedAt);
+    const opening = context ?? { backupId: undefined, untitledDocumentData: undefined };
+    const bytes = await this.openingBytes(opening, () => this.readSaved({ uri }));
+    return new EditableDocument<EditableRegistry, RegistryEdit>(uri, bytes, openedAt);
+  }
+
+  protected readSaved(doc: { uri: vscode.Uri }): Promise<Uint8Array> {
+    return Promise.resolve(vscode.workspace.fs.readFile(doc.uri));
+  }
+
+  protected async model(doc: RegistryDocument): Promise<EditableRegistry> {
+    const r = await doc.load(() => this.build(doc));
+    if ('error' in r) throw new Error(r.error);
+    return r;
+  }
+
+  /** Every view of `doc` shows the registry as it is now (and selects what the change names). */
+  protected documentChanged(doc: RegistryDocument): void {
+    void doc.load(() => this.build(doc)).then((r) => {
+      if ('error' in r) return;
+      for (const panel of this.panels.get(doc) ?? [])
+        this.post(panel, { type: 'updated', view: r.current.view, ...(r.select ? { select: r.select } : {}) });
+    });
   }
 
   /** Where an `arch06:` URI is in the mount (fs/uris.ts `locate`), or undefined for any other file. */
@@ -75,12 +109,11 @@ export class RegistryEditorProvider extends WebviewEditor<RegistryDocument, View
     }
   }
 
-  private async build(doc: RegistryDocument): Promise<RegistryModel> {
+  private async build(doc: RegistryDocument): Promise<EditableRegistry> {
     const at = this.locate(doc.uri);
-    let model: RegistryModel;
+    let model: EditableRegistry;
     if (!at) {
-      model = buildRegistryModel({
-        bytes: doc.bytes,
+      model = EditableRegistry.open(doc.bytes, {
         path: doc.name,
         patch: { state: 'unresolved', text: 'Opened outside the mounted install: the patch rule is not checked' },
       });
@@ -94,31 +127,50 @@ export class RegistryEditorProvider extends WebviewEditor<RegistryDocument, View
         f.path,
         f.view === 'bundle' ? { bundle: f.folder.bundle } : f.view === 'source' ? { source: f.source } : {},
       );
-      model = buildRegistryModel({ bytes: doc.bytes, path: at.file.path, script, patch });
+      model = EditableRegistry.open(doc.bytes, { path: at.file.path, script, patch });
     }
-    this.log(doc, summaryLine(model.view));
+    this.log(doc, summaryLine(model.current.view));
     return model;
   }
 
-  protected override viewOpened(doc: RegistryDocument): void {
+  protected override viewOpened(doc: RegistryDocument, panel: vscode.WebviewPanel): void {
+    const views = this.panels.get(doc) ?? new Set();
+    views.add(panel);
+    this.panels.set(doc, views);
+    panel.onDidDispose(() => {
+      views.delete(panel);
+      if (!views.size) this.panels.delete(doc);
+    });
     // Yield once so the webview starts loading before the (synchronous) parse takes the thread.
     setImmediate(() => void doc.load(() => this.build(doc)));
   }
 
   protected async onMessage(doc: RegistryDocument, panel: vscode.WebviewPanel, msg: ViewToHost): Promise<void> {
-    const r = await doc.load(() => this.build(doc));
-    if ('error' in r) {
+    const loaded = await doc.load(() => this.build(doc));
+    if ('error' in loaded) {
       if (msg.type === 'ready') {
-        this.log(doc, r.error);
-        this.post(panel, this.failed(doc, r.error));
+        this.log(doc, loaded.error);
+        this.post(panel, this.failed(doc, loaded.error));
       }
       return;
     }
+    const r = loaded.current;
     switch (msg.type) {
       case 'ready': {
         // `#object=<name>`: opened to show one object (the language server's "bound by" lens).
         const focus = decodeFocus(/(?:^|&)object=([^&]*)/.exec(doc.uri.fragment)?.[1]);
-        this.post(panel, { type: 'init', view: r.view, ...(focus ? { focus } : {}) });
+        this.post(panel, { type: 'init', view: r.view, editBlocked: loaded.blocked, ...(focus ? { focus } : {}) });
+        return;
+      }
+      case 'edit': {
+        try {
+          await this.edit(doc, msg.edit, editLabel(msg.edit));
+        } catch (e) {
+          this.post(panel, { type: 'editResult', seq: msg.seq, error: errorText(e) });
+          return;
+        }
+        this.log(doc, `${editLabel(msg.edit)}`);
+        this.post(panel, { type: 'editResult', seq: msg.seq, error: null });
         return;
       }
       case 'query': {
@@ -191,6 +243,7 @@ export class RegistryEditorProvider extends WebviewEditor<RegistryDocument, View
     <div id="head" role="row"></div>
     <div id="viewport"><div id="spacer"><div id="rows" role="rowgroup"></div></div></div>
   </div>
+  <section id="editPanel" class="edit-panel" aria-label="Edit the selected object"></section>
 </section>
 <section id="panel-bindings" class="panel" role="tabpanel" aria-labelledby="tab-bindings" hidden></section>
 <section id="panel-groups" class="panel" role="tabpanel" aria-labelledby="tab-groups" hidden></section>

@@ -20,13 +20,21 @@
  *                                                             of binding row `row`
  *   webview → host   { type: 'hex', block }                   a raw block's bytes as a hex view
  *   host → webview   { type: 'hex', block, text, shown, size }
+ *   webview → host   { type: 'edit', seq, edit }                 one edit (RegistryEdit) of the edit panel
+ *   host → webview   { type: 'editResult', seq, error }          null when it was applied; else why it was
+ *                                                             refused (the reader's check it breaks), shown
+ *                                                             in the panel: nothing changed
+ *   host → webview   { type: 'updated', view, select? }          the registry after an edit, an undo, a redo
+ *                                                             or a revert: the view keeps its tab, search
+ *                                                             and selection (or selects `select`) and asks
+ *                                                             for its rows again
  *
  * The webview mirrors its state on `document.body.dataset` for tests: `state` ('waiting' | 'ready' |
  * 'failed'), `tab` ('objects' | 'bindings' | 'groups' | 'blocks'), `total` (objects in the
  * registry, or raw records when the layout did not validate), `shown` (those the search and the
  * class filter keep).
  */
-import { type FailedMessage, type FirstRowsMessage, type ReadyMessage, checkTableMessage, uint32, unchecked } from '../shared/protocol';
+import { type FailedMessage, type FirstRowsMessage, type ReadyMessage, checkTableMessage, finite, uint32, unchecked } from '../shared/protocol';
 
 export type { FailedMessage, ReadyMessage } from '../shared/protocol';
 
@@ -164,6 +172,8 @@ export interface RegistryView {
 export interface InitMessage {
   type: 'init';
   view: RegistryView;
+  /** Why the objects cannot be edited (the OBJL block stayed bytes), or null: the edit panel says so. */
+  editBlocked: string | null;
   /** An object to show (the "bound by N objects" lens opens a registry at one): searched for on the Objects tab. */
   focus?: string;
 }
@@ -190,7 +200,37 @@ export interface HexMessage {
   size: number;
 }
 
-export type HostToView = InitMessage | RowsMessage | HexMessage | FailedMessage;
+/**
+ * One edit of the edit panel (core/formats/registry's edits, named by object). Degrees are
+ * [pitch about X, yaw about Y, roll about Z]; the file stores a unit quaternion. A transform
+ * carries only what changed, so a move keeps the stored quaternion's bits.
+ */
+export type RegistryEdit =
+  | { kind: 'transform'; object: string; position?: Vec3; rotationDegrees?: Vec3 }
+  | { kind: 'rename'; object: string; name: string }
+  | { kind: 'class'; object: string; className: string }
+  | { kind: 'binding'; object: string; /** The binding's place in the object's run. */ k: number; event: string; function: string }
+  | { kind: 'group'; owner: string; members: string[] }
+  | { kind: 'add'; name: string; className: string; position: Vec3 }
+  | { kind: 'delete'; object: string };
+
+export type Vec3 = [number, number, number];
+
+export interface EditResultMessage {
+  type: 'editResult';
+  seq: number;
+  /** Null: applied. Otherwise why it was refused (nothing changed). */
+  error: string | null;
+}
+
+export interface UpdatedMessage {
+  type: 'updated';
+  view: RegistryView;
+  /** An object to select (the added or renamed one). */
+  select?: string;
+}
+
+export type HostToView = InitMessage | RowsMessage | HexMessage | FailedMessage | EditResultMessage | UpdatedMessage;
 
 export interface QueryMessage {
   type: 'query';
@@ -214,7 +254,13 @@ export interface HexRequestMessage {
   block: number;
 }
 
-export type ViewToHost = ReadyMessage | QueryMessage | FirstRowsMessage | OpenBindingMessage | HexRequestMessage;
+export interface EditMessage {
+  type: 'edit';
+  seq: number;
+  edit: RegistryEdit;
+}
+
+export type ViewToHost = ReadyMessage | QueryMessage | FirstRowsMessage | OpenBindingMessage | HexRequestMessage | EditMessage;
 
 /** Most rows one query returns (a window is a screenful and some beyond). */
 export const MAX_WINDOW = 500;
@@ -225,7 +271,65 @@ export const MAX_CELL_CHARS = 1024;
 /** Longest search text or class name the host accepts. */
 const MAX_TEXT = 1024;
 
+/** Most members one group edit names. */
+export const MAX_MEMBERS = 10000;
+
 const text = (x: unknown): string | undefined => (typeof x === 'string' && x.length <= MAX_TEXT ? x : undefined);
+/** A name an edit gives: text, not empty. */
+const name = (x: unknown): string | undefined => (typeof x === 'string' && x.length > 0 && x.length <= MAX_TEXT ? x : undefined);
+
+function vec3(x: unknown): Vec3 | undefined {
+  if (!Array.isArray(x) || x.length !== 3) return undefined;
+  const v = x.map(finite);
+  return v.every((n) => n !== undefined) ? (v as Vec3) : undefined;
+}
+
+/** An edit as the host may apply it, or undefined for one outside the union. */
+export function checkEdit(raw: unknown): RegistryEdit | undefined {
+  if (typeof raw !== 'object' || raw === null) return undefined;
+  const e = raw as { readonly [field: string]: unknown };
+  switch (e.kind) {
+    case 'transform': {
+      const object = name(e.object);
+      const position = e.position === undefined ? undefined : vec3(e.position);
+      const rotationDegrees = e.rotationDegrees === undefined ? undefined : vec3(e.rotationDegrees);
+      if (!object || (e.position !== undefined && !position) || (e.rotationDegrees !== undefined && !rotationDegrees)) return undefined;
+      return { kind: 'transform', object, ...(position ? { position } : {}), ...(rotationDegrees ? { rotationDegrees } : {}) };
+    }
+    case 'rename':
+    case 'class': {
+      const object = name(e.object);
+      const to = name(e.kind === 'rename' ? e.name : e.className);
+      if (!object || !to) return undefined;
+      return e.kind === 'rename' ? { kind: 'rename', object, name: to } : { kind: 'class', object, className: to };
+    }
+    case 'binding': {
+      const object = name(e.object);
+      const k = uint32(e.k);
+      const event = name(e.event);
+      const fn = name(e.function);
+      return object && k !== undefined && event && fn ? { kind: 'binding', object, k, event, function: fn } : undefined;
+    }
+    case 'group': {
+      const owner = name(e.owner);
+      if (!owner || !Array.isArray(e.members) || e.members.length > MAX_MEMBERS) return undefined;
+      const members = e.members.map(name);
+      return members.every((m) => m !== undefined) ? { kind: 'group', owner, members: members as string[] } : undefined;
+    }
+    case 'add': {
+      const n = name(e.name);
+      const className = name(e.className);
+      const position = vec3(e.position);
+      return n && className && position ? { kind: 'add', name: n, className, position } : undefined;
+    }
+    case 'delete': {
+      const object = name(e.object);
+      return object ? { kind: 'delete', object } : undefined;
+    }
+    default:
+      return undefined;
+  }
+}
 
 /** A message from the webview as the host may use it, or undefined for one outside the protocol. */
 export function checkViewMessage(raw: unknown): ViewToHost | undefined {
@@ -250,6 +354,11 @@ export function checkViewMessage(raw: unknown): ViewToHost | undefined {
     case 'hex': {
       const block = uint32(m.block);
       return block === undefined ? undefined : { type: 'hex', block };
+    }
+    case 'edit': {
+      const seq = uint32(m.seq);
+      const edit = checkEdit(m.edit);
+      return seq === undefined || !edit ? undefined : { type: 'edit', seq, edit };
     }
     default:
       return undefined;
