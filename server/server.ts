@@ -55,7 +55,7 @@ import { workspaceSymbols } from './analysis/workspaceSymbols';
 import { type ScriptLocation, ScriptWorkspace } from './analysis/workspace';
 import { FramingError, StdioReader } from './framing';
 import { BadParams, Cancelled, type Params, Stale, changesParam, checkCancelled, objectParam } from './params';
-import { openedParam, paramsOf, positionParam, rangeParam, uriParam } from './params';
+import { modChangesParam, openedParam, paramsOf, positionParam, rangeParam, uriParam } from './params';
 import { type ServerSettings, mountKey, readSettings } from './settings';
 import { crossScriptFacts, openInstall, setUserNames } from './session';
 
@@ -313,6 +313,14 @@ onNotification('arch06/settings', async (p) => {
   settings = next;
   for (const w of setUserNames(workspace, next)) connection.window.showWarningMessage(w);
   connection.languages.inlayHint.refresh().catch(() => undefined);
+});
+
+/** Files of active mods changed on disk (the client watches them): a saved script replaces its index entry, a file created or deleted remounts. */
+onNotification('arch06/modFilesChanged', async (p) => {
+  const changes = modChangesParam(p);
+  const outcome = await ready.then(() => workspace.modFilesChanged(changes));
+  if (outcome === 'remount') return openWorkspace(settings);
+  if (outcome === 'updated') for (const uri of documents.keys()) publish(uri);
 });
 
 /** What the server has done, for tests and diagnosis: analyses made and waiting, open documents, memory, a degraded index. */
