@@ -6,7 +6,8 @@
  *
  * Started by the extension over IPC; also runnable by any client: `node dist/server.js --stdio`
  * with `initializationOptions: { installRoot, cfg?, extraArchives?, cacheFolder?, dictionaryFiles?, inlayHints?, maxMemoryMB? }`.
- * The extension sends `arch06/settings` (the same shape) when the mount or the settings change.
+ * The extension sends `arch06/settings` (the same shape) when the mount or the settings change,
+ * and `arch06/modFilesChanged` ({ changes: [{ path, kind }] }) when files in an active mod change.
  *
  * Input never ends the process (issue 21): every handler answers or fails alone (a result, an
  * empty one or an LSP error; params checked by server/params.ts), analysis follows edits once they
@@ -185,10 +186,7 @@ onNotification('textDocument/didClose', (p) => {
   connection.sendDiagnostics({ uri, diagnostics: [] });
 });
 
-/**
- * Scripts get every feature; the other documents the client sends (the decoded-text views of
- * registries, string tables, bundles) only get hashes decoded on hover.
- */
+/** Scripts get every feature; the other documents (decoded texts of registries, tables, bundles) only hash hovers. */
 const isScript = (d: TextDocument): boolean => d.languageId === 'havokscript';
 
 /** Analyse a script's current text (once the index is ready) and publish its diagnostics. */
