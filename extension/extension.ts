@@ -37,7 +37,7 @@ import { TextViews } from './views/textView';
 import { DiskWatch } from './diskWatch';
 import { ModProjects } from './mods/modProjects';
 import { ModChangesView } from './mods/modChangesView';
-import { ModTexts, copyToModCommand } from './mods/modCopy';
+import { ModTexts, copyToModCommand, editInModCommand } from './mods/modCopy';
 import { ListTexts, buildModArchiveCommand, installModCommand, uninstallModCommand, watchResets } from './mods/modInstall';
 import { showInformation } from './notify';
 
@@ -71,6 +71,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     vscode.workspace.registerTextDocumentContentProvider(ListTexts.scheme, listTexts),
     vscode.workspace.registerFileSystemProvider(ModTexts.scheme, new ModTexts(service, projects, hashNames), { isCaseSensitive: true }),
     vscode.commands.registerCommand('arch06.copyToMod', (arg) => copyToModCommand(service, projects, fileSystem.bundles, arg)),
+    vscode.commands.registerCommand('arch06.editInMod', (arg?: vscode.Uri) => editInModCommand(service, projects, fileSystem.bundles, arg)),
     vscode.commands.registerCommand('arch06.buildModArchive', () => buildModArchiveCommand(service, projects)),
     vscode.commands.registerCommand('arch06.installMod', () => installModCommand(service, projects, listTexts)),
     vscode.commands.registerCommand('arch06.uninstallMod', () => uninstallModCommand(service, listTexts)),

@@ -11,6 +11,7 @@ import { LanguageClient, type LanguageClientOptions, type ServerOptions, Transpo
 import { BUNDLE_SUFFIX, mergedUriPath } from '../core/archive';
 import { SCHEME } from './fs/uris';
 import type { MountService } from './mountService';
+import { MOD_TEXT_SCHEME } from './mods/modTextUris';
 
 /** What a "bound by N objects" lens carries (server/server.ts builds it). */
 interface BindingsArgument {
@@ -65,6 +66,8 @@ export function startLanguageClient(context: vscode.ExtensionContext, service: M
       { language: 'havokscript', scheme: SCHEME },
       { language: 'havokscript', scheme: 'file' },
       { language: 'havokscript', scheme: 'untitled' },
+      // A mod's script edited as its source (extension/mods): the server serves it in the game's copy's place.
+      { language: 'havokscript', scheme: MOD_TEXT_SCHEME },
       // Decoded texts (registries, string tables, bundles): hashes hover as their names.
       { language: 'arch06-text', scheme: 'arch06-text' },
     ],
@@ -77,8 +80,17 @@ export function startLanguageClient(context: vscode.ExtensionContext, service: M
     void started
       .then(() => (client.isRunning() ? client.sendNotification('arch06/settings', serverSettings(context, service)) : undefined))
       .catch((e: unknown) => service.log(`language server settings not sent: ${e instanceof Error ? e.message : String(e)}`));
+  const modWatch = new ModFolderWatch(
+    service,
+    (changes) =>
+      void started
+        .then(() => (client.isRunning() ? client.sendNotification('arch06/modFilesChanged', { changes }) : undefined))
+        .catch((e: unknown) => service.log(`language server not told of mod file changes: ${e instanceof Error ? e.message : String(e)}`)),
+  );
   const subscriptions = [
+    modWatch,
     service.onDidChange(update),
+    service.onDidChange(() => modWatch.follow()),
     vscode.workspace.onDidChangeConfiguration((e) => {
       if (e.affectsConfiguration('arch06.hashDictionaries') || e.affectsConfiguration('arch06.hashInlayHints')) update();
     }),
@@ -109,4 +121,53 @@ function bindingsTitle(arg: BindingsArgument): string {
   const total = Math.max(arg.total ?? 0, arg.sites.length);
   const listed = total > arg.sites.length ? ` (the first ${arg.sites.length} listed)` : '';
   return `${arg.function}: bound by ${total} object${total === 1 ? '' : 's'}${listed}`;
+}
+
+type ModFileChange = { path: string; kind: 'created' | 'changed' | 'deleted' };
+
+/**
+ * The active mods' folders watched for the language server: files saved, created or deleted there
+ * (by arch06's own writes or any other tool) are sent as one `arch06/modFilesChanged` per burst, so
+ * the server's index follows the mod on disk.
+ */
+class ModFolderWatch implements vscode.Disposable {
+  private watchers: vscode.Disposable[] = [];
+  private folders = '';
+  private pending: ModFileChange[] = [];
+  private timer: ReturnType<typeof setTimeout> | undefined;
+
+  constructor(
+    private readonly service: MountService,
+    private readonly send: (changes: ModFileChange[]) => void,
+  ) {
+    this.follow();
+  }
+
+  /** Watch the folders of the mods active now (a no-op when they are the same). */
+  follow(): void {
+    const folders = this.service.activeMods.map((m) => m.folder);
+    if (folders.join('\0') === this.folders) return;
+    this.folders = folders.join('\0');
+    for (const w of this.watchers) w.dispose();
+    this.watchers = folders.map((folder) => {
+      const w = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(vscode.Uri.file(folder), '**/*'));
+      const on = (kind: ModFileChange['kind']) => (uri: vscode.Uri) => this.queue({ path: uri.fsPath, kind });
+      return vscode.Disposable.from(w, w.onDidCreate(on('created')), w.onDidChange(on('changed')), w.onDidDelete(on('deleted')));
+    });
+  }
+
+  private queue(c: ModFileChange): void {
+    if (this.pending.length < 10_000) this.pending.push(c);
+    clearTimeout(this.timer);
+    this.timer = setTimeout(() => {
+      const changes = this.pending;
+      this.pending = [];
+      this.send(changes);
+    }, 300);
+  }
+
+  dispose(): void {
+    clearTimeout(this.timer);
+    for (const w of this.watchers) w.dispose();
+  }
 }

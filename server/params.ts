@@ -94,3 +94,17 @@ export interface CancelCheck {
 export function checkCancelled(token: CancelCheck): void {
   if (token.isCancellationRequested) throw new Cancelled('cancelled');
 }
+
+/** Paths taken from one `arch06/modFilesChanged` (the client sends a burst's worth; the rest are dropped). */
+const MAX_CHANGED_FILES = 10_000;
+
+/** `arch06/modFilesChanged`'s `changes`: `{ path, kind }` each, malformed ones dropped. */
+export function modChangesParam(p: Params): { path: string; kind: 'created' | 'changed' | 'deleted' }[] {
+  if (!Array.isArray(p.changes)) throw new BadParams('arch06/modFilesChanged needs changes, a list of { path, kind }');
+  const out: { path: string; kind: 'created' | 'changed' | 'deleted' }[] = [];
+  for (const c of p.changes.slice(0, MAX_CHANGED_FILES)) {
+    if (!isObject(c) || typeof c.path !== 'string' || c.path.length === 0 || c.path.length > MAX_URI_CHARS || c.path.includes('\0')) continue;
+    if (c.kind === 'created' || c.kind === 'changed' || c.kind === 'deleted') out.push({ path: c.path, kind: c.kind });
+  }
+  return out;
+}

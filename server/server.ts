@@ -6,7 +6,8 @@
  *
  * Started by the extension over IPC; also runnable by any client: `node dist/server.js --stdio`
  * with `initializationOptions: { installRoot, cfg?, extraArchives?, cacheFolder?, dictionaryFiles?, inlayHints?, maxMemoryMB? }`.
- * The extension sends `arch06/settings` (the same shape) when the mount or the settings change.
+ * The extension sends `arch06/settings` (the same shape) when the mount or the settings change,
+ * and `arch06/modFilesChanged` ({ changes: [{ path, kind }] }) when files in an active mod change.
  *
  * Input never ends the process (issue 21): every handler answers or fails alone (a result, an
  * empty one or an LSP error; params checked by server/params.ts), analysis follows edits once they
@@ -55,7 +56,7 @@ import { workspaceSymbols } from './analysis/workspaceSymbols';
 import { type ScriptLocation, ScriptWorkspace } from './analysis/workspace';
 import { FramingError, StdioReader } from './framing';
 import { BadParams, Cancelled, type Params, Stale, changesParam, checkCancelled, objectParam } from './params';
-import { openedParam, paramsOf, positionParam, rangeParam, uriParam } from './params';
+import { modChangesParam, openedParam, paramsOf, positionParam, rangeParam, uriParam } from './params';
 import { type ServerSettings, mountKey, readSettings } from './settings';
 import { crossScriptFacts, openInstall, setUserNames } from './session';
 
@@ -185,10 +186,7 @@ onNotification('textDocument/didClose', (p) => {
   connection.sendDiagnostics({ uri, diagnostics: [] });
 });
 
-/**
- * Scripts get every feature; the other documents the client sends (the decoded-text views of
- * registries, string tables, bundles) only get hashes decoded on hover.
- */
+/** Scripts get every feature; the other documents (decoded texts of registries, tables, bundles) only hash hovers. */
 const isScript = (d: TextDocument): boolean => d.languageId === 'havokscript';
 
 /** Analyse a script's current text (once the index is ready) and publish its diagnostics. */
@@ -313,6 +311,14 @@ onNotification('arch06/settings', async (p) => {
   settings = next;
   for (const w of setUserNames(workspace, next)) connection.window.showWarningMessage(w);
   connection.languages.inlayHint.refresh().catch(() => undefined);
+});
+
+/** Files of active mods changed on disk (the client watches them): a saved script replaces its index entry, a file created or deleted remounts. */
+onNotification('arch06/modFilesChanged', async (p) => {
+  const changes = modChangesParam(p);
+  const outcome = await ready.then(() => workspace.modFilesChanged(changes));
+  if (outcome === 'remount') return openWorkspace(settings);
+  if (outcome === 'updated') for (const uri of documents.keys()) publish(uri);
 });
 
 /** What the server has done, for tests and diagnosis: analyses made and waiting, open documents, memory, a degraded index. */

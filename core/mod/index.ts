@@ -27,3 +27,4 @@ export { stringTableFromText, stringTableText } from './stringTableText';
 export { scriptFromText, scriptSourceForEditing, scriptText, scriptWithSource } from './scriptText';
 export { TEXT_FORMS, fromText, textFormOfFile, textFormOfText, toText } from './textForms';
 export type { TextForm, TextFormOptions } from './textForms';
+export { MOD_TEXT_SCHEME, fsPathOfUriPath, gamePathInMods, gamePathOfModTextUri, modFileUriPath, modTextUriPath, servedAsModText } from './modTextUri';

@@ -343,17 +343,61 @@ export class ScriptIndex {
         });
       return;
     }
+    this.missingFunctions(bindings, script);
+  }
+
+  /** A problem for each name `bindings` binds that `script` does not define. */
+  private missingFunctions(bindings: RegistryBindings, script: IndexedScript): void {
     for (const [name, bound] of this.boundNamesOf(bindings)) {
       if (script.definitions.has(name)) continue;
       const sites = sitesOf(bound, 12, bindings);
       this.problems.push({
         kind: 'missing-function',
-        script: scriptPath,
+        script: bindings.script,
         function: bound.function,
-        registry: copy,
+        registry: bindings.registry,
         message: `${bound.function} is bound (${siteObjectList(sites, countIn(bound, bindings))}) but the served script does not define it`,
       });
     }
+  }
+
+  /** The served copies `replaceScript` stood in for, by key, until `restoreScript`. */
+  private readonly replaced = new Map<string, IndexedScript>();
+
+  /**
+   * The script at `path` is now `text` (a mod's copy edited, or changed on disk): its definitions
+   * read again and the bindings to it checked against them, so a bound function renamed or
+   * removed is a `missing-function` problem at once. A path the index does not hold is refused
+   * (false): only a served script is replaced. `copy` says where the text comes from, when it moved.
+   */
+  replaceScript(path: string, text: string, copy?: ServedCopy): boolean {
+    const k = key(path);
+    const current = this.scriptsByPath.get(k);
+    if (!current) return false;
+    if (!this.replaced.has(k)) this.replaced.set(k, current);
+    const allDefinitions = scriptDefinitions(text);
+    const from = copy ?? { path: current.path, from: current.from, source: current.source, ...(current.bundle ? { bundle: current.bundle } : {}) };
+    this.install(k, { ...from, text, kind: 'source', definitions: bindableMap(allDefinitions), allDefinitions });
+    return true;
+  }
+
+  /** The served copy back in place of what `replaceScript` put there (its problems with it); false when nothing was replaced. */
+  restoreScript(path: string): boolean {
+    const k = key(path);
+    const original = this.replaced.get(k);
+    if (!original) return false;
+    this.replaced.delete(k);
+    this.install(k, original);
+    return true;
+  }
+
+  private install(k: string, script: IndexedScript): void {
+    this.scriptsByPath.set(k, script);
+    this.analyses.delete(k);
+    this.sorted = undefined;
+    for (let i = this.problems.length - 1; i >= 0; i--)
+      if (this.problems[i].kind === 'missing-function' && key(this.problems[i].script) === k) this.problems.splice(i, 1);
+    for (const b of this.registryBindings) if (key(b.script) === k) this.missingFunctions(b, script);
   }
 
   /** File a registry's bound names under its script. */

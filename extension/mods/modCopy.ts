@@ -14,7 +14,7 @@ import * as vscode from 'vscode';
 import { type BundleFolders, type Mount, type SourceEntry, collectEntries, readEntryChecked } from '../../core/archive';
 import { isArch06Error } from '../../core/errors';
 import { readFileBytes } from '../../core/io/node';
-import { modFilePath, scriptSourceForEditing, scriptWithSource, stringTableFromText, stringTableText, writeModFile } from '../../core/mod';
+import { modFilePath, scriptSourceForEditing, scriptWithSource, servedAsModText, stringTableFromText, stringTableText, writeModFile } from '../../core/mod';
 import type { MountService } from '../mountService';
 import type { CopyNode } from '../views/copiesView';
 import { SCHEME, parseUri } from '../fs/uris';
@@ -23,7 +23,7 @@ import type { HashNames } from '../hashNames';
 import type { ModProjects } from './modProjects';
 import { showInformation, showWarning } from '../notify';
 import { forbiddenFor } from './modWrites';
-import { MOD_TEXT_SCHEME, modTextFileOf } from './modTextUris';
+import { MOD_TEXT_SCHEME, modTextFileOf, modTextUriOf } from './modTextUris';
 
 /** Files one Copy to Mod takes without asking. */
 const ASK_ABOVE = 200;
@@ -75,20 +75,69 @@ export async function copyToModCommand(service: MountService, projects: ModProje
   const failed: string[] = [];
   for (const e of entries) {
     if (!overwrite && existing.includes(e)) continue;
-    try {
-      const bytes = readEntryChecked(e, { name: `${e.source.name}:${e.path}`, maxBytes: m.maxEntryBytes, raiseHint: m.maxEntryHint });
-      written.push(writeModFile(mod.folder, e.path, bytes, { overwrite, forbid }));
-      service.log(`copy to mod ${mod.name}: ${e.path} (${e.size} bytes, from ${e.source.name})`);
-    } catch (err) {
-      if (!isArch06Error(err) && !(err as NodeJS.ErrnoException).code) throw err;
-      failed.push(`${e.path}: ${(err as Error).message}`);
-      service.log(`copy to mod ${mod.name}: ${e.path} failed: ${(err as Error).message}`);
-    }
+    const result = copyEntry(service, m, mod, e, { overwrite, forbid });
+    if (typeof result === 'string') written.push(result);
+    else failed.push(`${e.path}: ${result.failed}`);
   }
   projects.scheduleRemount(0);
   if (failed.length) void showWarning(`Copy to Mod: ${failed.length} file(s) not copied (first: ${failed[0]}); see the arch06 output.`);
   if (written.length === 1) await openForEditing(written[0]);
   else if (written.length) void showInformation(`Copied ${written.length.toLocaleString('en')} files into ${mod.name}.`);
+}
+
+/** One entry's bytes written into the mod at its game path (the one write primitive): the disk path, or why not. */
+function copyEntry(
+  service: MountService,
+  m: Mount,
+  mod: { folder: string; name: string },
+  e: SourceEntry,
+  options: { overwrite: boolean; forbid: readonly string[] },
+): string | { failed: string } {
+  try {
+    const bytes = readEntryChecked(e, { name: `${e.source.name}:${e.path}`, maxBytes: m.maxEntryBytes, raiseHint: m.maxEntryHint });
+    const written = writeModFile(mod.folder, e.path, bytes, options);
+    service.log(`copy to mod ${mod.name}: ${e.path} (${e.size} bytes, from ${e.source.name})`);
+    return written;
+  } catch (err) {
+    if (!isArch06Error(err) && !(err as NodeJS.ErrnoException).code) throw err;
+    service.log(`copy to mod ${mod.name}: ${e.path} failed: ${(err as Error).message}`);
+    return { failed: (err as Error).message };
+  }
+}
+
+/**
+ * "arch06: Edit in Mod" (issue 24 item 3) on a game script or string table the arch06: workspace
+ * shows read-only: the mod's copy opened as its editable text (`arch06-modtext:`), copied there
+ * first, as Copy to Mod copies it, when the mod has none yet; a copy the mod already has is opened
+ * as it is, never replaced.
+ */
+export async function editInModCommand(service: MountService, projects: ModProjects, bundles: BundleFolders, arg?: vscode.Uri): Promise<void> {
+  const m = service.mount;
+  if (!m) return;
+  let entries: SourceEntry[];
+  try {
+    entries = entriesOf(m, bundles, arg);
+  } catch (e) {
+    service.reportError('Nothing to edit', e);
+    return;
+  }
+  if (entries.length !== 1 || !ModTexts.serves(entries[0].path)) {
+    void showInformation('Edit in Mod works on a script (.scripts) or string table (.strdb) of the arch06 workspace.');
+    return;
+  }
+  const e = entries[0];
+  const mod = await projects.pick('Edit in which mod?');
+  if (!mod) return;
+  const target = modFilePath(mod.folder, e.path);
+  if (!fileExists(target)) {
+    const result = copyEntry(service, m, mod, e, { overwrite: false, forbid: forbiddenFor(service, projects.mods) });
+    if (typeof result !== 'string') {
+      void showWarning(`Edit in Mod: ${e.path} not copied into ${mod.name}: ${result.failed}`);
+      return;
+    }
+    projects.scheduleRemount(0);
+  }
+  await openForEditing(target);
 }
 
 function fileExists(p: string): boolean {
@@ -114,7 +163,6 @@ export async function openForEditing(fsPath: string): Promise<void> {
  */
 export class ModTexts implements vscode.FileSystemProvider {
   static readonly scheme = MOD_TEXT_SCHEME;
-  private static readonly suffixes: Record<string, string> = { '.strdb': '.txt', '.scripts': '.hks' };
   private readonly emitter = new vscode.EventEmitter<vscode.FileChangeEvent[]>();
   readonly onDidChangeFile = this.emitter.event;
 
@@ -125,11 +173,11 @@ export class ModTexts implements vscode.FileSystemProvider {
   ) {}
 
   static serves(fsPath: string): boolean {
-    return Object.hasOwn(ModTexts.suffixes, path.extname(fsPath).toLowerCase());
+    return servedAsModText(fsPath);
   }
 
   static uriOf(fsPath: string): vscode.Uri {
-    return vscode.Uri.from({ scheme: ModTexts.scheme, path: `${vscode.Uri.file(fsPath).path}${ModTexts.suffixes[path.extname(fsPath).toLowerCase()]}` });
+    return modTextUriOf(fsPath);
   }
 
   /** The mod file a text of this scheme shows. */

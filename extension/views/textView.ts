@@ -11,7 +11,7 @@ import { textViewPath, viewedPath } from '../../core/archive';
 import { textKindOf } from '../../core/text';
 import { MountService } from '../mountService';
 import { SCHEME, gamePathOf, parseUri } from '../fs/uris';
-import { TEXT_SCHEME, copyOfQuery, copyQuery, loadTextView } from './textViewModel';
+import { SCRIPT_LANGUAGE, TEXT_SCHEME, copyOfQuery, copyQuery, loadTextView } from './textViewModel';
 import type { CopyKind, TextView } from './textViewModel';
 import { showInformation } from '../notify';
 
@@ -117,14 +117,21 @@ export class TextViews implements vscode.TextDocumentContentProvider, vscode.Cod
       }
     }
     if (!v?.fields) return [];
-    return [
-      new vscode.CodeLens(new vscode.Range(0, 0, 0, 0), {
-        title: `$(file-binary) ${v.summary} · read-only view of the game file`,
-        tooltip: v.fields.map((f) => `${f.label}: ${f.value}`).join('\n'),
-        command: 'arch06.showTextViewHeader',
-        arguments: [d.uri],
-      }),
-    ];
+    const header = new vscode.CodeLens(new vscode.Range(0, 0, 0, 0), {
+      title: `$(file-binary) ${v.summary} · read-only view of the game file`,
+      tooltip: v.fields.map((f) => `${f.label}: ${f.value}`).join('\n'),
+      command: 'arch06.showTextViewHeader',
+      arguments: [d.uri],
+    });
+    if (v.language !== SCRIPT_LANGUAGE) return [header];
+    // A script's source is edited in the mod (modCopy.ts editInModCommand), never here.
+    const edit = new vscode.CodeLens(new vscode.Range(0, 0, 0, 0), {
+      title: '$(edit) Edit in Mod',
+      tooltip: "Copy this script into the active mod (if it is not there yet) and open the mod's copy to edit",
+      command: 'arch06.editInMod',
+      arguments: [d.uri],
+    });
+    return [header, edit];
   }
 
   private updateStatus(): void {

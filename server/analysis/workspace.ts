@@ -9,6 +9,7 @@
  * knows (case-insensitively, like the file system). Any other URI (a loose `.scripts` or `.lua` on
  * disk) is a script of its own, with no bindings.
  */
+import * as fs from 'node:fs';
 import { type Mount, SCHEME, TEXT_SCHEME, gamePathOf, memberUriPath, mergedUriPath, parseUriPath, textViewPath, viewedPath } from '../../core/archive';
 import {
   type AnalysedScript,
@@ -26,7 +27,9 @@ import type { Diagnostic, NameUse, Span } from '../../core/havokScript';
 import { HashDictionary } from '../../core/hash';
 import { type CollectReport, collectInstallNames } from '../../core/nameSources';
 import { type SnapshotPlace, cachedCross, cachedIndex } from '../indexCache';
-import { type ActiveMod, openOverlay } from '../../core/mod';
+import { type ActiveMod, gamePathInMods, gamePathOfModTextUri, modFilePath, modSourceName, openOverlay } from '../../core/mod';
+import { readFileBytes } from '../../core/io/node';
+import { parseScript } from '../../core/formats/script';
 
 export interface MountSettings {
   installRoot: string;
@@ -93,6 +96,8 @@ export class ScriptWorkspace {
   private constructor(
     readonly mount: Mount | undefined,
     readonly index: ScriptIndex | undefined,
+    /** The active mods the mount overlays: their `arch06-modtext:` documents stand for game paths. */
+    readonly mods: readonly ActiveMod[] = [],
   ) {}
 
   /**
@@ -109,7 +114,7 @@ export class ScriptWorkspace {
       mount.close();
       throw e;
     }
-    const ws = new ScriptWorkspace(mount, cached.index);
+    const ws = new ScriptWorkspace(mount, cached.index, settings.mods ?? []);
     ws.namesBudget = options.namesBudgetBytes;
     ws.indexedFrom = cached.from;
     ws.indexMs = cached.ms;
@@ -134,6 +139,7 @@ export class ScriptWorkspace {
 
   /** The game path a document URI names, or undefined for a document outside the mount. */
   gamePathOf(uri: string): string | undefined {
+    if (this.isModText(uri)) return gamePathOfModTextUri(this.mods, uri);
     const m = /^([a-z0-9+.-]+):(?:\/\/[^/]*)?([^?#]*)/i.exec(uri);
     if (!m || (m[1] !== SCHEME && m[1] !== TEXT_SCHEME)) return undefined;
     try {
@@ -160,7 +166,56 @@ export class ScriptWorkspace {
     const script = tooLarge ? { ...analyseText(copy, ''), text } : analyseText(copy, text);
     const notice = tooLarge ? `${text.length} characters, above the ${MAX_ANALYSED_CHARS}-character limit: not analysed` : undefined;
     this.open.set(uri, { version, script, ...(notice ? { notice } : {}) });
+    // A mod's copy being edited is the served script from now on (issue 24): its bindings checked against this text.
+    if (path && !tooLarge && this.isModText(uri)) this.index?.replaceScript(path, text, this.modCopy(path));
     return script;
+  }
+
+  private isModText(uri: string): boolean {
+    return /^arch06-modtext:/i.test(uri) && this.mods.length > 0;
+  }
+
+  /** Where a game path's mod copy comes from, as the index names copies (the mod's source in the overlay). */
+  private modCopy(path: string): ServedCopy | undefined {
+    for (const m of this.mods) if (fileExists(modFilePath(m.folder, path))) return { path, from: 'loose', source: modSourceName(m.name) };
+    return undefined;
+  }
+
+  /**
+   * Files of active mods changed on disk (saved, copied in, deleted): a changed script the index
+   * serves is read again and replaces its entry, unless an open document edits it (its text
+   * counts); anything else (a file created or deleted, a registry) changes what the overlay serves,
+   * and the answer is `remount`. Paths outside every active mod are ignored.
+   */
+  modFilesChanged(changes: readonly { path: string; kind: 'created' | 'changed' | 'deleted' }[]): 'updated' | 'remount' | 'nothing' {
+    let outcome: 'updated' | 'remount' | 'nothing' = 'nothing';
+    for (const c of changes) {
+      const at = gamePathInMods(this.mods, c.path);
+      if (!at) continue;
+      if (c.kind !== 'changed' || !/\.scripts$/i.test(at.gamePath) || !this.index?.script(at.gamePath)) return 'remount';
+      if (this.openModText(at.gamePath)) continue;
+      if (!this.reloadModScript(at.gamePath, c.path, this.mods[at.mod])) return 'remount';
+      outcome = 'updated';
+    }
+    return outcome;
+  }
+
+  /** The open `arch06-modtext:` document of a game path, if any. */
+  private openModText(path: string): string | undefined {
+    for (const uri of this.open.keys()) if (this.isModText(uri) && this.gamePathOf(uri)?.toLowerCase() === path.toLowerCase()) return uri;
+    return undefined;
+  }
+
+  /** The mod's script at `file` read again (bounded) into the index; false when it cannot be read as a source. */
+  private reloadModScript(path: string, file: string, mod: ActiveMod): boolean {
+    try {
+      const script = parseScript(readFileBytes(file, this.mount?.maxEntryBytes ?? MAX_ANALYSED_CHARS), file);
+      if (script.kind !== 'source') return false;
+      return this.index?.replaceScript(path, script.source ?? '', { path, from: 'loose', source: modSourceName(mod.name) }) ?? false;
+    } catch (e) {
+      this.log(`mod script ${file} not read again: ${e instanceof Error ? e.message : String(e)}`);
+      return false;
+    }
   }
 
   /**
@@ -181,6 +236,10 @@ export class ScriptWorkspace {
 
   didClose(uri: string): void {
     this.open.delete(uri);
+    // Edits closed unsaved are gone: the mod's file on disk is the served copy again.
+    const path = this.isModText(uri) ? this.gamePathOf(uri) : undefined;
+    const at = path ? this.mods.findIndex((m) => fileExists(modFilePath(m.folder, path))) : -1;
+    if (path && at >= 0 && !this.reloadModScript(path, modFilePath(this.mods[at].folder, path), this.mods[at])) this.index?.restoreScript(path);
   }
 
   /** The open document's last analysis. */
@@ -326,5 +385,13 @@ export class ScriptWorkspace {
     if (!this.mount) return script.path;
     const path = script.from === 'container' && script.bundle ? memberUriPath(script.bundle, script.path) : mergedUriPath(script.path);
     return `${TEXT_SCHEME}:${encodeURI(textViewPath(path)).replace(/[?#]/g, encodeURIComponent)}`;
+  }
+}
+
+function fileExists(p: string): boolean {
+  try {
+    return fs.statSync(p).isFile();
+  } catch {
+    return false;
   }
 }
