@@ -91,11 +91,12 @@ export class RegistryEditorProvider extends EditableEditor<RegistryDocument, Edi
 
   /** Every view of `doc` shows the registry as it is now (and selects what the change names). */
   protected documentChanged(doc: RegistryDocument): void {
-    void doc.load(() => this.build(doc)).then((r) => {
-      if ('error' in r) return;
-      for (const panel of this.panels.get(doc) ?? [])
-        this.post(panel, { type: 'updated', view: r.current.view, ...(r.select ? { select: r.select } : {}) });
-    });
+    void doc
+      .load(() => this.build(doc))
+      .then((r) => {
+        if ('error' in r) return;
+        for (const panel of this.panels.get(doc) ?? []) this.post(panel, { type: 'updated', view: r.current.view, ...(r.select ? { select: r.select } : {}) });
+      });
   }
 
   /** Where an `arch06:` URI is in the mount (fs/uris.ts `locate`), or undefined for any other file. */
