@@ -22,37 +22,37 @@ const MUTANTS = [
     name: 'chunk-async-copy',
     rule: 'the asynchronous read path (the VS Code file system) copies a stored chunk from 8 bytes early (its header)',
     edits: [['core/formats/archive/ltar/chunks.ts', 'into.set(inSpan(at, length), intoAt)', 'into.set(inSpan(at - 8, length), intoAt)']],
-    tests: ['formats/archive/tests/chunkRule.test.js'],
+    tests: ['core/formats/archive/tests/chunkRule.test.js'],
   },
   {
     name: 'chunk-rule-stored-when-longer',
     rule: 'the chunk rule as some public readers write it: storedLen >= rawLen is stored bytes',
     edits: [['core/formats/archive/ltar/chunks.ts', 'return storedLen === rawLen;', 'return storedLen >= rawLen;']],
-    tests: ['formats/archive/tests/chunkRule.test.js'],
+    tests: ['core/formats/archive/tests/chunkRule.test.js'],
   },
   {
     name: 'stringhash-low-byte',
     rule: 'StringHash folds a character above U+00FF to its low byte instead of refusing it',
     edits: [['core/hash/stringHash.ts', 'const v = c < 256 ? lut[c] : -1;', 'const v = lut[c & 0xff];']],
-    tests: ['hash/tests/stringHash.test.js'],
+    tests: ['core/hash/tests/stringHash.test.js'],
   },
   {
     name: 'scrb-first-binding',
     rule: "every SCRB row of an object carries that object's first binding",
     edits: [['core/formats/registry/resolve.ts', 'res.records[o.firstBinding + k]', 'res.records[o.firstBinding]']],
-    tests: ['formats/registry/tests/realLayers.test.js'],
+    tests: ['core/formats/registry/tests/realLayers.test.js'],
   },
   {
     name: 'lzb16-short-length-mask',
     rule: "LZB16's short-form match length masked with & 7 instead of & 15",
     edits: [['core/oodle/lzb16/decode.ts', 'length = ((e >> 3) & 15) + MIN_MATCH;', 'length = ((e >> 3) & 7) + MIN_MATCH;']],
-    tests: ['oodle/tests/lzb16.test.js'],
+    tests: ['core/oodle/tests/lzb16.test.js'],
   },
   {
     name: 'part-loose-below-container',
     rule: "a bundle member's loose copy ranks below the container's payload (the patch rule reversed)",
     edits: [['core/archive/bundles.ts', '    if (loose) {', '    if (loose && !e) {']],
-    tests: ['archive/tests/partScript.test.js'],
+    tests: ['core/archive/tests/partScript.test.js'],
   },
   {
     name: 'part-objres-below-embedded',
@@ -64,13 +64,13 @@ const MUTANTS = [
         'if (!m.embedded || !this.accept(m.path)) continue;',
       ],
     ],
-    tests: ['archive/tests/servedFiles.test.js'],
+    tests: ['core/archive/tests/servedFiles.test.js'],
   },
   {
     name: 'part-missing-script',
     rule: 'a script the bundle declares but nothing ships is served as an empty member instead of NOT_FOUND',
     edits: [['core/archive/bundles.ts', '} else if (m.declaredSize === 0) {', '} else if (m.declaredSize >= 0) {']],
-    tests: ['archive/tests/partScript.test.js'],
+    tests: ['core/archive/tests/partScript.test.js'],
   },
   {
     name: 'part-script-other-bundle',
@@ -82,7 +82,7 @@ const MUTANTS = [
         'if (member || near.bundle) return { path, ...locateAddress(mount, `${near.bundle!.manifest.path}${BUNDLE_SUFFIX}\\\\${member?.path ?? path}`) };',
       ],
     ],
-    tests: ['archive/tests/partScript.test.js'],
+    tests: ['core/archive/tests/partScript.test.js'],
   },
 ];
 
