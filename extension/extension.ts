@@ -57,7 +57,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   const prepare = service.onDidChange((m) => {
     const pool = m && workers.get();
     const decoded = vscode.workspace.getConfiguration('arch06').get<boolean>('findInFiles.decodedViews', false);
-    if (m && pool) void prepareSearch(m, service.distinctPaths(m), pool, decoded).catch((e) => service.log(`Find in Files: preparing the workers failed: ${String(e)}`));
+    if (m && pool)
+      void prepareSearch(m, service.distinctPaths(m), pool, decoded).catch((e) => service.log(`Find in Files: preparing the workers failed: ${String(e)}`));
   });
   const pool = new DecodePool({ workerFile: path.join(context.extensionPath, 'dist', 'nodeDecodeWorker.js') });
   // The active mods are read before the first mount: the overlay is part of it.
@@ -109,7 +110,10 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     // Ctrl+P / Ctrl+Shift+F reach these with `args` while the arch06: workspace is open: say why, once.
     quickOpenRedirect(service),
     vscode.commands.registerCommand('arch06.goToFile', (args?: unknown) => (redirectHint(context, args), goToFileCommand(service))),
-    vscode.commands.registerCommand('arch06.findInFiles', (args?: unknown) => (redirectHint(context, args), findInFilesCommand(context, service, results, workers))),
+    vscode.commands.registerCommand(
+      'arch06.findInFiles',
+      (args?: unknown) => (redirectHint(context, args), findInFilesCommand(context, service, results, workers)),
+    ),
     vscode.commands.registerCommand('arch06.extract', (uri?: vscode.Uri) => extractCommand(service, fileSystem.bundles, context.globalState, workers, uri)),
     vscode.commands.registerCommand('arch06.openCopy', (arg) => openCopyCommand(service, copies, arg)),
     vscode.commands.registerCommand('arch06.compareWithNextCopy', (arg) => compareWithNextCopyCommand(service, copies, arg)),

@@ -197,5 +197,14 @@ async function searchOnPool(mount: Mount, paths: readonly string[], options: Str
  * makes finds the texts decoded and each run on the worker that holds them.
  */
 export async function prepareSearch(mount: Mount, paths: readonly string[], pool: WorkerPool, decoded = false, signal?: AbortSignal): Promise<void> {
-  await searchTextStreaming(mount, { query: '(?!)', isRegExp: true, decoded, paths, pool, keepMatches: false, pause: async () => {}, ...(signal ? { signal } : {}) });
+  await searchTextStreaming(mount, {
+    query: '(?!)',
+    isRegExp: true,
+    decoded,
+    paths,
+    pool,
+    keepMatches: false,
+    pause: async () => {},
+    ...(signal ? { signal } : {}),
+  });
 }
