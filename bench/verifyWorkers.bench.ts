@@ -9,37 +9,11 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { LtarWriter, type WriterChunk } from '../core/formats/archive';
 import { Mount, planUnits, verifyMount, verifyMountParallel } from '../core/archive';
+import { ARCHIVES, krakenArchives, vectors } from './krakenArchives';
 
 const repo = path.resolve(__dirname, '..', '..');
 const fullDir = path.join(repo, 'bench-data', 'full');
-const krakenDir = path.join(repo, 'bench-data', 'kraken');
-const vectors = path.join(repo, '..', 'shared', 'kraken-vectors');
-const ARCHIVES = 12;
-const ENTRIES = 64;
-const CHUNKS = 4;
-
-/** Archives of Kraken chunks (the vectors' 64 KiB Kraken payloads, in turn), written once. */
-function krakenArchives(): string[] {
-  const files = Array.from({ length: ARCHIVES }, (_, a) => path.join(krakenDir, `Kraken_${String(a).padStart(2, '0')}.arch06`));
-  if (files.every((f) => fs.existsSync(f))) return files;
-  const manifest: { rawFile: string; compressedFile: string; rawSize: number }[] = JSON.parse(fs.readFileSync(path.join(vectors, 'manifest.json'), 'utf8'));
-  const chunks: WriterChunk[] = manifest
-    .filter((v) => v.rawSize === 0x10000)
-    .map((v) => ({ payload: fs.readFileSync(path.join(vectors, v.compressedFile)), rawLen: v.rawSize }))
-    .filter((c) => c.payload.length < c.rawLen);
-  fs.mkdirSync(krakenDir, { recursive: true });
-  let k = 0;
-  files.forEach((file, a) => {
-    const w = new LtarWriter();
-    for (let e = 0; e < ENTRIES; e++)
-      w.add(`kraken\\a${a}\\entry_${e}.bin`, { storage: 'chunks', chunks: Array.from({ length: CHUNKS }, () => chunks[k++ % chunks.length]) });
-    fs.writeFileSync(file, Buffer.concat(w.build()));
-  });
-  return files;
-}
-
 /** Greedy schedule (each unit, in order, to the thread free first): total over the longest thread. */
 function modelSpeedup(costs: number[], threads: number): number {
   const free = new Array<number>(threads).fill(0);

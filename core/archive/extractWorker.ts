@@ -6,6 +6,7 @@
  * primitive (`OutputFolder`), returning only each entry's outcome: no file bytes cross threads.
  */
 import { isArch06Error } from '../errors';
+import { fileChange } from '../io/node/disk';
 import { OutputFolder } from '../io/node/outputFolder';
 import { type EntryOutcome, extractOne } from './extract';
 import type { ArchiveRef, WorkerArchives } from './workerArchives';
@@ -23,13 +24,33 @@ export interface ExtractTask {
   file: Int32Array;
 }
 
-/** Write a run of entries; the output folder is opened for the run and closed after it. */
+/** The output folder a worker holds between tasks of one extraction, closed once idle (it holds the folders open). */
+let held: { dir: string; folder: OutputFolder; timer?: NodeJS.Timeout } | undefined;
+const IDLE_CLOSE_MS = 500;
+
+function folderFor(task: ExtractTask): OutputFolder {
+  if (held) clearTimeout(held.timer);
+  const key = [task.outDir, ...task.forbid].join('\0');
+  if (held?.dir !== key) {
+    held?.folder.close();
+    held = undefined;
+    held = { dir: key, folder: OutputFolder.open(task.outDir, { forbid: task.forbid }) };
+  }
+  return held.folder;
+}
+
+/** Write a run of entries into the task's folder (opened once for the tasks that follow each other, closed when idle). */
 export async function extractTask(archives: WorkerArchives, task: ExtractTask): Promise<EntryOutcome[]> {
-  const folder = OutputFolder.open(task.outDir, { forbid: task.forbid });
+  const folder = folderFor(task);
   try {
     return await writeRun(archives, folder, task);
   } finally {
-    folder.close();
+    const h = held;
+    if (h)
+      h.timer = setTimeout(() => {
+        if (held === h) held = undefined;
+        h.folder.close();
+      }, IDLE_CLOSE_MS).unref();
   }
 }
 
@@ -43,7 +64,8 @@ async function writeRun(archives: WorkerArchives, folder: OutputFolder, task: Ex
         entry = archives.open(ref.name, ref.diskPath, ref.stamp).entryAt(task.file[i]);
       } catch (e) {
         if (!isArch06Error(e)) throw e;
-        const changed = e.code === 'CHANGED_ON_DISK' ? { archive: true, detail: e.description } : undefined;
+        // Said as the calling thread says it: the file against the stamp the mount opened.
+        const changed = e.code === 'CHANGED_ON_DISK' ? { archive: true, detail: fileChange(ref.diskPath, ref.stamp)?.detail ?? e.description } : undefined;
         out.push({ failure: { message: e.message, code: e.code }, ...(changed ? { changed } : {}) });
         continue;
       }

@@ -48,6 +48,12 @@ export interface PoolRun<T, R> {
   isCancelled?: () => boolean;
   /** Tasks of runs with the same key go to the worker that did them before (its cache is warm). */
   affinity?: string;
+  /**
+   * Tasks a worker holds at once (default 2: one being run, one waiting, so a calling thread busy
+   * with other work does not leave the worker idle). Infinity hands every task out at the start,
+   * round robin (background work that needs no balancing: the calling thread may stay busy).
+   */
+  inFlight?: number;
 }
 
 export interface PoolOutcome {
@@ -183,8 +189,10 @@ export class WorkerPool {
           on(w, 'exit', (code: number) =>
             end({ cancelled: false, stopped: false }, new Error(`${run.kind} worker ${k} exited (code ${code}) before the run ended`)),
           );
-          dispatch(k);
         }
+        // Round robin, so the first tasks are spread over the workers.
+        const depth = Math.min(run.inFlight ?? 2, run.count);
+        for (let r = 0; remote && r < depth; r++) for (let k = 0; k < threads; k++) dispatch(k);
         drain();
       } catch (e) {
         end({ cancelled: false, stopped: false }, e as Error);

@@ -32,6 +32,8 @@ export interface StreamingOptions extends TextSearchOptions {
   signal?: AbortSignal;
   /** Bytes of file in one task on the pool (default 1 MiB; the first task 1/16 of it). */
   runBytes?: number;
+  /** Every task handed out at the start (background work: the calling thread may be busy meanwhile). */
+  allAtOnce?: boolean;
 }
 
 /** Run a search, streaming matches through `onMatch`: across `pool` when given, else in slices of `sliceMs` with `pause` between. */
@@ -187,6 +189,7 @@ async function searchOnPool(mount: Mount, paths: readonly string[], options: Str
     isCancelled: options.isCancelled,
     signal: options.signal,
     affinity: `search ${plan.id}`,
+    ...(options.allAtOnce ? { inFlight: Infinity } : {}),
   });
   if (outcome.cancelled) r.cancelled = true;
 }

@@ -26,19 +26,24 @@ export function servePool(): void {
     [SEARCH_KIND]: (t) => search.run(t as SearchTask),
     [EXTRACT_KIND]: (t) => extractTask(archives, t as ExtractTask),
   };
-  // One request at a time (the pool sends the next when this one is answered), sync or async.
-  parentPort!.on('message', async (req: PoolRequest) => {
-    const answer: PoolAnswer = { id: req.id, heapBytes: 0 };
+  // One request at a time, in the order sent: the pool keeps a second one waiting here, and an
+  // async handler (extraction) must not interleave with the next.
+  let queue: Promise<void> = Promise.resolve();
+  parentPort!.on('message', (req: PoolRequest) => {
+    queue = queue.then(() => answer(req));
+  });
+  const answer = async (req: PoolRequest): Promise<void> => {
+    const out: PoolAnswer = { id: req.id, heapBytes: 0 };
     try {
       const handler = handlers[req.kind];
       if (!handler) throw new Error(`no handler for ${JSON.stringify(req.kind)}`);
-      answer.result = await handler(req.task);
+      out.result = await handler(req.task);
     } catch (e) {
-      answer.error = String((e as Error)?.stack ?? e);
+      out.error = String((e as Error)?.stack ?? e);
     }
-    answer.heapBytes = process.memoryUsage().heapUsed;
-    parentPort!.postMessage(answer);
-  });
+    out.heapBytes = process.memoryUsage().heapUsed;
+    parentPort!.postMessage(out);
+  };
 }
 
 if (isPoolWorker()) servePool();
