@@ -110,6 +110,19 @@ export class StringTableModel {
     this.refilter();
   }
 
+  /** The dictionary's name of a key, when the table has the key and the dictionary a name. */
+  nameOf(hash: number): string | undefined {
+    let lo = 0;
+    let hi = this.hashes.length - 1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >>> 1;
+      if (this.hashes[mid] === hash >>> 0) return this.keys[mid];
+      if (this.hashes[mid] < hash >>> 0) lo = mid + 1;
+      else hi = mid - 1;
+    }
+    return undefined;
+  }
+
   /** Keys in the table (every language together). */
   get total(): number {
     return this.hashes.length;
