@@ -20,7 +20,7 @@
  */
 import * as vscode from 'vscode';
 import { type BundleFolders, type Mount, type UriFile, toGamePath } from '../../core/archive';
-import { type HostToView, type ViewToHost, checkViewMessage } from '../../media/registry/protocol';
+import { type HostToView, MAX_WINDOW, type ViewToHost, checkViewMessage } from '../../media/registry/protocol';
 import { SCHEME, locate } from '../fs/uris';
 import { MountService } from '../mountService';
 import { textUri } from '../views/textView';
@@ -91,11 +91,14 @@ export class RegistryEditorProvider extends EditableEditor<RegistryDocument, Edi
 
   /** Every view of `doc` shows the registry as it is now (and selects what the change names). */
   protected documentChanged(doc: RegistryDocument): void {
-    void doc.load(() => this.build(doc)).then((r) => {
-      if ('error' in r) return;
-      for (const panel of this.panels.get(doc) ?? [])
-        this.post(panel, { type: 'updated', view: r.current.view, ...(r.select ? { select: r.select } : {}) });
-    });
+    void doc
+      .load(() => this.build(doc))
+      .then((r) => {
+        if ('error' in r) return;
+        const selectedRow = r.select ? r.current.objects.window(r.select, '', 0, MAX_WINDOW).rows.find((x) => 'name' in x && x.name === r.select) : undefined;
+        const select = r.select ? { select: r.select, ...(selectedRow && 'name' in selectedRow ? { selectedRow } : {}) } : {};
+        for (const panel of this.panels.get(doc) ?? []) this.post(panel, { type: 'updated', view: r.current.view, ...select });
+      });
   }
 
   /** Where an `arch06:` URI is in the mount (fs/uris.ts `locate`), or undefined for any other file. */

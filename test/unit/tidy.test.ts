@@ -357,7 +357,6 @@ const MAX_FUNCTION_LINES = 150;
 const OVER_LIMIT: Record<string, string> = {
   // Being edited by issue 24 this round (the registry editor and its model): split after it lands.
   'extension/editors/registryModel.ts': 'being edited by issue 24 this round',
-  'media/registry/registryView.ts': 'being edited by issue 24 this round (the registry editor’s webview)',
   // Over the limit when the rule was written (issue 22 item 8); each to be split along its format's sections or its view's parts.
   'media/bundle/bundleView.ts': 'not yet split (issue 22)',
   'media/mesh/main.ts': 'not yet split (issue 22)',
