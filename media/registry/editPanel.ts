@@ -17,6 +17,70 @@ const field = (id: string): HTMLInputElement => document.getElementById(id) as H
 /** How a number shows in a field (and what "unchanged" compares against). */
 const shown = (x: number): string => String(Math.round(x * 1000) / 1000);
 
+const vec = (prefix: string): Vec3 | undefined => {
+  const v = ['x', 'y', 'z'].map((k) => Number(field(prefix + k).value.trim()));
+  return v.every(Number.isFinite) && ['x', 'y', 'z'].every((k) => field(prefix + k).value.trim() !== '') ? (v as Vec3) : undefined;
+};
+
+const changed = (prefix: string, was: number[]): boolean => ['x', 'y', 'z'].some((k, i) => field(prefix + k).value.trim() !== shown(was[i]));
+
+/** The object section's edits: transform, class, then the rename (the others name it by its old name). */
+function objectEdits(r: ObjectRow): RegistryEdit[] | string {
+  const out: RegistryEdit[] = [];
+  const moved = changed('pos', r.position);
+  const turned = changed('rot', r.rotationDegrees);
+  if (moved || turned) {
+    const position = vec('pos');
+    const rotationDegrees = vec('rot');
+    if (moved && !position) return 'A position is three numbers (centimetres).';
+    if (turned && !rotationDegrees) return 'A rotation is three numbers (degrees).';
+    out.push({ kind: 'transform', object: r.name, ...(moved ? { position } : {}), ...(turned ? { rotationDegrees } : {}) });
+  }
+  const cls = field('editClass').value.trim();
+  if (cls !== r.className) out.push({ kind: 'class', object: r.name, className: cls });
+  const name = field('editName').value.trim();
+  if (name !== r.name) out.push({ kind: 'rename', object: r.name, name });
+  return out;
+}
+
+const input = (id: string, label: string, value: string, extra = ''): string =>
+  '<label for="' + id + '">' + esc(label) + '</label><input id="' + id + '" value="' + esc(value) + '" spellcheck="false" autocomplete="off"' + extra + '>';
+
+const triple = (prefix: string, label: string, v: number[], axes: string[]): string =>
+  '<fieldset class="triple"><legend>' +
+  esc(label) +
+  '</legend>' +
+  ['x', 'y', 'z'].map((k, i) => input(prefix + k, axes[i], shown(v[i]), ' inputmode="decimal" data-section="object"')).join('') +
+  '</fieldset>';
+
+function bindingsHtml(view: RegistryView | undefined, r: ObjectRow): string {
+  const mine = (view?.bindings ?? []).filter((b) => b.object === r.name);
+  if (!mine.length) return '<p class="muted">No script bindings.</p>';
+  return mine
+    .map(
+      (b, k) =>
+        '<div class="binding-edit" data-k="' +
+        k +
+        '">' +
+        input('bindEvent' + k, 'Event', b.event ?? '', ' data-section="binding" data-k="' + k + '"') +
+        input('bindFunction' + k, 'Function', b.function ?? '', ' data-section="binding" data-k="' + k + '"') +
+        '<button data-apply="binding" data-k="' +
+        k +
+        '">Apply binding</button></div>',
+    )
+    .join('');
+}
+
+function groupHtml(view: RegistryView | undefined, r: ObjectRow): string {
+  const g = (view?.groups ?? []).find((x) => x.owner === r.name);
+  const members = g ? (g.sameMembersAs !== undefined ? (view?.groups.find((x) => x.owner === g.sameMembersAs)?.members ?? []) : g.members) : [];
+  return (
+    '<label for="editMembers">Members of its group (one name a line)</label><textarea id="editMembers" rows="4" spellcheck="false">' +
+    esc(members.join('\n')) +
+    '</textarea><button data-apply="group">Set members</button>'
+  );
+}
+
 export interface EditPanel {
   /** Show `row` (null: nothing selected; `name` alone: selected, its row not here). */
   show(row: ObjectRow | null, name?: string): void;
@@ -54,68 +118,6 @@ export function editPanel(host: HostChannel<ViewToHost>, backToTable: () => void
     host.post({ type: 'edit', seq: waiting, edit: edits[0] });
   }
 
-  const vec = (prefix: string): Vec3 | undefined => {
-    const v = ['x', 'y', 'z'].map((k) => Number(field(prefix + k).value.trim()));
-    return v.every(Number.isFinite) && ['x', 'y', 'z'].every((k) => field(prefix + k).value.trim() !== '') ? (v as Vec3) : undefined;
-  };
-  const changed = (prefix: string, was: number[]): boolean => ['x', 'y', 'z'].some((k, i) => field(prefix + k).value.trim() !== shown(was[i]));
-
-  /** The object section's edits: transform, class, then the rename (the others name it by its old name). */
-  function objectEdits(r: ObjectRow): RegistryEdit[] | string {
-    const out: RegistryEdit[] = [];
-    const moved = changed('pos', r.position);
-    const turned = changed('rot', r.rotationDegrees);
-    if (moved || turned) {
-      const position = vec('pos');
-      const rotationDegrees = vec('rot');
-      if (moved && !position) return 'A position is three numbers (centimetres).';
-      if (turned && !rotationDegrees) return 'A rotation is three numbers (degrees).';
-      out.push({ kind: 'transform', object: r.name, ...(moved ? { position } : {}), ...(turned ? { rotationDegrees } : {}) });
-    }
-    const cls = field('editClass').value.trim();
-    if (cls !== r.className) out.push({ kind: 'class', object: r.name, className: cls });
-    const name = field('editName').value.trim();
-    if (name !== r.name) out.push({ kind: 'rename', object: r.name, name });
-    return out;
-  }
-
-  const input = (id: string, label: string, value: string, extra = ''): string =>
-    '<label for="' + id + '">' + esc(label) + '</label><input id="' + id + '" value="' + esc(value) + '" spellcheck="false" autocomplete="off"' + extra + '>';
-  const triple = (prefix: string, label: string, v: number[], axes: string[]): string =>
-    '<fieldset class="triple"><legend>' +
-    esc(label) +
-    '</legend>' +
-    ['x', 'y', 'z'].map((k, i) => input(prefix + k, axes[i], shown(v[i]), ' inputmode="decimal" data-section="object"')).join('') +
-    '</fieldset>';
-
-  function bindingsHtml(r: ObjectRow): string {
-    const mine = (view?.bindings ?? []).filter((b) => b.object === r.name);
-    if (!mine.length) return '<p class="muted">No script bindings.</p>';
-    return mine
-      .map(
-        (b, k) =>
-          '<div class="binding-edit" data-k="' +
-          k +
-          '">' +
-          input('bindEvent' + k, 'Event', b.event ?? '', ' data-section="binding" data-k="' + k + '"') +
-          input('bindFunction' + k, 'Function', b.function ?? '', ' data-section="binding" data-k="' + k + '"') +
-          '<button data-apply="binding" data-k="' +
-          k +
-          '">Apply binding</button></div>',
-      )
-      .join('');
-  }
-
-  function groupHtml(r: ObjectRow): string {
-    const g = (view?.groups ?? []).find((x) => x.owner === r.name);
-    const members = g ? (g.sameMembersAs !== undefined ? (view?.groups.find((x) => x.owner === g.sameMembersAs)?.members ?? []) : g.members) : [];
-    return (
-      '<label for="editMembers">Members of its group (one name a line)</label><textarea id="editMembers" rows="4" spellcheck="false">' +
-      esc(members.join('\n')) +
-      '</textarea><button data-apply="group">Set members</button>'
-    );
-  }
-
   function render(): void {
     if (blocked) {
       root.innerHTML = '<h3>Edit</h3><p class="warn">' + esc(blocked) + '</p>';
@@ -141,9 +143,9 @@ export function editPanel(host: HostChannel<ViewToHost>, backToTable: () => void
       triple('rot', 'Rotation (degrees)', row.rotationDegrees, ['pitch', 'yaw', 'roll']) +
       '<button id="editApply" data-apply="object">Apply</button> <button id="editDelete" data-apply="delete">Delete object</button></div>' +
       '<h4>Bindings</h4>' +
-      bindingsHtml(row) +
+      bindingsHtml(view, row) +
       '<h4>Group</h4>' +
-      groupHtml(row) +
+      groupHtml(view, row) +
       add +
       statusHtml();
   }

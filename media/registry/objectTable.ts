@@ -72,123 +72,129 @@ function objectCells(r: ObjectRow | RawRecordRow): string {
   );
 }
 
-export type ObjectTable = ReturnType<typeof objectTable>;
-
 /** The table over the page's #grid markup. */
-export function objectTable(hooks: TableHooks) {
-  const { host, state } = hooks;
-  const dataset = document.body.dataset;
-  const grid = $('grid');
-  const viewport = $('viewport');
-  const spacer = $('spacer');
-  const rowsEl = $('rows');
-  const search = $('search') as HTMLInputElement;
-  const classFilter = $('classFilter') as HTMLSelectElement;
-
+export class ObjectTable {
+  private readonly dataset = document.body.dataset;
+  private readonly grid = $('grid');
+  private readonly viewport = $('viewport');
+  private readonly spacer = $('spacer');
+  private readonly rowsEl = $('rows');
+  private readonly search = $('search') as HTMLInputElement;
+  private readonly classFilter = $('classFilter') as HTMLSelectElement;
   /** Rows received for the current filter, by position. */
-  let cache = new Map<number, ObjectRow | RawRecordRow>();
-  let total = 0;
+  private cache = new Map<number, ObjectRow | RawRecordRow>();
+  private total = 0;
   /** Rows the current filter keeps; -1 until the host has answered for it. */
-  let shown = -1;
-  let seq = 0;
+  private shown = -1;
+  private seq = 0;
   /** The first query sent for the current filter: answers to older ones are stale. */
-  let filterSeq = 0;
+  private filterSeq = 0;
   /** The window asked for and not yet answered (positions), to avoid asking twice. */
-  let pending: { start: number; end: number; seq: number } | undefined;
-  let firstRowsSent = false;
-  let drawn = { first: -1, last: -1 };
+  private pending: { start: number; end: number; seq: number } | undefined;
+  private firstRowsSent = false;
+  private drawn = { first: -1, last: -1 };
   /** The selected object's name (kept across edits and refilters) and its position when known. */
-  let selectedName: string | undefined;
-  let selectedPos = -1;
+  private selectedName: string | undefined;
+  private selectedPos = -1;
+  private framePending = false;
 
-  const columns = (): string[] =>
-    hooks.view()?.objectKind === 'raw'
+  constructor(private readonly hooks: TableHooks) {
+    this.wire();
+  }
+
+  private columns(): string[] {
+    return this.hooks.view()?.objectKind === 'raw'
       ? ['#', 'Offset', 'Set', 'Record bytes (50)']
       : ['#', 'Name', 'Class', 'Group', 'Position (cm)', 'Rotation (x, y, z, w)', 'Template', 'Name hash'];
+  }
 
-  function renderHead(): void {
-    $('head').className = hooks.view()?.objectKind === 'raw' ? 'raw' : 'objects';
-    $('head').innerHTML = columns()
+  renderHead(): void {
+    $('head').className = this.hooks.view()?.objectKind === 'raw' ? 'raw' : 'objects';
+    $('head').innerHTML = this.columns()
       .map((c, i) => '<div role="columnheader"' + (i === 0 ? ' class="num"' : '') + '>' + esc(c) + '</div>')
       .join('');
   }
 
-  function visibleRange(): { first: number; last: number } {
-    const top = viewport.scrollTop;
-    const height = viewport.clientHeight || ROW_HEIGHT * 30;
-    const n = Math.max(0, shown);
+  private visibleRange(): { first: number; last: number } {
+    const top = this.viewport.scrollTop;
+    const height = this.viewport.clientHeight || ROW_HEIGHT * 30;
+    const n = Math.max(0, this.shown);
     return {
       first: Math.max(0, Math.min(n, Math.floor(top / ROW_HEIGHT) - OVERSCAN)),
       last: Math.min(n, Math.ceil((top + height) / ROW_HEIGHT) + OVERSCAN),
     };
   }
 
-  /** Ask the host for the rows in view that are not here yet (the whole first screen for a new filter). */
-  function requestWindow(): void {
+  requestWindow(): void {
     // Asked for on any tab, so the counts are known (and the objects ready) before the Objects tab is shown.
-    const view = hooks.view();
+    const view = this.hooks.view();
     if (!view || view.objectKind === 'none') return;
-    let { first, last } = visibleRange();
-    if (shown < 0) {
-      first = Math.max(0, Math.floor(viewport.scrollTop / ROW_HEIGHT) - OVERSCAN);
-      last = first + Math.ceil((viewport.clientHeight || ROW_HEIGHT * 30) / ROW_HEIGHT) + 2 * OVERSCAN;
+    let { first, last } = this.visibleRange();
+    if (this.shown < 0) {
+      first = Math.max(0, Math.floor(this.viewport.scrollTop / ROW_HEIGHT) - OVERSCAN);
+      last = first + Math.ceil((this.viewport.clientHeight || ROW_HEIGHT * 30) / ROW_HEIGHT) + 2 * OVERSCAN;
     } else {
-      while (first < last && cache.has(first)) first++;
-      while (last > first && cache.has(last - 1)) last--;
+      while (first < last && this.cache.has(first)) first++;
+      while (last > first && this.cache.has(last - 1)) last--;
       if (first >= last) return;
     }
-    if (pending && pending.seq >= filterSeq && pending.start <= first && pending.end >= last) return;
-    seq++;
-    pending = { start: first, end: last, seq };
-    host.post({ type: 'query', seq, text: state.search, className: state.className, start: first, count: Math.min(500, last - first) });
+    if (this.pending && this.pending.seq >= this.filterSeq && this.pending.start <= first && this.pending.end >= last) return;
+    this.seq++;
+    this.pending = { start: first, end: last, seq: this.seq };
+    this.hooks.host.post({
+      type: 'query',
+      seq: this.seq,
+      text: this.hooks.state.search,
+      className: this.hooks.state.className,
+      start: first,
+      count: Math.min(500, last - first),
+    });
   }
 
-  /** Forget the rows and ask again: from the top for a new filter, where the view is after an edit. */
-  function refilter(keepScroll = false): void {
-    cache = new Map();
-    shown = -1;
-    filterSeq = seq + 1;
-    pending = undefined;
-    if (!keepScroll) viewport.scrollTop = 0;
-    requestWindow();
+  refilter(keepScroll = false): void {
+    this.cache = new Map();
+    this.shown = -1;
+    this.filterSeq = this.seq + 1;
+    this.pending = undefined;
+    if (!keepScroll) this.viewport.scrollTop = 0;
+    this.requestWindow();
   }
 
-  function onRows(m: RowsMessage): void {
-    if (m.seq < filterSeq) return;
-    if (pending?.seq === m.seq) pending = undefined;
-    total = m.total;
-    if (shown !== m.shown) {
-      shown = m.shown;
-      spacer.style.height = shown * ROW_HEIGHT + 'px';
+  onRows(m: RowsMessage): void {
+    if (m.seq < this.filterSeq) return;
+    if (this.pending?.seq === m.seq) this.pending = undefined;
+    this.total = m.total;
+    if (this.shown !== m.shown) {
+      this.shown = m.shown;
+      this.spacer.style.height = this.shown * ROW_HEIGHT + 'px';
     }
     m.rows.forEach((r, i) => {
-      cache.set(m.start + i, r);
-      if ('name' in r && r.name === selectedName) selectedPos = m.start + i;
+      this.cache.set(m.start + i, r);
+      if ('name' in r && r.name === this.selectedName) this.selectedPos = m.start + i;
     });
-    const q = state.search.trim() !== '' || state.className !== '';
-    const what = hooks.view()?.objectKind === 'raw' ? 'raw records' : 'objects';
-    $('shownText').textContent = q ? fmt(shown) + ' of ' + fmt(total) + ' ' + what : fmt(total) + ' ' + what;
-    dataset.total = String(total);
-    dataset.shown = String(shown);
-    drawn = { first: -1, last: -1 };
-    render();
-    if (!firstRowsSent) {
-      firstRowsSent = true;
-      requestAnimationFrame(() => host.post({ type: 'firstRows', rows: rowsEl.children.length }));
+    const q = this.hooks.state.search.trim() !== '' || this.hooks.state.className !== '';
+    const what = this.hooks.view()?.objectKind === 'raw' ? 'raw records' : 'objects';
+    $('shownText').textContent = q ? fmt(this.shown) + ' of ' + fmt(this.total) + ' ' + what : fmt(this.total) + ' ' + what;
+    this.dataset.total = String(this.total);
+    this.dataset.shown = String(this.shown);
+    this.drawn = { first: -1, last: -1 };
+    this.render();
+    if (!this.firstRowsSent) {
+      this.firstRowsSent = true;
+      requestAnimationFrame(() => this.hooks.host.post({ type: 'firstRows', rows: this.rowsEl.children.length }));
     }
     // Rows scrolled into view while this window was on its way.
-    requestWindow();
+    this.requestWindow();
   }
 
-  /** Draw the rows in view (and a few beyond): the only rows in the DOM; rows not here yet are placeholders. */
-  function render(): void {
-    const { first, last } = visibleRange();
-    if (first === drawn.first && last === drawn.last) return;
+  private render(): void {
+    const { first, last } = this.visibleRange();
+    if (first === this.drawn.first && last === this.drawn.last) return;
     let html = '';
-    const cls = hooks.view()?.objectKind === 'raw' ? 'row raw' : 'row objects';
+    const cls = this.hooks.view()?.objectKind === 'raw' ? 'row raw' : 'row objects';
     for (let pos = first; pos < last; pos++) {
-      const r = cache.get(pos);
-      const on = r !== undefined && 'name' in r && r.name === selectedName;
+      const r = this.cache.get(pos);
+      const on = r !== undefined && 'name' in r && r.name === this.selectedName;
       html +=
         '<div role="row" class="' +
         cls +
@@ -204,114 +210,112 @@ export function objectTable(hooks: TableHooks) {
         (r ? objectCells(r) : '<div role="gridcell" class="muted">…</div>') +
         '</div>';
     }
-    rowsEl.style.transform = 'translateY(' + first * ROW_HEIGHT + 'px)';
-    rowsEl.innerHTML = html;
-    drawn = { first, last };
-    grid.setAttribute('aria-rowcount', String(Math.max(0, shown) + 1));
+    this.rowsEl.style.transform = 'translateY(' + first * ROW_HEIGHT + 'px)';
+    this.rowsEl.innerHTML = html;
+    this.drawn = { first, last };
+    this.grid.setAttribute('aria-rowcount', String(Math.max(0, this.shown) + 1));
   }
 
-  /** Select the row at `pos` (scrolled into view) and tell the edit panel. */
-  function selectAt(pos: number): void {
-    const r = cache.get(pos);
+  private selectAt(pos: number): void {
+    const r = this.cache.get(pos);
     if (!r || !('name' in r)) return;
-    selectedName = r.name;
-    selectedPos = pos;
-    dataset.selected = r.name;
+    this.selectedName = r.name;
+    this.selectedPos = pos;
+    this.dataset.selected = r.name;
     const top = pos * ROW_HEIGHT;
-    if (top < viewport.scrollTop) viewport.scrollTop = top;
-    else if (top + ROW_HEIGHT > viewport.scrollTop + viewport.clientHeight) viewport.scrollTop = top + ROW_HEIGHT - viewport.clientHeight;
-    drawn = { first: -1, last: -1 };
-    render();
-    grid.setAttribute('aria-activedescendant', '');
-    hooks.selected(r);
+    if (top < this.viewport.scrollTop) this.viewport.scrollTop = top;
+    else if (top + ROW_HEIGHT > this.viewport.scrollTop + this.viewport.clientHeight) this.viewport.scrollTop = top + ROW_HEIGHT - this.viewport.clientHeight;
+    this.drawn = { first: -1, last: -1 };
+    this.render();
+    this.grid.setAttribute('aria-activedescendant', '');
+    this.hooks.selected(r);
   }
 
-  /** Select an object by name (after an edit names it), with its row when the host sent it. */
-  function selectName(name: string | undefined, row?: ObjectRow): void {
-    selectedName = name;
-    selectedPos = -1;
-    if (name === undefined) delete dataset.selected;
-    else dataset.selected = name;
-    hooks.selected(row ?? null);
+  selectName(name: string | undefined, row?: ObjectRow): void {
+    this.selectedName = name;
+    this.selectedPos = -1;
+    if (name === undefined) delete this.dataset.selected;
+    else this.dataset.selected = name;
+    this.hooks.selected(row ?? null);
   }
 
-  let framePending = false;
-  viewport.addEventListener(
-    'scroll',
-    () => {
-      if (framePending) return;
-      framePending = true;
-      requestAnimationFrame(() => {
-        framePending = false;
-        render();
-        requestWindow();
-      });
-    },
-    { passive: true },
-  );
-  window.addEventListener('resize', () => {
-    drawn = { first: -1, last: -1 };
-    render();
-    requestWindow();
-  });
-  wireSearchBox(search, {
-    changed: (value) => {
-      state.search = value;
-      hooks.save();
-      refilter();
-    },
-    table: grid,
-  });
-  classFilter.addEventListener('change', () => {
-    state.className = classFilter.value;
-    hooks.save();
-    refilter();
-  });
-  rowsEl.addEventListener('click', (e) => {
-    const pos = (e.target as HTMLElement).closest<HTMLElement>('[data-pos]')?.dataset.pos;
-    if (pos !== undefined) selectAt(Number(pos));
-  });
-  grid.addEventListener('keydown', (e) => {
-    const page = Math.max(1, Math.floor(viewport.clientHeight / ROW_HEIGHT) - 1) * ROW_HEIGHT;
+  private wire(): void {
+    this.viewport.addEventListener(
+      'scroll',
+      () => {
+        if (this.framePending) return;
+        this.framePending = true;
+        requestAnimationFrame(() => {
+          this.framePending = false;
+          this.render();
+          this.requestWindow();
+        });
+      },
+      { passive: true },
+    );
+    window.addEventListener('resize', () => {
+      this.drawn = { first: -1, last: -1 };
+      this.render();
+      this.requestWindow();
+    });
+    wireSearchBox(this.search, {
+      changed: (value) => {
+        this.hooks.state.search = value;
+        this.hooks.save();
+        this.refilter();
+      },
+      table: this.grid,
+    });
+    this.classFilter.addEventListener('change', () => {
+      this.hooks.state.className = this.classFilter.value;
+      this.hooks.save();
+      this.refilter();
+    });
+    this.rowsEl.addEventListener('click', (e) => {
+      const pos = (e.target as HTMLElement).closest<HTMLElement>('[data-pos]')?.dataset.pos;
+      if (pos !== undefined) this.selectAt(Number(pos));
+    });
+    this.grid.addEventListener('keydown', (e) => this.key(e));
+  }
+
+  /** Arrows select, Enter goes to the edit panel, the page keys and Home/End scroll. */
+  private key(e: KeyboardEvent): void {
+    const v = this.viewport;
+    const page = Math.max(1, Math.floor(v.clientHeight / ROW_HEIGHT) - 1) * ROW_HEIGHT;
     const scrolls: Record<string, number> = { PageDown: page, PageUp: -page };
     if (e.key === 'ArrowDown' || e.key === 'ArrowUp') {
-      const from = selectedPos >= 0 ? selectedPos : Math.floor(viewport.scrollTop / ROW_HEIGHT) - (e.key === 'ArrowDown' ? 1 : 0);
-      selectAt(Math.max(0, Math.min(shown - 1, from + (e.key === 'ArrowDown' ? 1 : -1))));
-    } else if (e.key === 'Enter') hooks.enter();
-    else if (e.key in scrolls) viewport.scrollTop += scrolls[e.key];
-    else if (e.key === 'Home') viewport.scrollTop = 0;
-    else if (e.key === 'End') viewport.scrollTop = shown * ROW_HEIGHT;
+      const down = e.key === 'ArrowDown';
+      const from = this.selectedPos >= 0 ? this.selectedPos : Math.floor(v.scrollTop / ROW_HEIGHT) - (down ? 1 : 0);
+      this.selectAt(Math.max(0, Math.min(this.shown - 1, from + (down ? 1 : -1))));
+    } else if (e.key === 'Enter') this.hooks.enter();
+    else if (e.key in scrolls) v.scrollTop += scrolls[e.key];
+    else if (e.key === 'Home') v.scrollTop = 0;
+    else if (e.key === 'End') v.scrollTop = this.shown * ROW_HEIGHT;
     else return;
     e.preventDefault();
-  });
+  }
 
-  return {
-    renderHead,
-    requestWindow,
-    refilter,
-    onRows,
-    selectName,
-    /** The class filter's options and the search box for a (new) view. */
-    setView(v: RegistryView): void {
-      classFilter.innerHTML =
-        '<option value="">All classes (' +
-        fmt(v.objectCount) +
-        ')</option>' +
-        v.classes.map((c) => '<option value="' + esc(c.name) + '">' + esc(c.name) + ' (' + fmt(c.count) + ')</option>').join('');
-      if (!v.classes.some((c) => c.name === state.className)) state.className = '';
-      classFilter.value = state.className;
-      classFilter.disabled = v.objectKind !== 'objects';
-      search.value = state.search;
-      renderHead();
-      total = v.objectCount;
-      dataset.total = String(total);
-      if (v.objectKind === 'none') {
-        $('shownText').textContent = 'No OBJL block: no objects.';
-        dataset.shown = '0';
-      }
-    },
-    focus(): void {
-      grid.focus();
-    },
-  };
+  /** The class filter's options and the search box for a (new) view. */
+  setView(v: RegistryView): void {
+    this.classFilter.innerHTML =
+      '<option value="">All classes (' +
+      fmt(v.objectCount) +
+      ')</option>' +
+      v.classes.map((c) => '<option value="' + esc(c.name) + '">' + esc(c.name) + ' (' + fmt(c.count) + ')</option>').join('');
+    if (!v.classes.some((c) => c.name === this.hooks.state.className)) this.hooks.state.className = '';
+    this.classFilter.value = this.hooks.state.className;
+    this.classFilter.disabled = v.objectKind !== 'objects';
+    this.search.value = this.hooks.state.search;
+    this.renderHead();
+    this.total = v.objectCount;
+    this.dataset.total = String(this.total);
+    if (v.objectKind === 'none') {
+      $('shownText').textContent = 'No OBJL block: no objects.';
+      this.dataset.shown = '0';
+    }
+  }
+
+  focus(): void {
+    this.grid.focus();
+  }
 }

@@ -12,7 +12,7 @@ import { failurePage, fmt } from '../shared/html';
 import { hostChannel } from '../shared/webviewApi';
 import type { HostToView, ObjectRow, RegistryView, ViewToHost } from './protocol';
 import { summaryHtml } from './summary';
-import { objectTable } from './objectTable';
+import { ObjectTable } from './objectTable';
 import { editPanel } from './editPanel';
 import { renderBindings, renderBlocks, renderGroups, showHex, wireBlocks } from './lists';
 
@@ -41,12 +41,12 @@ dataset.tab = state.tab;
 let view: RegistryView | undefined;
 
 const panel = editPanel(host, () => table.focus());
-const table = objectTable({
+const table = new ObjectTable({
   host,
   state,
   save,
   view: () => view,
-  selected: (row) => panel.show(row),
+  selected: (row: ObjectRow | null) => panel.show(row),
   enter: () => panel.focus(),
 });
 
