@@ -20,7 +20,7 @@
  */
 import * as vscode from 'vscode';
 import { type BundleFolders, type Mount, type UriFile, toGamePath } from '../../core/archive';
-import { type HostToView, type ViewToHost, checkViewMessage } from '../../media/registry/protocol';
+import { type HostToView, MAX_WINDOW, type ViewToHost, checkViewMessage } from '../../media/registry/protocol';
 import { SCHEME, locate } from '../fs/uris';
 import { MountService } from '../mountService';
 import { textUri } from '../views/textView';
@@ -95,7 +95,9 @@ export class RegistryEditorProvider extends EditableEditor<RegistryDocument, Edi
       .load(() => this.build(doc))
       .then((r) => {
         if ('error' in r) return;
-        for (const panel of this.panels.get(doc) ?? []) this.post(panel, { type: 'updated', view: r.current.view, ...(r.select ? { select: r.select } : {}) });
+        const selectedRow = r.select ? r.current.objects.window(r.select, '', 0, MAX_WINDOW).rows.find((x) => 'name' in x && x.name === r.select) : undefined;
+        const select = r.select ? { select: r.select, ...(selectedRow && 'name' in selectedRow ? { selectedRow } : {}) } : {};
+        for (const panel of this.panels.get(doc) ?? []) this.post(panel, { type: 'updated', view: r.current.view, ...select });
       });
   }
 

@@ -36,7 +36,16 @@ import {
 } from '../../core/archive';
 import { isArch06Error } from '../../core/errors';
 import { defaultHasher, formatHash } from '../../core/hash';
-import { type GroupRow, type ObjectList, type ObjectRegistry, bindingRows, ownScriptPath, parseObjr, resolveRegistry } from '../../core/formats/registry';
+import {
+  type GroupRow,
+  type ObjectList,
+  type ObjectRegistry,
+  bindingRows,
+  degreesFromQuaternion,
+  ownScriptPath,
+  parseObjr,
+  resolveRegistry,
+} from '../../core/formats/registry';
 import type { ScriptDefinition } from '../../core/havokScript';
 import { MAX_CELL_CHARS, MAX_VIEW_ROWS } from '../../media/registry/protocol';
 import type { BindingRowView, BlockRow, GroupRowView, ObjectRow, PatchView, RawRecordRow, RegistryView } from '../../media/registry/protocol';
@@ -379,6 +388,7 @@ export class ObjectTable {
         set: formatHash(o.set),
         position: o.position,
         rotation: o.rotation,
+        rotationDegrees: degreesFromQuaternion(o.rotation),
         templateId: formatHash(o.templateId),
         propertyIndex: o.propertyIndex,
       });

@@ -73,6 +73,8 @@ export interface ObjectRow {
   position: [number, number, number];
   /** Quaternion x, y, z, w. */
   rotation: [number, number, number, number];
+  /** The same rotation as [pitch, yaw, roll] degrees (what the edit panel shows and edits). */
+  rotationDegrees: Vec3;
   /** 0x%08X. */
   templateId: string;
   propertyIndex: number;
@@ -226,8 +228,9 @@ export interface EditResultMessage {
 export interface UpdatedMessage {
   type: 'updated';
   view: RegistryView;
-  /** An object to select (the added or renamed one). */
+  /** An object to select (the added, renamed or edited one), with its row as it is now. */
   select?: string;
+  selectedRow?: ObjectRow;
 }
 
 export type HostToView = InitMessage | RowsMessage | HexMessage | FailedMessage | EditResultMessage | UpdatedMessage;

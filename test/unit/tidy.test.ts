@@ -358,7 +358,6 @@ const MAX_FUNCTION_LINES = 150;
 const OVER_LIMIT: Record<string, string> = {
   // Being edited by issue 24 this round (the registry editor and its model): split after it lands.
   'extension/editors/registryModel.ts': 'being edited by issue 24 this round',
-  'media/registry/registryView.ts': 'being edited by issue 24 this round (the registry editor’s webview)',
 };
 
 /** Areas whose files issue 24 is editing this round: an offender there is allowed, with that reason, rather than split under it. */
