@@ -93,14 +93,34 @@ test(
 
       // 4. The binding error on the mod's copy, naming the three relays that lose their binding and the registry.
       const error = await h.waitFor(
-        async () => (await modCopyProblems(h)).find((r) => r.includes(`${BOUND} is bound`)),
+        // The final text's (a row made while the name was being typed suggests nothing).
+        async () => (await modCopyProblems(h)).find((r) => r.includes(`${BOUND} is bound`) && r.includes(`did you mean ${RENAMED}`)),
         60_000,
         "the binding error on the mod's copy in the Problems panel",
       );
       for (const o of ['GateAlarm_00.SR', 'GateAlarm_01.SR', 'GateAlarm_02.SR']) assert.ok(error.includes(o), `${o} named: ${error}`);
       assert.match(error, /fortgate\.objres/i);
       assert.match(error, new RegExp(`did you mean ${RENAMED}`));
+      // For the picture: the whole message, hovering the renamed definition's squiggle.
+      const renamedToken = h.page.locator('.editor-group-container.active .view-line span span', { hasText: RENAMED }).first();
+      await h
+        .waitFor(
+          async () => {
+            const box = await renamedToken.boundingBox();
+            if (!box) return undefined;
+            await h.page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+            const hovers = await h.page
+              .locator('.monaco-hover-content')
+              .allInnerTexts()
+              .catch(() => [] as string[]);
+            return hovers.some((t) => t.includes(`${BOUND} is bound`)) || undefined;
+          },
+          20_000,
+          'the diagnostic in a hover',
+        )
+        .catch(() => undefined);
       await h.screenshot('mod-script-binding-diagnostic');
+      await h.page.keyboard.press('Escape');
 
       // 5. The name back: the error goes.
       await h.page.locator('.editor-group-container.active .monaco-editor .view-lines').first().click();
