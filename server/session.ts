@@ -24,7 +24,7 @@ export function openInstall(s: ServerSettings, onProgress: (done: number, total:
   const ceiling = memoryCeilingBytes(s);
   let ws: ScriptWorkspace;
   try {
-    ws = ScriptWorkspace.create(s.installRoot ? { installRoot: s.installRoot, cfg: s.cfg, extraArchives: s.extraArchives } : undefined, {
+    ws = ScriptWorkspace.create(s.installRoot ? { installRoot: s.installRoot, cfg: s.cfg, extraArchives: s.extraArchives, mods: s.mods } : undefined, {
       onProgress,
       cacheFolder: s.cacheFolder,
       log,

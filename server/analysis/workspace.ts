@@ -209,7 +209,8 @@ export class ScriptWorkspace {
   /** The mod's script at `file` read again (bounded) into the index; false when it cannot be read as a source. */
   private reloadModScript(path: string, file: string, mod: ActiveMod): boolean {
     try {
-      const script = parseScript(readFileBytes(file, this.mount?.maxEntryBytes ?? MAX_ANALYSED_CHARS), file);
+      // Bounded as the index bounds a served script (16 MiB; a larger file is a remount's business).
+      const script = parseScript(readFileBytes(file, MAX_ANALYSED_CHARS), file);
       if (script.kind !== 'source') return false;
       return this.index?.replaceScript(path, script.source ?? '', { path, from: 'loose', source: modSourceName(mod.name) }) ?? false;
     } catch (e) {

@@ -20,6 +20,23 @@ const ROOT = 'Shadow of War (arch06)';
 const LAYER = ['worlds', 'retail', 'sample', 'sectionsandlayers'];
 const BOUND = '_gatealarm_SR_Script1_0c1d2e3f';
 const RENAMED = '_gatealarm_SR_Script1_renamed';
+const MOD_TAB = 'fortgate.scripts.hks';
+
+/** The Problems panel's markers of the mod's copy (the rows under its resource row; a marker row ends with its [Ln, Col]). */
+async function modCopyProblems(h: Harness): Promise<string[]> {
+  const rows = await h.page
+    .locator('.markers-panel .monaco-list-row')
+    .allInnerTexts()
+    .catch(() => [] as string[]);
+  const out: string[] = [];
+  let underModCopy = false;
+  for (const r of rows) {
+    if (/\[Ln \d+, Col \d+\]/.test(r)) {
+      if (underModCopy) out.push(r.replace(/\s+/g, ' '));
+    } else underModCopy = r.includes(MOD_TAB);
+  }
+  return out;
+}
 
 test(
   'a script edited in the mod: Edit in Mod, rename a bound function, save, the binding error names the objects',
@@ -32,7 +49,7 @@ test(
     const before = treeDigest(game);
     const mods = path.join(dir, 'mods');
     fs.mkdirSync(mods);
-    const h = await Harness.start({ name: 'mod-script', folder: game, vsix, viewport: { width: 1400, height: 1000 } });
+    const h = await Harness.start({ name: 'mod-script', folder: game, vsix, viewport: { width: 1400, height: 1100 } });
     try {
       await h.mountFromOffer(ROOT);
       await h.runCommand('arch06: New Mod…');
@@ -50,7 +67,7 @@ test(
 
       // 2. The mod's copy, as its source, editable.
       const modFile = path.join(mod, ...SAMPLE_LAYER_SCRIPT.split('\\'));
-      await h.waitFor(async () => (await h.activeEditorTitle()) === 'fortgate.scripts.hks' && fs.existsSync(modFile), 30_000, "the mod's copy to open");
+      await h.waitFor(async () => (await h.activeEditorTitle()) === MOD_TAB && fs.existsSync(modFile), 30_000, "the mod's copy to open");
       await h.waitFor(async () => (await h.editorText()).includes('function'), 15_000, 'the source in the editor');
       await h.runCommand('View: Focus Problems (Errors, Warnings, Infos)', 10_000).catch(async () => {
         await h.page.keyboard.press('Escape');
@@ -74,20 +91,36 @@ test(
       assert.equal(saved.subarray(0, 4).toString('latin1'), 'SCRI', 'the SCRI header kept');
       assert.ok(!saved.includes(`${BOUND} = function`), 'the old name is gone from the file');
 
-      // 4. The binding error, naming the three relays that lose their binding and the registry.
-      const problems = h.page.locator('.markers-panel .monaco-list-row');
+      // 4. The binding error on the mod's copy, naming the three relays that lose their binding and the registry.
       const error = await h.waitFor(
-        async () => {
-          const rows = await problems.allInnerTexts().catch(() => [] as string[]);
-          return rows.find((r) => r.includes(`${BOUND} is bound`));
-        },
+        // The final text's (a row made while the name was being typed suggests nothing).
+        async () => (await modCopyProblems(h)).find((r) => r.includes(`${BOUND} is bound`) && r.includes(`did you mean ${RENAMED}`)),
         60_000,
-        'the binding error in the Problems panel',
+        "the binding error on the mod's copy in the Problems panel",
       );
       for (const o of ['GateAlarm_00.SR', 'GateAlarm_01.SR', 'GateAlarm_02.SR']) assert.ok(error.includes(o), `${o} named: ${error}`);
       assert.match(error, /fortgate\.objres/i);
       assert.match(error, new RegExp(`did you mean ${RENAMED}`));
+      // For the picture: the whole message, hovering the renamed definition's squiggle.
+      const renamedToken = h.page.locator('.editor-group-container.active .view-line span span', { hasText: RENAMED }).first();
+      await h
+        .waitFor(
+          async () => {
+            const box = await renamedToken.boundingBox();
+            if (!box) return undefined;
+            await h.page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+            const hovers = await h.page
+              .locator('.monaco-hover-content')
+              .allInnerTexts()
+              .catch(() => [] as string[]);
+            return hovers.some((t) => t.includes(`${BOUND} is bound`)) || undefined;
+          },
+          20_000,
+          'the diagnostic in a hover',
+        )
+        .catch(() => undefined);
       await h.screenshot('mod-script-binding-diagnostic');
+      await h.page.keyboard.press('Escape');
 
       // 5. The name back: the error goes.
       await h.page.locator('.editor-group-container.active .monaco-editor .view-lines').first().click();
@@ -98,11 +131,7 @@ test(
       await h.page.keyboard.press('Control+Shift+ArrowRight');
       await h.page.keyboard.type(BOUND);
       await h.page.keyboard.press('Control+S');
-      await h.waitFor(
-        async () => !(await problems.allInnerTexts().catch(() => [] as string[])).some((r) => r.includes(`${BOUND} is bound`)),
-        60_000,
-        'the binding error to clear',
-      );
+      await h.waitFor(async () => !(await modCopyProblems(h)).some((r) => r.includes(`${BOUND} is bound`)), 60_000, 'the binding error to clear');
       await h.screenshot('mod-script-binding-restored');
     } catch (e) {
       await h.screenshot('failure').catch(() => undefined);
