@@ -84,8 +84,13 @@ export const REASONS = [
       'extension/mods/modInstall.ts',
       'extension/mods/modWrites.ts',
       'extension/mods/modTextUris.ts',
+      'extension/mods/editorSaveTarget.ts',
     ],
     why: 'the mod commands, dialogs, confirmation and the Mod Changes tree of a running window (their work: `core/mod/*`, the rows: `extension/mods/modChangesModel.ts`; the CLI runs the same engine in `test/unit/modCli.test.ts`)',
+  },
+  {
+    modules: ['extension/workPool.ts'],
+    why: "the window's one worker pool, sized by the `arch06.workers` setting (the pool itself: `core/archive/workerPool.ts`, tested with 1, 2 and 3 workers)",
   },
 ];
 
