@@ -38,16 +38,26 @@ function entriesOf(m: Mount, bundles: BundleFolders, arg: CopyNode | vscode.Uri 
   return collectEntries(m, u.path, u.view === 'source' ? u.source : undefined);
 }
 
+/** The entries a command's argument names, or undefined when that fails (reported under `title`). */
+function entriesOrReport(
+  service: MountService,
+  m: Mount,
+  bundles: BundleFolders,
+  arg: CopyNode | vscode.Uri | undefined,
+  title: string,
+): SourceEntry[] | undefined {
+  try {
+    return entriesOf(m, bundles, arg);
+  } catch (e) {
+    service.reportError(title, e);
+    return undefined;
+  }
+}
+
 export async function copyToModCommand(service: MountService, projects: ModProjects, bundles: BundleFolders, arg?: CopyNode | vscode.Uri): Promise<void> {
   const m = service.mount;
-  if (!m) return;
-  let entries: SourceEntry[];
-  try {
-    entries = entriesOf(m, bundles, arg);
-  } catch (e) {
-    service.reportError('Nothing to copy', e);
-    return;
-  }
+  const entries = m && entriesOrReport(service, m, bundles, arg, 'Nothing to copy');
+  if (!m || !entries) return;
   if (!entries.length) {
     void showInformation('Copy to Mod works on a file, folder or bundle member of the arch06 workspace.');
     return;
@@ -113,14 +123,8 @@ function copyEntry(
  */
 export async function editInModCommand(service: MountService, projects: ModProjects, bundles: BundleFolders, arg?: vscode.Uri): Promise<void> {
   const m = service.mount;
-  if (!m) return;
-  let entries: SourceEntry[];
-  try {
-    entries = entriesOf(m, bundles, arg);
-  } catch (e) {
-    service.reportError('Nothing to edit', e);
-    return;
-  }
+  const entries = m && entriesOrReport(service, m, bundles, arg, 'Nothing to edit');
+  if (!m || !entries) return;
   if (entries.length !== 1 || !ModTexts.serves(entries[0].path)) {
     void showInformation('Edit in Mod works on a script (.scripts) or string table (.strdb) of the arch06 workspace.');
     return;
