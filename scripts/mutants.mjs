@@ -43,6 +43,18 @@ const MUTANTS = [
     tests: ['core/formats/registry/tests/realLayers.test.js'],
   },
   {
+    name: 'index-sites-first-binding',
+    rule: "the script index (the language server's binding sites of a function) gives an object only its run's first binding",
+    edits: [
+      [
+        'core/scriptIndex/scriptIndex.ts',
+        'if (record < o.firstBinding || record >= o.firstBinding + o.count) continue;',
+        'if (record < o.firstBinding || record >= o.firstBinding + 1) continue;',
+      ],
+    ],
+    tests: ['core/scriptIndex/tests/scriptIndex.test.js'],
+  },
+  {
     name: 'lzb16-short-length-mask',
     rule: "LZB16's short-form match length masked with & 7 instead of & 15",
     edits: [['core/oodle/lzb16/decode.ts', 'length = ((e >> 3) & 15) + MIN_MATCH;', 'length = ((e >> 3) & 7) + MIN_MATCH;']],
