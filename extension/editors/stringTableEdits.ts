@@ -4,8 +4,9 @@
  * offsets recomputed on write), changed by three edits — a text set, a key added by name (hashed;
  * a collision refused naming both keys), a key deleted — each returning its exact undo for VS
  * Code's stack (editableEditor.ts). The other languages of the key stay beside it, read-only (each
- * is its own file); after an edit the rows the webview pages through (stringTableModel.ts) are
- * built again from the table as it would be saved, read back by the same reader that opens a file.
+ * is its own file). After a changed text the rows the webview pages through (stringTableModel.ts)
+ * patch that cell; after an added or deleted key they are built again from the table as it would
+ * be saved, read back by the same reader that opens a file.
  */
 import { type StringTable, StringTableDocument, parseSkdb } from '../../core/formats/strings';
 import type { HashDictionary } from '../../core/hash';
@@ -42,7 +43,8 @@ export function textFromInput(line: string): string {
 
 export class EditableStringTable implements EditableModel<StringTableEdit> {
   private rowsModel: StringTableModel | undefined;
-  private table: StringTable;
+  /** The opened table read back from its bytes as they would be saved, built when asked for. */
+  private table: StringTable | undefined;
   /** Edits applied, undone and redone (each rebuilds the rows once, when next asked for). */
   changes = 0;
 
@@ -54,9 +56,7 @@ export class EditableStringTable implements EditableModel<StringTableEdit> {
     private readonly others: readonly LanguageTable[],
     private shown: readonly string[],
     private dictionary: HashDictionary | undefined,
-  ) {
-    this.table = parseSkdb(doc.toBytes(), doc.file);
-  }
+  ) {}
 
   /** Read `bytes` (every rule of the reader) as the editable table. */
   static read(bytes: Uint8Array, file: string, language: string, others: readonly LanguageTable[], shown: readonly string[]): EditableStringTable {
@@ -65,10 +65,10 @@ export class EditableStringTable implements EditableModel<StringTableEdit> {
 
   apply(edit: StringTableEdit): () => void {
     const undo = this.applyToDocument(edit);
-    this.changed();
+    this.changed(edit);
     return () => {
       undo();
-      this.changed();
+      this.changed(edit);
     };
   }
 
@@ -90,10 +90,15 @@ export class EditableStringTable implements EditableModel<StringTableEdit> {
     }
   }
 
-  private changed(): void {
+  /**
+   * The rows after an edit or its undo: a changed text patches its cell (the keys are the same);
+   * an added or deleted key builds the rows again from the table as it would be saved.
+   */
+  private changed(edit: StringTableEdit): void {
     this.changes++;
-    this.table = parseSkdb(this.doc.toBytes(), this.doc.file);
-    this.rowsModel = undefined;
+    this.table = undefined;
+    const text = edit.kind === 'setText' ? this.doc.text(edit.hash) : undefined;
+    if (edit.kind !== 'setText' || text === undefined || !this.rowsModel?.setText(0, edit.hash, text)) this.rowsModel = undefined;
   }
 
   serialize(): readonly Uint8Array[] {
@@ -102,6 +107,7 @@ export class EditableStringTable implements EditableModel<StringTableEdit> {
 
   /** The opened table as it would be saved now. */
   get current(): StringTable {
+    this.table ??= parseSkdb(this.doc.toBytes(), this.doc.file);
     return this.table;
   }
 
@@ -112,7 +118,7 @@ export class EditableStringTable implements EditableModel<StringTableEdit> {
 
   /** The rows: the opened table as it stands now and the other languages, aligned by key. */
   get rows(): StringTableModel {
-    this.rowsModel ??= new StringTableModel([{ language: this.language, table: this.table }, ...this.others], this.dictionary, this.shown);
+    this.rowsModel ??= new StringTableModel([{ language: this.language, table: this.current }, ...this.others], this.dictionary, this.shown);
     return this.rowsModel;
   }
 

@@ -112,6 +112,21 @@ test('every language of a key side by side: the rows follow the edits, a languag
   assert.equal(oracle(bytesOf(table)).keys.has(stringHash('UI_Sample_GateOpen')), false);
 });
 
+test('a changed text patches its row in place and the search sees it at once; an added key builds the rows again', () => {
+  const { table } = sample();
+  const rows = table.rows;
+  assert.equal(rows.search('gate'), 2); // the English texts of GateOpen and GateAlarm
+  const undo = table.apply({ kind: 'setText', hash: stringHash('UI_Sample_GateOpen'), text: 'The door swings open.' });
+  assert.equal(table.rows, rows, 'the same rows, patched');
+  assert.equal(rows.shown, 1, 'the search runs again: the edited key no longer says gate');
+  assert.equal(rows.search('swings'), 1);
+  undo();
+  assert.equal(rows.shown, 0, 'undo patches the row back');
+  table.apply({ kind: 'addKey', name: 'UI_Sample_Swings', text: 'swings' });
+  assert.notEqual(table.rows, rows, 'a new key: rows built again');
+  assert.equal(table.rows.total, 5);
+});
+
 test('a run of edits undone in reverse order gives the original bytes (a shared string and a key pointing into a tail too)', () => {
   // Hand-made layout: B shares A's string, C points into A's tail; writeSkdb would not lay it out so.
   const text = 'Hello world\0';
