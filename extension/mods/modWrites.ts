@@ -51,13 +51,15 @@ async function membersOnSettledMount(service: MountService, gamePath: string): P
  */
 export async function patchManifestAfterSave(service: MountService, mod: ActiveMod, fsPath: string, remount: () => void): Promise<void> {
   const gamePath = path.relative(mod.folder, fsPath).split(path.sep).join('\\');
+  // The size first: from the settled mount on, nothing awaits, so no remount (the disk watch
+  // follows this very save) can close the mount's archives while the manifest is read from them.
+  const size = (await vscode.workspace.fs.stat(vscode.Uri.file(fsPath))).size;
   const found = await membersOnSettledMount(service, gamePath);
   if (!found) {
     service.log(`mod ${mod.name}: saved ${gamePath}: no bundle of the mount declares it, no manifest to patch`);
     return;
   }
   const { m, rows } = found;
-  const size = (await vscode.workspace.fs.stat(vscode.Uri.file(fsPath))).size;
   for (const bundle of new Set(rows.map((r) => r.bundle))) {
     try {
       const patched = patchedManifest(m, bundle, gamePath, size);
