@@ -9,7 +9,10 @@
  *   rename);
  * - baselines: `fs.writeFileSync` of the same bytes (no temp file, no flush), and the same
  *   followed by `fsync` (what the primitive's durability costs on its own);
- * - the engine alone: the same edit and serialise, the parts written with `fs.writevSync`.
+ * - the engine alone: the same edit and serialise, the parts written with `fs.writevSync`;
+ * - the editor's save (extension/editors/editableEditor.ts through mods/editorSaveTarget.ts): the
+ *   same edit, serialised, written into a mod folder at its game path with core/mod `writeModFile`
+ *   (the path checked against the engine's rules, the install forbidden, then the primitive).
  *
  * Target (issue 24): save ≤ 3× the plain fs.writeFile.
  */
@@ -19,6 +22,7 @@ import * as path from 'node:path';
 import { StringTableDocument, writeSkdb } from '../core/formats/strings';
 import { stringHash } from '../core/hash';
 import { writeFileAtomic } from '../core/io/node';
+import { writeModFile } from '../core/mod';
 import { prng } from './prng';
 
 const KEYS = 68_547;
@@ -59,6 +63,9 @@ function main(): void {
     const writeFileSync: number[] = [];
     const engineOnly: number[] = [];
     const bare = path.join(dir, 'bare.strdb');
+    const modSave: number[] = [];
+    const mod = path.join(dir, 'MyMod');
+    const install = path.join(dir, 'game');
     let out = bytes;
     for (let i = 0; i <= RUNS; i++) {
       // The edit: a key in the middle gets a longer text, so every later offset moves.
@@ -85,7 +92,14 @@ function main(): void {
       fs.writevSync(fdBare, doc.toParts());
       fs.closeSync(fdBare);
       const u = performance.now();
+      // The editor's save: an edit, then the parts into the mod at the table's game path.
+      const key3 = stringHash(names[(KEYS >> 3) + i]);
+      const v = performance.now();
+      doc.setText(key3, `A third edited line, number ${i}.`);
+      writeModFile(mod, 'database\\string\\enus\\string.strdb', doc.toParts(), { overwrite: true, forbid: [install] });
+      const w = performance.now();
       if (i === 0) continue; // warm-up
+      modSave.push(w - v);
       engineOnly.push(u - r);
       serialise.push(m - s);
       save.push(e - s);
@@ -112,6 +126,12 @@ function main(): void {
         ms(median(engineOnly)),
         `fs.writeFileSync ${ms(median(writeFile))}`,
         ratio(median(engineOnly), median(writeFile)),
+      ],
+      [
+        "the editor's save into a mod: edit + serialise + writeModFile at the game path",
+        ms(median(modSave)),
+        `fs.writeFileSync ${ms(median(writeFile))}`,
+        ratio(median(modSave), median(writeFile)),
       ],
       ['open: read and cut into strings (once per editor)', ms(tOpen), '', ''],
     ];

@@ -73,7 +73,8 @@ editing (a file on disk as text and back, byte for byte when unchanged):
   to-text   <file> [-o OUT]           a .strdb (one key a line) or .scripts (the source, the SCRI header in
                                       line 1) as text, on stdout or into OUT
   from-text <text> -o <file>          the text back as its binary file (the form named by its first line);
-                                      an error names the line and the reason, and nothing is written
+                                      an error names the line and the reason, and nothing is written;
+                                      a <file> inside a game install is refused unless --into-install
 
 options for commands taking <root>:
   --cfg FILE    use this archive config list instead of <root>/x64/default.archcfg

@@ -64,7 +64,10 @@ export const COMMAND_OPTIONS: Readonly<Record<string, OptionTable>> = {
   },
   'make-sample': {},
   'to-text': { out: { type: 'string', short: 'o', value: 'FILE', help: 'write the text here (atomic, an existing file kept as FILE.bak) instead of stdout' } },
-  'from-text': { out: { type: 'string', short: 'o', value: 'FILE', help: 'the binary file to write (required; atomic, an existing file kept as FILE.bak)' } },
+  'from-text': {
+    out: { type: 'string', short: 'o', value: 'FILE', help: 'the binary file to write (required; atomic, an existing file kept as FILE.bak)' },
+    'into-install': { type: 'boolean', help: 'allow FILE inside a game install (a folder holding x64/default.archcfg above it); refused otherwise' },
+  },
   texture: { ...MOUNT_OPTIONS, source, png, mip, slice, json },
   'texture-file': { png, mip, slice, json },
   mesh: { ...MOUNT_OPTIONS, source, skel: { type: 'string', value: 'GAMEPATH', help: 'the skeleton to name the bones with' }, glb, json },

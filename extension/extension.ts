@@ -79,7 +79,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     MeshEditorProvider.register(context, service, pool, hashNames),
     BundleEditorProvider.register(context, service, fileSystem.bundles),
     RegistryEditorProvider.register(context, service, fileSystem.bundles, projects),
-    StringTableEditorProvider.register(context, service, hashNames),
+    StringTableEditorProvider.register(context, service, hashNames, projects),
     HexEditorProvider.register(context, service, fileSystem),
     hashNames,
     new TextViews(service).register(),

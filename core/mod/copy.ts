@@ -7,7 +7,7 @@
  */
 import * as path from 'node:path';
 import { Arch06Error } from '../errors';
-import { diskKind, listDirectory } from '../io/node/disk';
+import { diskKind, listDirectory, realPathOf, resolveCaseInsensitive } from '../io/node/disk';
 import { OutputFolder } from '../io/node/outputFolder';
 import { patchDeclaredSizes } from '../formats/bundle';
 import { type Mount, readEntryChecked, resolveBundle, toGamePath } from '../archive';
@@ -67,4 +67,18 @@ export function patchedManifest(mount: Mount, bundle: string, member: string, si
   const { bytes: out, changed } = patchDeclaredSizes(bytes, b.manifest.path, new Map([[member, size]]));
   if (!changed.length) return undefined;
   return { path: b.manifest.path, bytes: out, from: changed[0].from };
+}
+
+/**
+ * The game install a file path lies in: the nearest folder above it (real paths: a link into the
+ * install is the install) holding `x64/default.archcfg`, or undefined. A tool that writes a game
+ * format refuses such an output unless told otherwise: the install is read-only.
+ */
+export function installAbove(file: string): string | undefined {
+  for (let dir = path.dirname(realPathOf(file)); ;) {
+    if (resolveCaseInsensitive(dir, 'x64/default.archcfg') !== undefined) return dir;
+    const up = path.dirname(dir);
+    if (up === dir) return undefined;
+    dir = up;
+  }
 }

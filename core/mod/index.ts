@@ -22,7 +22,7 @@ export { modSourceName, openOverlay, overlayMountOptions } from './overlay';
 export type { ActiveMod, OverlayOptions } from './overlay';
 export { checkMods, checkMounted } from './check';
 export type { CheckOptions, CheckReport, CheckTarget, CheckedMod } from './check';
-export { createMod, modFilePath, patchedManifest, writeManifest, writeModFile } from './copy';
+export { createMod, installAbove, modFilePath, patchedManifest, writeManifest, writeModFile } from './copy';
 export { stringTableFromText, stringTableText } from './stringTableText';
 export { scriptFromText, scriptSourceForEditing, scriptText, scriptWithSource } from './scriptText';
 export { TEXT_FORMS, fromText, textFormOfFile, textFormOfText, toText } from './textForms';

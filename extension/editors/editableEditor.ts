@@ -4,7 +4,7 @@
  * file: each edit an entry of VS Code's undo/redo stack (`onDidChangeCustomDocument`), the dirty
  * state that follows from it, save, save as, revert and hot-exit backups.
  *
- * The format-specific part is `EditableModel`: apply an edit (returning what undoes it exactly)
+ * The format-specific part is `EditableModel` (editableModel.ts, no vscode): apply an edit (returning what undoes it exactly)
  * and serialize the bytes. A save goes where extension/mods/editorSaveTarget.ts decides: a file of
  * an active mod saves there; a file served from the install asks to save into a mod at the same
  * game path; the game's copy is never written.
@@ -18,18 +18,10 @@ import type { MountService } from '../mountService';
 import { type SaveTarget, editorSaveTarget, writeEditorSave } from '../mods/editorSaveTarget';
 import type { ModProjects } from '../mods/modProjects';
 import { forbiddenFor } from '../mods/modWrites';
+import type { EditableModel } from './editableModel';
 import { ModelDocument, WebviewEditor, type WebviewEditorOptions } from './webviewEditor';
 
-/** A format's model as an editable editor needs it. */
-export interface EditableModel<E> {
-  /**
-   * Apply `edit`. Returns what undoes it exactly (the bytes as before), called only on the state
-   * right after this edit. Throws, changing nothing, when the edit is refused.
-   */
-  apply(edit: E): () => void;
-  /** The file as the model holds it now: bytes, or parts written back to back. */
-  serialize(): Uint8Array | readonly Uint8Array[];
-}
+export type { EditableModel } from './editableModel';
 
 /** A document of edits: the model built from `bytes`, where saves go, and which build is current. */
 export class EditableDocument<M extends EditableModel<E>, E> extends ModelDocument<M> {

@@ -1,6 +1,6 @@
 /**
- * The string-table editor for `.strdb` files (SKDB v9, seed 004; read-only custom editor on the
- * webviewEditor.ts skeleton): one row per key hash, the key's name where the hash dictionary has
+ * The string-table editor for `.strdb` files (SKDB v9, seed 004; an editable custom editor on the
+ * editableEditor.ts skeleton): one row per key hash, the key's name where the hash dictionary has
  * one (dimmed "unknown" where not), one text column per language, search as you type, and CSV /
  * JSON exports of what the search keeps. The model is stringTableModel.ts (no vscode); the
  * webview is media/strings/, which holds only the rows in view and asks the host for windows.
@@ -13,20 +13,31 @@
  *   gathered once per mount while the table is already on screen;
  * - any other file: that table alone, named from the user's dictionary files.
  *
+ * Editing (issue 24 item 2; the model is stringTableEdits.ts): the opened language's texts change
+ * (Enter, F2 or a double click on a row: its text in an input box, line breaks written `\n`), a
+ * key is added by name (Insert) and deleted (Delete); a key another language has and this one
+ * lacks shows "missing" and gets its text the same way. Each edit is one entry of VS Code's
+ * undo/redo; saving writes into the active mod (extension/mods/editorSaveTarget.ts), never the game.
+ *
  * Protocol: media/strings/protocol.ts.
  */
 import * as vscode from 'vscode';
 import { type SourceEntry, readEntryCheckedAsync, toGamePath } from '../../core/archive';
 import { parseSkdb } from '../../core/formats/strings';
-import type { HashDictionary } from '../../core/hash';
+import { type HashDictionary, formatHash, stringHash } from '../../core/hash';
+import { isArch06Error } from '../../core/errors';
+import { modFilePath } from '../../core/mod';
 import { type HostToView, type StringTableView, type ViewToHost, checkViewMessage } from '../../media/strings/protocol';
 import { type InMount, locateLoose } from '../fs/uris';
 import { dictionarySummary } from '../../core/nameSources';
 import type { HashNames } from '../hashNames';
 import { MountService } from '../mountService';
-import { type LanguageTable, StringTableModel } from './stringTableModel';
-import { ModelDocument, PageSpec, WebviewEditor, errorText } from './webviewEditor';
-import { showInformation } from '../notify';
+import type { ModProjects } from '../mods/modProjects';
+import type { LanguageTable, StringTableModel } from './stringTableModel';
+import { EditableDocument, EditableEditor } from './editableEditor';
+import { EditableStringTable, type StringTableEdit, editLabel, lineForInput, textFromInput } from './stringTableEdits';
+import { type PageSpec, errorText } from './webviewEditor';
+import { showInformation, showWarning } from '../notify';
 
 /** Rows sent with a search result: the first screenful and some beyond. */
 const FIRST_WINDOW = 120;
@@ -40,12 +51,9 @@ interface PanelQuery {
   languages: string[];
 }
 
-interface Loaded {
-  model: StringTableModel;
-  view: StringTableView;
-}
-
-class StringTableDocument extends ModelDocument<Loaded> {
+class StringTableDocument extends EditableDocument<EditableStringTable, StringTableEdit> {
+  /** The summary's facts that do not change with an edit (title, files, notes, dictionary line). */
+  view: StringTableView | undefined;
   /** The views of this document, each with its last query. */
   readonly panels = new Map<vscode.WebviewPanel, PanelQuery | undefined>();
   /** The query the shared model holds now. */
@@ -60,19 +68,20 @@ class StringTableDocument extends ModelDocument<Loaded> {
   }
 }
 
-export class StringTableEditorProvider extends WebviewEditor<StringTableDocument, ViewToHost, HostToView> {
+export class StringTableEditorProvider extends EditableEditor<StringTableDocument, EditableStringTable, StringTableEdit, ViewToHost, HostToView> {
   static readonly viewType = 'arch06.stringTable';
 
-  static register(context: vscode.ExtensionContext, service: MountService, names: HashNames): vscode.Disposable {
-    return new StringTableEditorProvider(context, service, names).registration();
+  static register(context: vscode.ExtensionContext, service: MountService, names: HashNames, projects: ModProjects): vscode.Disposable {
+    return new StringTableEditorProvider(context, service, names, projects).registration();
   }
 
   private constructor(
     context: vscode.ExtensionContext,
     service: MountService,
     private readonly names: HashNames,
+    projects: ModProjects,
   ) {
-    super(context, service, {
+    super(context, service, projects, {
       viewType: StringTableEditorProvider.viewType,
       kind: 'string table',
       retainContextWhenHidden: false,
@@ -81,19 +90,41 @@ export class StringTableEditorProvider extends WebviewEditor<StringTableDocument
     });
   }
 
-  async openCustomDocument(uri: vscode.Uri): Promise<StringTableDocument> {
+  async openCustomDocument(
+    uri: vscode.Uri,
+    context: vscode.CustomDocumentOpenContext = { backupId: undefined, untitledDocumentData: undefined },
+  ): Promise<StringTableDocument> {
     // A tab restored with the window opens before activation's mount has settled.
     await this.service.settled();
     const openedAt = performance.now();
     const inMount = locateLoose(this.service.mount, uri);
     // Header first and within the mount's cap (core/archive/entryRead.ts).
-    const bytes = inMount ? await readEntryCheckedAsync(inMount.entry, { maxBytes: inMount.mount.maxEntryBytes }) : await vscode.workspace.fs.readFile(uri);
+    const bytes = await this.openingBytes(context, () => this.readFrom(uri, inMount));
     return new StringTableDocument(uri, bytes, openedAt, inMount);
   }
 
+  private async readFrom(uri: vscode.Uri, inMount: InMount | undefined): Promise<Uint8Array> {
+    return inMount ? await readEntryCheckedAsync(inMount.entry, { maxBytes: inMount.mount.maxEntryBytes }) : await vscode.workspace.fs.readFile(uri);
+  }
+
+  /** Revert: the mod's copy once saved there, else the file as the mount serves it now. */
+  protected async readSaved(doc: StringTableDocument): Promise<Uint8Array> {
+    const to = doc.savedTo;
+    if (to?.kind === 'mod') return vscode.workspace.fs.readFile(vscode.Uri.file(modFilePath(to.mod.folder, to.gamePath)));
+    if (to?.kind === 'disk') return vscode.workspace.fs.readFile(vscode.Uri.file(to.fsPath));
+    return this.readFrom(doc.uri, locateLoose(this.service.mount, doc.uri));
+  }
+
+  protected async model(doc: StringTableDocument): Promise<EditableStringTable> {
+    const r = await doc.load(() => this.build(doc));
+    if ('error' in r) throw new Error(r.error);
+    return r;
+  }
+
   /** The opened table (its failure fails the editor), then its sibling languages (their failures become notes). */
-  private async build(doc: StringTableDocument): Promise<Loaded> {
-    const opened = parseSkdb(doc.bytes, doc.inMount?.entry.path ?? doc.name);
+  private async build(doc: StringTableDocument): Promise<EditableStringTable> {
+    const file = doc.inMount?.entry.path ?? doc.name;
+    const opened = parseSkdb(doc.bytes, file);
     const notes = [...opened.notes];
     const tables: (LanguageTable & { file: string })[] = [];
     const at = doc.inMount;
@@ -111,36 +142,57 @@ export class StringTableEditorProvider extends WebviewEditor<StringTableDocument
         }
       }
     }
-    const model = new StringTableModel(
-      tables,
-      undefined,
+    const model = EditableStringTable.read(
+      doc.bytes,
+      file,
+      tables[0].language,
+      tables.slice(1),
       tables.slice(0, FIRST_SHOWN).map((t) => t.language),
     );
-    const counts = model.keyCounts();
+    const rows = model.rows;
     const dictionary = at ? this.names.forMount(at.mount) : this.names.userOnly();
-    const view: StringTableView = {
+    doc.view = {
       title: at?.entry.path ?? doc.name,
-      languages: tables.map((t, i) => ({ language: t.language, file: t.file, keys: counts[i] })),
-      shown: model.shownLanguageNames,
-      total: model.total,
+      languages: tables.map((t) => ({ language: t.language, file: t.file, keys: 0 })),
+      shown: rows.shownLanguageNames,
+      total: rows.total,
       named: 0,
       dictionary: 'gathering key names…',
       notes,
     };
     void dictionary.then(
-      (dict) => this.named(doc, model, view, dict),
+      (dict) => this.named(doc, model, dict),
       (e) => this.service.reportError('gathering hash names', e),
     );
-    this.log(doc, `${model.total} keys in ${tables.length} language${tables.length === 1 ? '' : 's'} (${model.languages.join(', ')})`);
-    return { model, view };
+    this.log(doc, `${rows.total} keys in ${tables.length} language${tables.length === 1 ? '' : 's'} (${rows.languages.join(', ')})`);
+    return model;
+  }
+
+  /** The summary as it stands: counts from the rows now (an edit adds or deletes keys). */
+  private viewOf(doc: StringTableDocument, model: EditableStringTable): StringTableView {
+    const rows = model.rows;
+    const counts = rows.keyCounts();
+    const v = doc.view!;
+    return { ...v, languages: v.languages.map((l, i) => ({ ...l, keys: counts[i] })), total: rows.total, named: rows.namedKeys };
   }
 
   /** The dictionary is ready: name the keys and tell every view to ask for its rows again. */
-  private named(doc: StringTableDocument, model: StringTableModel, view: StringTableView, dict: HashDictionary): void {
+  private named(doc: StringTableDocument, model: EditableStringTable, dict: HashDictionary): void {
     model.setDictionary(dict);
-    view.named = model.namedKeys;
+    const view = doc.view!;
+    view.named = model.rows.namedKeys;
     view.dictionary = dictionarySummary(dict);
     for (const panel of doc.panels.keys()) this.post(panel, { type: 'names', named: view.named, dictionary: view.dictionary });
+  }
+
+  /** An edit, undo, redo or revert: every view gets the summary again and asks for its rows again (keeping its place). */
+  protected documentChanged(doc: StringTableDocument): void {
+    doc.modelQuery = undefined;
+    void doc
+      .load(() => this.build(doc))
+      .then((r) => {
+        for (const panel of doc.panels.keys()) this.post(panel, 'error' in r ? this.failed(doc, r.error) : { type: 'init', view: this.viewOf(doc, r) });
+      });
   }
 
   protected override viewOpened(doc: StringTableDocument, panel: vscode.WebviewPanel): void {
@@ -150,32 +202,32 @@ export class StringTableEditorProvider extends WebviewEditor<StringTableDocument
   }
 
   /** The shared model searched as this view last asked (another view of the document may have moved it). */
-  private searchFor(doc: StringTableDocument, model: StringTableModel, q: PanelQuery): void {
+  private searchFor(doc: StringTableDocument, model: EditableStringTable, q: PanelQuery): StringTableModel {
     const m = doc.modelQuery;
-    if (m && m.text === q.text && m.languages.join() === q.languages.join()) return;
+    if (m && m.text === q.text && m.languages.join() === q.languages.join()) return model.rows;
     model.setShownLanguages(q.languages);
-    model.search(q.text);
+    model.rows.search(q.text);
     doc.modelQuery = q;
+    return model.rows;
   }
 
   protected async onMessage(doc: StringTableDocument, panel: vscode.WebviewPanel, msg: ViewToHost): Promise<void> {
+    if (msg.type === 'editText' || msg.type === 'addKey' || msg.type === 'deleteKey') return this.onEdit(doc, msg);
+    const r = await doc.load(() => this.build(doc));
     switch (msg.type) {
       case 'ready': {
-        const r = await doc.load(() => this.build(doc));
         if ('error' in r) {
           this.log(doc, r.error);
           this.post(panel, this.failed(doc, r.error));
-        } else this.post(panel, { type: 'init', view: r.view });
+        } else this.post(panel, { type: 'init', view: this.viewOf(doc, r) });
         return;
       }
       case 'query': {
-        const r = await doc.load(() => this.build(doc));
         if ('error' in r) return;
         const q = { seq: msg.seq, text: msg.text, languages: msg.languages };
         doc.panels.set(panel, q);
-        doc.modelQuery = undefined; // the same text again (after new names) searches again
-        this.searchFor(doc, r.model, q);
-        const m = r.model;
+        doc.modelQuery = undefined; // the same text again (after new names or an edit) searches again
+        const m = this.searchFor(doc, r, q);
         this.post(panel, {
           type: 'result',
           seq: q.seq,
@@ -188,11 +240,9 @@ export class StringTableEditorProvider extends WebviewEditor<StringTableDocument
         return;
       }
       case 'rows': {
-        const r = await doc.load(() => this.build(doc));
         const q = doc.panels.get(panel);
         if ('error' in r || !q || q.seq !== msg.seq) return; // an older query's window: dropped
-        this.searchFor(doc, r.model, q);
-        this.post(panel, { type: 'rows', seq: q.seq, start: msg.start, rows: r.model.rows(msg.start, msg.count) });
+        this.post(panel, { type: 'rows', seq: q.seq, start: msg.start, rows: this.searchFor(doc, r, q).rows(msg.start, msg.count) });
         return;
       }
       case 'firstRows':
@@ -201,17 +251,73 @@ export class StringTableEditorProvider extends WebviewEditor<StringTableDocument
         this.logTiming(doc, 'first rows', `${msg.rows} keys, table built at ${Math.round(doc.builtMs)} ms, webview ready at ${Math.round(doc.readyMs)} ms`);
         return;
       case 'export': {
-        const r = await doc.load(() => this.build(doc));
         const q = doc.panels.get(panel);
         if ('error' in r || !q) return;
-        await this.export(doc, r.model, q, msg.format);
+        await this.export(doc, r, q, msg.format);
         return;
       }
     }
   }
 
+  /** The edits the view asks for: the text or name asked in an input box, then one entry on the undo stack. */
+  private async onEdit(doc: StringTableDocument, msg: Extract<ViewToHost, { type: 'editText' | 'addKey' | 'deleteKey' }>): Promise<void> {
+    const model = await this.model(doc);
+    const edit =
+      msg.type === 'addKey'
+        ? await this.askNewKey(model)
+        : msg.type === 'editText'
+          ? await this.askText(model, msg.hash)
+          : { kind: 'deleteKey' as const, hash: msg.hash };
+    if (!edit) return;
+    if (edit.kind === 'deleteKey' && model.text(edit.hash) === undefined) {
+      void showInformation(`${model.language} has no key ${formatHash(edit.hash)}: nothing to delete in this table.`);
+      return;
+    }
+    try {
+      await this.edit(doc, edit, editLabel(edit));
+    } catch (e) {
+      if (!isArch06Error(e)) throw e;
+      void showWarning(`Not changed: ${e.message}`);
+    }
+  }
+
+  private async askText(model: EditableStringTable, hash: number): Promise<StringTableEdit | undefined> {
+    const before = model.text(hash);
+    const name = model.rows.nameOf(hash) ?? formatHash(hash);
+    const line = await vscode.window.showInputBox({
+      title: `${name} in ${model.language}${before === undefined ? ' (missing: this adds it)' : ''}`,
+      prompt: 'The text; a line break is written \\n, a backslash \\\\. Enter saves it into the table (undo with Ctrl+Z).',
+      value: lineForInput(before ?? ''),
+      valueSelection: [0, lineForInput(before ?? '').length],
+      validateInput: (v) => (v.includes('\0') ? 'A text cannot hold NUL' : undefined),
+    });
+    if (line === undefined) return undefined;
+    const text = textFromInput(line);
+    if (before === undefined) return { kind: 'addHash', hash, text };
+    return text === before ? undefined : { kind: 'setText', hash, text };
+  }
+
+  private async askNewKey(model: EditableStringTable): Promise<StringTableEdit | undefined> {
+    const name = await vscode.window.showInputBox({
+      title: `Add a key to ${model.language} (1/2): its name`,
+      prompt: 'The key name; its StringHash is the key. A name whose hash is already a key is refused.',
+      validateInput: (v) => {
+        if (!v || v.includes('\0')) return 'A key name is a non-empty string without NUL';
+        const h = stringHash(v);
+        const other = model.rows.nameOf(h);
+        return model.text(h) === undefined ? undefined : `${formatHash(h)} is already a key${other ? `: ${other}` : ''}`;
+      },
+    });
+    if (!name) return undefined;
+    const line = await vscode.window.showInputBox({
+      title: `Add ${name} to ${model.language} (2/2): its text`,
+      prompt: 'A line break is written \\n, a backslash \\\\.',
+    });
+    return line === undefined ? undefined : { kind: 'addKey', name, text: textFromInput(line) };
+  }
+
   /** What the view's search keeps, in its shown languages, to a file outside the install. */
-  private async export(doc: StringTableDocument, model: StringTableModel, q: PanelQuery, format: 'csv' | 'json'): Promise<void> {
+  private async export(doc: StringTableDocument, table: EditableStringTable, q: PanelQuery, format: 'csv' | 'json'): Promise<void> {
     const base = doc.name.replace(/\.[^.]+$/, '');
     const target = await this.service.exportTarget({
       title: `Export the string table as ${format.toUpperCase()}`,
@@ -221,7 +327,7 @@ export class StringTableEditorProvider extends WebviewEditor<StringTableDocument
     });
     if (!target) return;
     try {
-      this.searchFor(doc, model, q);
+      const model = this.searchFor(doc, table, q);
       const text = format === 'csv' ? model.toCsv() : model.toJson();
       await this.service.writeExport(target, new TextEncoder().encode(text));
       void showInformation(
@@ -243,11 +349,14 @@ export class StringTableEditorProvider extends WebviewEditor<StringTableDocument
   <input id="search" type="search" placeholder="Search text, key name or 0x hash (Ctrl+F)" aria-label="Search text, key names or hashes" spellcheck="false" autocomplete="off">
   <span id="count" aria-live="polite"></span>
   <span id="languages" role="group" aria-label="Languages shown"></span>
+  <button id="editText" title="Edit the selected key's text in the opened language (Enter or F2)">Edit Text</button>
+  <button id="addKey" title="Add a key by name to the opened language (Insert)">Add Key…</button>
+  <button id="deleteKey" title="Delete the selected key from the opened language (Delete)">Delete Key</button>
   <span class="spacer"></span>
   <button id="exportCsv" title="Save the keys the search keeps, in the shown languages, as CSV">Export CSV</button>
   <button id="exportJson" title="Save the keys the search keeps, in the shown languages, as JSON">Export JSON</button>
 </div>
-<div id="grid" role="grid" tabindex="0" aria-label="String table: arrow keys, Page Up/Down, Home and End move the selection" aria-readonly="true">
+<div id="grid" role="grid" tabindex="0" aria-label="String table: arrow keys, Page Up/Down, Home and End move the selection; Enter edits the text, Insert adds a key, Delete deletes one">
   <div id="head" role="row"></div>
   <div id="viewport"><div id="spacer"><div id="rows" role="rowgroup"></div></div></div>
 </div>

@@ -110,6 +110,41 @@ export class StringTableModel {
     this.refilter();
   }
 
+  /** The row of a key, or -1. */
+  private rowOf(hash: number): number {
+    const h = hash >>> 0;
+    let lo = 0;
+    let hi = this.hashes.length - 1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >>> 1;
+      if (this.hashes[mid] === h) return mid;
+      if (this.hashes[mid] < h) lo = mid + 1;
+      else hi = mid - 1;
+    }
+    return -1;
+  }
+
+  /** The dictionary's name of a key, when the table has the key and the dictionary a name. */
+  nameOf(hash: number): string | undefined {
+    const row = this.rowOf(hash);
+    return row < 0 ? undefined : this.keys[row];
+  }
+
+  /**
+   * One key's text in language `l` changed by an edit: its cell and haystack, and the search run
+   * again (the set of keys is the same, so nothing else is rebuilt). False when no row has the key.
+   */
+  setText(l: number, hash: number, text: string): boolean {
+    const row = this.rowOf(hash);
+    if (row < 0 || l < 0 || l >= this.texts.length) return false;
+    this.texts[l][row] = text;
+    const lowered = this.lowered[l];
+    if (lowered) lowered[row] = text.toLowerCase();
+    this.cache = undefined;
+    this.refilter();
+    return true;
+  }
+
   /** Keys in the table (every language together). */
   get total(): number {
     return this.hashes.length;

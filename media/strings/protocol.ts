@@ -19,6 +19,11 @@
  *                                                               finished): the webview asks again for its rows
  *   webview → host   { type: 'firstRows', rows }                once, after the first rows were drawn
  *   webview → host   { type: 'export', format }                 export the current search ('csv' | 'json')
+ *   webview → host   { type: 'editText', hash } / { type: 'addKey' } / { type: 'deleteKey', hash }
+ *                                                               an edit of the opened language (hash a u32);
+ *                                                               the host asks for the text or name, applies it
+ *                                                               and sends `init` again to every view, which
+ *                                                               queries again keeping its place
  *
  * `seq` numbers the webview's queries; rows of an older query are dropped. The webview mirrors its
  * state on `document.body.dataset` for tests: `state` ('waiting' | 'rows' | 'failed'), `total`
@@ -114,7 +119,24 @@ export interface ExportMessage {
   format: 'csv' | 'json';
 }
 
-export type ViewToHost = ReadyMessage | QueryMessage | RowsRequest | FirstRowsMessage | ExportMessage;
+/** Edit the opened language's text of a key (the host asks for it; a missing one is added). */
+export interface EditTextRequest {
+  type: 'editText';
+  hash: number;
+}
+
+/** Add a key (the host asks for its name and text). */
+export interface AddKeyRequest {
+  type: 'addKey';
+}
+
+/** Delete a key from the opened language's table. */
+export interface DeleteKeyRequest {
+  type: 'deleteKey';
+  hash: number;
+}
+
+export type ViewToHost = ReadyMessage | QueryMessage | RowsRequest | FirstRowsMessage | ExportMessage | EditTextRequest | AddKeyRequest | DeleteKeyRequest;
 
 /** Longest query kept (a search box, not a document). */
 export const MAX_QUERY = 256;
@@ -143,6 +165,13 @@ export function checkViewMessage(raw: unknown): ViewToHost | undefined {
       return checkTableMessage(m);
     case 'export':
       return m.format === 'csv' || m.format === 'json' ? { type: 'export', format: m.format } : undefined;
+    case 'addKey':
+      return { type: 'addKey' };
+    case 'editText':
+    case 'deleteKey': {
+      const hash = uint32(m.hash);
+      return hash === undefined ? undefined : { type: m.type, hash };
+    }
     default:
       return undefined;
   }

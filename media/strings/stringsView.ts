@@ -9,7 +9,9 @@
  *
  * Keys: ↑ ↓ PageUp PageDown Home End move the selection in the table (↑ ↓ PageUp PageDown also
  * from the search box); Ctrl+F (⌘F) focuses the search box; Escape in it clears it; typing in the
- * table goes on into the search box.
+ * table goes on into the search box. Editing (the host asks for the text or name): Enter or F2
+ * (or a double click) edits the selected key's text in the opened language, Insert adds a key,
+ * Delete deletes the selected key; Ctrl+Z / Ctrl+Y are VS Code's undo and redo.
  *
  * Protocol: ./protocol.ts. The body's dataset mirrors the state for tests (see there).
  */
@@ -331,9 +333,39 @@ $('languages').addEventListener('change', (e) => {
   save();
   sendQuery();
 });
+/** The selected row's hash as a number, or undefined. */
+function selectedHash(): number | undefined {
+  const r = selected >= 0 ? rowAt(selected) : undefined;
+  return r ? parseInt(r.hash.slice(2), 16) : undefined;
+}
+
+function editSelected(type: 'editText' | 'deleteKey'): void {
+  const hash = selectedHash();
+  if (hash !== undefined) host.post({ type, hash });
+}
+
+/** The edit keys in the table: Enter / F2 edit the text, Insert adds a key, Delete deletes one. */
+function editKey(e: KeyboardEvent): boolean {
+  if (e.ctrlKey || e.metaKey || e.altKey) return false;
+  if (e.key === 'Enter' || e.key === 'F2') editSelected('editText');
+  else if (e.key === 'Delete') editSelected('deleteKey');
+  else if (e.key === 'Insert') host.post({ type: 'addKey' });
+  else return false;
+  return true;
+}
+
 grid.addEventListener('keydown', (e) => {
-  if (e.target !== search && moveKey(e, true)) e.preventDefault();
+  if (e.target !== search && (moveKey(e, true) || editKey(e))) e.preventDefault();
 });
+rowsEl.addEventListener('dblclick', (e) => {
+  const row = (e.target as HTMLElement).closest<HTMLElement>('.row');
+  if (!row) return;
+  select(Number(row.dataset.pos));
+  editSelected('editText');
+});
+$('editText').addEventListener('click', () => editSelected('editText'));
+$('addKey').addEventListener('click', () => host.post({ type: 'addKey' }));
+$('deleteKey').addEventListener('click', () => editSelected('deleteKey'));
 rowsEl.addEventListener('click', (e) => {
   const row = (e.target as HTMLElement).closest<HTMLElement>('.row');
   if (!row) return;

@@ -111,3 +111,27 @@ test('to-text / from-text: each real retail registry comes back byte for byte; a
   const body = (t: string): string => t.slice(t.indexOf('\n'));
   assert.equal(body(moved.stdout), body(text.replace(pos[0], 'pos=(1, 2, 3)')));
 });
+
+test('from-text refuses an output inside a game install (x64/default.archcfg above it): exit 2, nothing written; --into-install allows it', () => {
+  const dir = tempDir('arch06-textcli-install-');
+  const game = path.join(dir, 'game');
+  fs.mkdirSync(path.join(game, 'x64'), { recursive: true });
+  fs.writeFileSync(path.join(game, 'x64', 'default.archcfg'), '+..\\Patch_00.arch06\n');
+  const table = path.join(dir, 'string.strdb');
+  fs.writeFileSync(table, sampleStringTable('enus'));
+  const text = path.join(dir, 'string.strdb.txt');
+  assert.equal(runCli('to-text', table, '-o', text).code, 0);
+  const inside = path.join(game, 'database', 'string', 'enus', 'string.strdb');
+  const before = fs.readdirSync(game, { recursive: true }).sort();
+  let r = runCli('from-text', text, '-o', inside);
+  assert.equal(r.code, 2);
+  assert.match(r.stderr, /inside the game install/);
+  assert.match(r.stderr, /--into-install/);
+  assert.deepEqual(fs.readdirSync(game, { recursive: true }).sort(), before, 'nothing written into the install');
+  // Beside the install (not under it) is fine; inside it only when asked for.
+  r = runCli('from-text', text, '-o', path.join(dir, 'beside.strdb'));
+  assert.equal(r.code, 0, r.stderr);
+  r = runCli('from-text', text, '-o', inside, '--into-install');
+  assert.equal(r.code, 0, r.stderr);
+  assert.deepEqual(fs.readFileSync(inside), fs.readFileSync(table));
+});

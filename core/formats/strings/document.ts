@@ -9,7 +9,9 @@
  *
  * Edits: a text changed (in place when only that key uses its string, else a new string at the
  * end), a key added by name (StringHash; a collision with another key refused, naming both), a
- * key deleted. A string no key uses after an edit is dropped; one no key used when read is kept.
+ * key deleted; setText and deleteKey return their exact undo (an added key's undo is deleteKey: the
+ * dropped string takes no room), so undoing back to the file read writes its bytes again.
+ * A string no key uses after an edit is dropped; one no key used when read is kept.
  * Unedited segments are copied as raw bytes, so saving a 68,547-key table after one edit is a few
  * block copies (bench/stringTableSave.bench.ts).
  */
@@ -173,19 +175,36 @@ export class StringTableDocument {
     return this.hashes.map((_, i) => starts[this.segmentOf[i]] + this.innerOffset[i]);
   }
 
-  /** Change the text of a key; the table keeps every other byte. */
-  setText(hash: number, text: string): void {
+  /**
+   * Change the text of a key; the table keeps every other byte. Returns what undoes it exactly
+   * (the layout as before), to be called only on the state right after this edit.
+   */
+  setText(hash: number, text: string): () => void {
     checkText(text, this.file);
     const i = this.indexOf(hash);
     if (i < 0) throw new Arch06Error('NOT_FOUND', `the table has no key ${formatHash(hash)}`, { file: this.file, field: 'key' });
-    const seg = this.segments[this.segmentOf[i]];
+    const k = this.segmentOf[i];
+    const seg = this.segments[k];
     if (seg.users === 1 && this.innerOffset[i] === 0 && seg.terminated) {
-      this.segments[this.segmentOf[i]] = { text, users: 1, terminated: true };
-      return;
+      this.segments[k] = { text, users: 1, terminated: true };
+      return () => {
+        this.segments[k] = seg;
+      };
     }
-    this.release(this.segmentOf[i]);
+    const inner = this.innerOffset[i];
+    const users = seg.users;
+    const pushedAt = this.segments.length;
+    this.release(k);
     this.segmentOf[i] = this.segments.push({ text, users: 1, terminated: true }) - 1;
     this.innerOffset[i] = 0;
+    return () => {
+      // Strings pushed from here on belong to this edit or to later ones, all undone (unused) by now.
+      this.segments.length = pushedAt;
+      seg.users = users;
+      this.segments[k] = seg;
+      this.segmentOf[i] = k;
+      this.innerOffset[i] = inner;
+    };
   }
 
   /**
@@ -229,14 +248,28 @@ export class StringTableDocument {
     return h;
   }
 
-  /** Delete a key; its string goes too when no other key uses it. */
-  deleteKey(hash: number): void {
+  /**
+   * Delete a key; its string goes too when no other key uses it. Returns what undoes it exactly
+   * (the key back in its place, its string where it was), for the state right after this edit.
+   */
+  deleteKey(hash: number): () => void {
     const i = this.indexOf(hash);
     if (i < 0) throw new Arch06Error('NOT_FOUND', `the table has no key ${formatHash(hash)}`, { file: this.file, field: 'key' });
-    this.release(this.segmentOf[i]);
+    const k = this.segmentOf[i];
+    const seg = this.segments[k];
+    const users = seg.users;
+    const [h, inner] = [this.hashes[i], this.innerOffset[i]];
+    this.release(k);
     this.hashes.splice(i, 1);
     this.segmentOf.splice(i, 1);
     this.innerOffset.splice(i, 1);
+    return () => {
+      seg.users = users;
+      this.segments[k] = seg;
+      this.hashes.splice(i, 0, h);
+      this.segmentOf.splice(i, 0, k);
+      this.innerOffset.splice(i, 0, inner);
+    };
   }
 
   /** One user fewer; a string an edit leaves unused is dropped (marked, so ids stay stable). */
