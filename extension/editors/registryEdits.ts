@@ -21,6 +21,7 @@ import {
   setObjectTransform,
 } from '../../core/formats/registry';
 import type { RegistryEdit } from '../../media/registry/protocol';
+import type { EditableModel } from './editableModel';
 import { type RegistryInput, type RegistryModel, buildRegistryModel } from './registryModel';
 
 /** One applied edit: what it was, the models on either side, and what the view selects after it. */
@@ -101,9 +102,9 @@ export function editableReason(model: CoreRegistry): string | null {
 /**
  * The registry editor's document model: core's registry (what edits change and saves write) and
  * the view built from its bytes (registryModel.ts), rebuilt after each change on first use. Its
- * `apply`/`serialize` are editableEditor.ts's `EditableModel`.
+ * `apply`/`serialize` are the editable skeleton's `EditableModel` (editableModel.ts).
  */
-export class EditableRegistry {
+export class EditableRegistry implements EditableModel<RegistryEdit> {
   private built: RegistryModel | undefined;
   /** The object the views select after the last change (the added or renamed one). */
   select: string | undefined;

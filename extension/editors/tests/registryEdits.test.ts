@@ -12,7 +12,7 @@ import { isArch06Error } from '../../../core/errors';
 import { stringHash } from '../../../core/hash';
 import { checkViewMessage } from '../../../media/registry/protocol';
 import type { RegistryEdit } from '../../../media/registry/protocol';
-import { applyRegistryEdit, inverseStep } from '../registryEdits';
+import { EditableRegistry, applyRegistryEdit, inverseStep } from '../registryEdits';
 
 interface Obj {
   className: string;
@@ -235,4 +235,25 @@ test('protocol: edits are checked before use', () => {
     seq: 2,
     edit: { kind: 'group', owner: 'G', members: ['a', 'b'] },
   });
+});
+
+test('EditableRegistry: an edit changes the view and the saved bytes; its undo closure gives the file back', () => {
+  const doc = EditableRegistry.open(ORIGINAL, { path: SAMPLE_LAYER_REGISTRY, patch: { state: 'unresolved', text: 'test' } });
+  assert.equal(doc.blocked, null);
+  const shownAt = (): number[] => {
+    const row = doc.current.objects.window('GateCon.SO', '', 0, 10).rows.find((r) => 'name' in r && r.name === 'GateCon.SO');
+    assert.ok(row && 'position' in row);
+    return row.position;
+  };
+  assert.deepEqual(shownAt(), [-1250, 310.5, 4075]);
+  const undo = doc.apply({ kind: 'transform', object: 'GateCon.SO', position: [-1000, 310.5, 4075] });
+  assert.equal(doc.select, 'GateCon.SO');
+  assert.deepEqual(shownAt(), [-1000, 310.5, 4075]);
+  assert.deepEqual(read(doc.serialize()).objects.find((o) => o.name === 'GateCon.SO')!.pos, [-1000, 310.5, 4075]);
+  // A refused edit leaves the document as it was.
+  assert.throws(() => doc.apply({ kind: 'rename', object: 'GateCon.SO', name: 'GateCon.SC' }), /exists already/);
+  assert.deepEqual(shownAt(), [-1000, 310.5, 4075]);
+  undo();
+  assert.deepEqual(Buffer.from(doc.serialize()), Buffer.from(ORIGINAL));
+  assert.deepEqual(shownAt(), [-1250, 310.5, 4075]);
 });
