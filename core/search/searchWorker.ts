@@ -25,6 +25,8 @@ export interface SearchTask {
   maxFileSize: number;
   /** Matches past this many in the run are not needed (the calling thread's limit). */
   maxMatches: number;
+  /** Only decode the texts into the cache (`prepareSearch`): nothing is matched. */
+  warm?: boolean;
   archives: ArchiveRef[];
   /** The files: their paths, and for each its archive (an index into `archives`) and entry number. */
   paths: string[];
@@ -99,6 +101,10 @@ export class SearchWorkerState {
       }
       out.searched++;
       out.searchedAs[had.view]++;
+      if (task.warm) {
+        out.matchesPerFile.push(0);
+        continue;
+      }
       let n = 0;
       eachMatch(matcher, had.text, { path, source: task.archives[task.archive[i]].name, view: had.view }, (m) => {
         out.matches.push(m);

@@ -32,8 +32,8 @@ export interface StreamingOptions extends TextSearchOptions {
   signal?: AbortSignal;
   /** Bytes of file in one task on the pool (default 1 MiB; the first task 1/16 of it). */
   runBytes?: number;
-  /** Every task handed out at the start (background work: the calling thread may be busy meanwhile). */
-  allAtOnce?: boolean;
+  /** Preparing the pool (`prepareSearch`): every task handed out at the start, texts decoded, nothing matched. */
+  prepare?: boolean;
 }
 
 /** Run a search, streaming matches through `onMatch`: across `pool` when given, else in slices of `sliceMs` with `pause` between. */
@@ -173,7 +173,7 @@ async function searchOnPool(mount: Mount, paths: readonly string[], options: Str
   const outcome = await pool.run<SearchTask, SearchUnitResult>({
     kind: SEARCH_KIND,
     count: plan.runs.length,
-    task: (i) => (plan.here[i] ? undefined : { ...plan.runs[i], ...asked }),
+    task: (i) => (plan.here[i] ? undefined : { ...plan.runs[i], ...asked, ...(options.prepare ? { warm: true } : {}) }),
     runHere: (i) => {
       return local.run(
         { ...plan.runs[i], ...asked },
@@ -189,7 +189,7 @@ async function searchOnPool(mount: Mount, paths: readonly string[], options: Str
     isCancelled: options.isCancelled,
     signal: options.signal,
     affinity: `search ${plan.id}`,
-    ...(options.allAtOnce ? { inFlight: Infinity } : {}),
+    ...(options.prepare ? { inFlight: Infinity } : {}),
   });
   if (outcome.cancelled) r.cancelled = true;
 }

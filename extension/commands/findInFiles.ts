@@ -76,8 +76,7 @@ export async function findInFilesCommand(context: vscode.ExtensionContext, servi
               last = pct;
             }
           },
-        });
-        cancel.dispose();
+        }).finally(() => cancel.dispose());
         view.finish(result);
         service.log(
           `Find in Files "${text}" (${include || 'all files'}${decoded ? ', decoded views' : ''}): ${view.summaryText} in ${Date.now() - started} ms`,

@@ -9,7 +9,7 @@ import { writeScri } from '../../formats/script/writer';
 import { Mount } from '../../archive/mount';
 import { WorkerPool } from '../../archive/workerPool';
 import { searchText } from '../textSearch';
-import { searchTextStreaming } from '../streamSearch';
+import { prepareSearch, searchTextStreaming } from '../streamSearch';
 import type { TextMatch } from '../fileMatch';
 import { tempDir, writeTree } from '../../../test/support/fixtures';
 
@@ -73,6 +73,26 @@ test('Find in Files on 1, 2 and 3 workers: the one-thread result, matches stream
       await pool.terminate();
     }
   } finally {
+    m.close();
+  }
+});
+
+test('a search started while the pool prepares waits for it and gives the one-thread result; runs queue', async () => {
+  const m = mount();
+  const pool = new WorkerPool(workerFile, 2);
+  try {
+    const one = searchText(m, { query: 'ranger' });
+    const paths = m.distinctPaths();
+    const preparing = prepareSearch(m, paths, pool);
+    const [a, b] = await Promise.all([
+      searchTextStreaming(m, { query: 'ranger', paths, pool, pause: async () => {} }),
+      searchTextStreaming(m, { query: 'ranger', paths, pool, pause: async () => {} }),
+    ]);
+    await preparing;
+    for (const r of [a, b]) assert.deepEqual({ ...r, matches: r.matches.map(line) }, { ...one, matches: one.matches.map(line) });
+    assert.equal(pool.started, 2, 'the same two workers throughout');
+  } finally {
+    await pool.terminate();
     m.close();
   }
 });
