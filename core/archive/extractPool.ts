@@ -6,6 +6,7 @@
  * in case from an earlier one are refused before any run goes out, so no worker writes them; an
  * entry of a loose folder or an archive in memory is written on the calling thread, first.
  */
+import * as fs from 'node:fs';
 import { OutputFolder } from '../io/node/outputFolder';
 import { type EntryOutcome, type ExtractOptions, type ExtractResult, ExtractMerge, extractOne } from './extract';
 import { EXTRACT_KIND, type ExtractTask } from './extractWorker';
@@ -78,6 +79,7 @@ export async function extractEntriesParallel(mount: Mount, entries: SourceEntry[
   const clashes = entries.map((e) => merge.clash(e.path));
   const runs = planRuns(mount, entries, clashes, outDir, block, options.runBytes ?? RUN_BYTES);
   const here = new Map<number, EntryOutcome>();
+  const merged = new Set<number>();
   try {
     // The entries the calling thread reads (loose files, archives in memory) are written first;
     // their outcomes are handed on in their turn.
@@ -89,6 +91,7 @@ export async function extractEntriesParallel(mount: Mount, entries: SourceEntry[
       // A single entry: a clash (nothing written), or a file the calling thread reads.
       runHere: (k) => [here.get(k) ?? clashes[runs[k].first] ?? { failure: { message: 'internal: not written', code: 'ERROR' } }],
       onResult: (k, outcomes) => {
+        merged.add(k);
         const run = runs[k];
         for (let i = run.first; i < run.end; i++) {
           const e = entries[i];
@@ -102,9 +105,46 @@ export async function extractEntriesParallel(mount: Mount, entries: SourceEntry[
     });
     result.cancelled = outcome.cancelled;
   } finally {
+    // A cancel terminates the workers at once, a write in progress included: its temp file stays.
+    if (merged.size < runs.length) removeLeftTemps(out, runs, entries, merged);
     out.close();
   }
   return result;
+}
+
+/** The names the write primitive gives its temp files (core/io/node/outputFolder.ts). */
+const TEMP_NAME = /^\.arch06-[0-9a-f]{24}\.tmp$/;
+
+/**
+ * Remove the temp files a terminated worker left in the folders of the runs that did not finish
+ * (bounded by those runs' entries). Only regular files named as the write primitive names its own
+ * temp files are removed, each through the output folder's checked removal.
+ */
+function removeLeftTemps(out: OutputFolder, runs: Run[], entries: SourceEntry[], merged: Set<number>): void {
+  const folders = new Map<string, string[]>();
+  for (let k = 0; k < runs.length; k++) {
+    if (merged.has(k) || !runs[k].task) continue;
+    for (let i = runs[k].first; i < runs[k].end; i++) {
+      const dir = entries[i].path.split('\\').slice(0, -1);
+      folders.set(dir.join('\\'), dir);
+    }
+  }
+  for (const dir of folders.values()) {
+    let names: string[];
+    try {
+      names = fs.readdirSync(out.pathOf(dir));
+    } catch {
+      continue; // never made: nothing was left there
+    }
+    for (const name of names) {
+      if (!TEMP_NAME.test(name)) continue;
+      try {
+        out.removeSync([...dir, name]);
+      } catch {
+        // a folder swapped or a name that is no longer a file: left as it is, not followed
+      }
+    }
+  }
 }
 
 /** Write the entries the calling thread reads (loose files, archives in memory) up front; the pool hands their outcomes on in turn. */

@@ -77,7 +77,8 @@ test('a cancelled extraction on the pool stops every worker before it resolves',
     const entries = collectEntries(m, '');
     const abort = new AbortController();
     let progress = 0;
-    const r = await extractEntriesParallel(m, entries, tempDir('arch06-xc-'), {
+    const out = tempDir('arch06-xc-');
+    const r = await extractEntriesParallel(m, entries, out, {
       pool,
       runBytes: 0x1000,
       signal: abort.signal,
@@ -88,6 +89,8 @@ test('a cancelled extraction on the pool stops every worker before it resolves',
     assert.equal(r.cancelled, true);
     assert.equal(pool.exited, pool.started, 'every worker has exited when the extraction resolves');
     assert.ok(r.files < entries.length);
+    const temps = (fs.readdirSync(out, { recursive: true }) as string[]).filter((p) => /\.arch06-[0-9a-f]{24}\.tmp$/.test(p));
+    assert.deepEqual(temps, [], 'no temp file of a terminated write is left behind');
     const after = progress;
     await new Promise((resolve) => setImmediate(resolve));
     assert.equal(progress, after, 'nothing is merged after it resolved');
