@@ -6,7 +6,7 @@
  * in case from an earlier one are refused before any run goes out, so no worker writes them; an
  * entry of a loose folder or an archive in memory is written on the calling thread, first.
  */
-import * as fs from 'node:fs';
+import { listDirectory } from '../io/node/disk';
 import { OutputFolder } from '../io/node/outputFolder';
 import { type EntryOutcome, type ExtractOptions, type ExtractResult, ExtractMerge, extractOne } from './extract';
 import { EXTRACT_KIND, type ExtractTask } from './extractWorker';
@@ -130,14 +130,14 @@ function removeLeftTemps(out: OutputFolder, runs: Run[], entries: SourceEntry[],
     }
   }
   for (const dir of folders.values()) {
-    let names: string[];
+    let listed;
     try {
-      names = fs.readdirSync(out.pathOf(dir));
+      listed = listDirectory(out.pathOf(dir));
     } catch {
       continue; // never made: nothing was left there
     }
-    for (const name of names) {
-      if (!TEMP_NAME.test(name)) continue;
+    for (const { name, isDirectory } of listed) {
+      if (isDirectory || !TEMP_NAME.test(name)) continue;
       try {
         out.removeSync([...dir, name]);
       } catch {

@@ -355,13 +355,7 @@ const MAX_FUNCTION_LINES = 150;
  * Files and functions over the limits, each with why it stands. Entries that no longer exceed the
  * limit fail the test, so the list only shrinks.
  */
-const OVER_LIMIT: Record<string, string> = {
-  // Being edited by issue 24 this round (the registry editor and its model): split after it lands.
-  'extension/editors/registryModel.ts': 'being edited by issue 24 this round',
-};
-
-/** Areas whose files issue 24 is editing this round: an offender there is allowed, with that reason, rather than split under it. */
-const BEING_EDITED = /^(core\/formats\/(registry|strings|script)\/|extension\/editors\/registry)/;
+const OVER_LIMIT: Record<string, string> = {};
 
 test('function lengths are measured with the compiler: declarations, methods, arrows, start line to end line', () => {
   const text = ['function a() {', '  const f = () => {', '    return 1;', '  };', '  return f();', '}', 'class C {', '  m(): void {}', '}', ''].join('\n');
@@ -386,8 +380,8 @@ test(`every production file is under ${MAX_FILE_LINES} lines and every function 
       for (const fn of functionLengths(f, text)) if (fn.lines >= MAX_FUNCTION_LINES) over.push(`${rel} ${fn.name}`);
     }
   }
-  const unexplained = over.filter((o) => !(o in OVER_LIMIT) && !BEING_EDITED.test(o));
+  const unexplained = over.filter((o) => !(o in OVER_LIMIT));
   assert.deepEqual(unexplained, [], `over the limits: ${unexplained.join(', ')}`);
-  const stale = Object.keys(OVER_LIMIT).filter((k) => !over.includes(k) && !OVER_LIMIT[k].startsWith('being edited'));
+  const stale = Object.keys(OVER_LIMIT).filter((k) => !over.includes(k));
   assert.deepEqual(stale, [], 'listed as over the limits but no longer over: take them off the list');
 });

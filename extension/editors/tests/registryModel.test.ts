@@ -19,7 +19,8 @@ import type { ObjectRow, RawRecordRow } from '../../../media/registry/protocol';
 import { tempDir, writeTree } from '../../../test/support/fixtures';
 import { sharedPath } from '../../../test/support/shared';
 import { bundleMemberUriPath } from '../bundleRows';
-import { ObjectTable, blockHex, buildRegistryModel, loadPartScript, patchRuleOf, summaryLine } from '../registryModel';
+import { blockHex, buildRegistryModel, loadPartScript, patchRuleOf, summaryLine } from '../registryModel';
+import { ObjectTable } from '../registryObjectTable';
 
 const BUNDLE = `${SAMPLE_LAYER}.bndl`;
 const EMBB = `${SAMPLE_LAYER}.embb`;
