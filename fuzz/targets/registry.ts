@@ -28,6 +28,9 @@ import { addRegistryNames } from '../../core/nameSources';
 import { sampleLayerRegistry, sampleLayerScript } from '../../core/sample';
 import { registryFromText, registryToText, renderText } from '../../core/text';
 import { buildRegistryModel } from '../../extension/editors/registryModel';
+import { applyRegistryEdit, inverseStep } from '../../extension/editors/registryEdits';
+import type { RegistryEdit } from '../../media/registry/protocol';
+import { Arch06Error } from '../../core/errors';
 import { mutateRegion, type Region, type Seed } from '../mutate';
 import type { Rng } from '../random';
 import { realFilesEnding } from '../samples';
@@ -117,7 +120,53 @@ function readRegistry(c: FuzzCase): unknown {
   const text = renderText('registry', c.bytes, 'fuzz.objres', { functions });
   const model = buildRegistryModel({ bytes: c.bytes, path: 'fuzz.objres', patch: { state: 'unresolved', text: '' } });
   const window = model.objects.window(c.rnd.pick(['', 'o', 'relay', '0x1', 'zz']), c.rnd.pick(['', 'ScriptRelay']), c.rnd.int(50), 100);
-  return { reg, res, rows, names, dict, text, model, window, exact: exactRoundTrip(c.bytes) };
+  const exact = exactRoundTrip(c.bytes);
+  return { reg, res, rows, names, dict, text, model, window, exact, edits: editsHold(c) };
+}
+
+/**
+ * The registry editor's edits on any registry the reader accepts (issue 24 item 4): each edit is
+ * refused with a typed error (nothing changed) or gives bytes the reader accepts; undoing every
+ * applied edit, last first, gives the original bytes back.
+ */
+function editsHold(c: FuzzCase): unknown {
+  let model = openRegistry(c.bytes, 'fuzz.objres');
+  const names = model.blocks.flatMap((b) => (b.kind === 'OBJL' ? b.sets.flatMap((set) => set.objects.map((o) => o.name)) : []));
+  const name = (): string => (names.length && c.rnd.chance(0.9) ? c.rnd.pick(names) : c.rnd.pick(['', 'nobody.SR', 'a\\b', 'x'.repeat(300)]));
+  const num = (): number => c.rnd.pick([0, -1, 1.5, 1e30, Number.NaN, Number.POSITIVE_INFINITY, c.rnd.int(100000) - 50000]);
+  const vec = (): [number, number, number] => [num(), num(), num()];
+  const edits: RegistryEdit[] = [
+    { kind: 'transform', object: name(), position: vec() },
+    { kind: 'transform', object: name(), rotationDegrees: vec() },
+    { kind: 'rename', object: name(), name: name() + c.rnd.pick(['', '_2', '.SR']) },
+    { kind: 'class', object: name(), className: c.rnd.pick(['ScriptRelay', '', 'Q'.repeat(70000)]) },
+    { kind: 'binding', object: name(), k: c.rnd.int(4) - 1, event: c.rnd.pick(['Script1', '', 'OnX']), function: c.rnd.pick(['f_a', '', 'fn_1']) },
+    { kind: 'group', owner: name(), members: [name(), name()] },
+    { kind: 'add', name: name() + c.rnd.pick(['', '_new']), className: 'ScriptRelay', position: vec() },
+    { kind: 'delete', object: name() },
+  ];
+  const undo: ReturnType<typeof inverseStep>[] = [];
+  for (let k = 0; k < 3; k++) {
+    const edit = c.rnd.pick(edits);
+    let step;
+    try {
+      step = applyRegistryEdit(model, edit);
+    } catch (e) {
+      if (e instanceof Arch06Error) continue; // refused, with the reason
+      throw e;
+    }
+    const bytes = saveRegistry(step.after);
+    try {
+      parseObjr(bytes, 'fuzz-edited.objres');
+    } catch (e) {
+      throw new FuzzInvariant(`an accepted ${edit.kind} edit wrote a registry the reader refuses: ${(e as Error).message.slice(0, 300)}`);
+    }
+    undo.push(inverseStep(step));
+    model = step.after;
+  }
+  for (const u of undo.reverse()) model = u.after;
+  if (!sameBytes(saveRegistry(model), c.bytes)) throw new FuzzInvariant('undoing every applied edit does not give the original bytes back');
+  return undo.length;
 }
 
 const sameBytes = (a: Uint8Array, b: Uint8Array): boolean => a.length === b.length && a.every((x, i) => x === b[i]);
