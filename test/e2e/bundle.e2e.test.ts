@@ -234,10 +234,19 @@ test('the bundle editor lists the sample bundle, filters as you type and opens m
     await h.waitFor(async () => ((await scrollTop()) > 20_000 ? true : undefined), 5_000, 'the table scrolled down');
     await bigFrame.click('#head button[data-sort="declared"]');
     await h.waitFor(async () => ((await scrollTop()) === 0 ? true : undefined), 5_000, 'the sorted table shown from its top');
+    // The rows are drawn on the frame after the scroll: wait until none of the top rows is drawn.
+    const top = new Set((await rowsOf(bigFrame)).map((r) => r.path));
     await bigFrame.evaluate(() => {
       (globalThis as unknown as { document: any }).document.getElementById('viewport').scrollTop = 30_000;
     });
-    await h.waitFor(async () => ((await rowsOf(bigFrame)).length > 0 && (await scrollTop()) > 20_000 ? true : undefined), 5_000, 'scrolled down again');
+    await h.waitFor(
+      async () => {
+        const rows = await rowsOf(bigFrame);
+        return rows.length > 0 && !rows.some((r) => top.has(r.path)) && (await scrollTop()) > 20_000 ? true : undefined;
+      },
+      5_000,
+      'scrolled down again, the rows there drawn',
+    );
     const picked = (await rowsOf(bigFrame))[15]!.path;
     await bigFrame.click(`#rows .row:has-text("${picked.slice(4)}")`);
     await bigFrame.click('#head button[data-sort="path"]');
