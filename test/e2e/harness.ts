@@ -525,6 +525,17 @@ export class Harness {
         }
         await entry.waitFor({ state: 'visible', timeout: 5000 });
         await entry.click({ timeout: 2000 });
+        // A click that lands while the menu is still settling is dropped and the menu stays open
+        // with the item under the pointer highlighted (seen in a CI run): Enter runs that item.
+        const menu = this.page.locator('.context-view .monaco-menu').first();
+        const closed = await menu.waitFor({ state: 'hidden', timeout: 1500 }).then(
+          () => true,
+          () => false,
+        );
+        if (!closed) {
+          await entry.hover({ timeout: 2000 });
+          await this.page.keyboard.press('Enter');
+        }
         return true;
       },
       timeoutMs,
