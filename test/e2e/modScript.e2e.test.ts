@@ -38,6 +38,18 @@ async function modCopyProblems(h: Harness): Promise<string[]> {
   return out;
 }
 
+/** In the active editor: the first word of `line` replaced by `word`, then saved. */
+async function replaceFirstWordAndSave(h: Harness, line: number, word: string): Promise<void> {
+  await h.page.locator('.editor-group-container.active .monaco-editor .view-lines').first().click();
+  await h.runCommand('Go to Line/Column...');
+  await h.page.keyboard.type(String(line));
+  await h.page.keyboard.press('Enter');
+  await h.page.keyboard.press('Home');
+  await h.page.keyboard.press('Control+Shift+ArrowRight');
+  await h.page.keyboard.type(word);
+  await h.page.keyboard.press('Control+S');
+}
+
 test(
   'a script edited in the mod: Edit in Mod, rename a bound function, save, the binding error names the objects',
   { skip: e2eSkipReason([vsix]), timeout: 600_000 },
@@ -77,14 +89,7 @@ test(
       // 3. Rename the bound function on its line and save.
       const line = SAMPLE_LAYER_SOURCE.split('\n').findIndex((l) => l.startsWith(BOUND)) + 1;
       assert.ok(line > 0);
-      await h.page.locator('.editor-group-container.active .monaco-editor .view-lines').first().click();
-      await h.runCommand('Go to Line/Column...');
-      await h.page.keyboard.type(String(line));
-      await h.page.keyboard.press('Enter');
-      await h.page.keyboard.press('Home');
-      await h.page.keyboard.press('Control+Shift+ArrowRight');
-      await h.page.keyboard.type(RENAMED);
-      await h.page.keyboard.press('Control+S');
+      await replaceFirstWordAndSave(h, line, RENAMED);
       await h.waitFor(async () => (await h.page.locator('.editor-group-container.active .tab.active.dirty').count()) === 0, 15_000, 'the script to be saved');
       await h.waitFor(() => fs.readFileSync(modFile).includes(`${RENAMED} = function`), 20_000, "the mod's file written with the new name");
       const saved = fs.readFileSync(modFile);
@@ -123,14 +128,7 @@ test(
       await h.page.keyboard.press('Escape');
 
       // 5. The name back: the error goes.
-      await h.page.locator('.editor-group-container.active .monaco-editor .view-lines').first().click();
-      await h.runCommand('Go to Line/Column...');
-      await h.page.keyboard.type(String(line));
-      await h.page.keyboard.press('Enter');
-      await h.page.keyboard.press('Home');
-      await h.page.keyboard.press('Control+Shift+ArrowRight');
-      await h.page.keyboard.type(BOUND);
-      await h.page.keyboard.press('Control+S');
+      await replaceFirstWordAndSave(h, line, BOUND);
       await h.waitFor(async () => !(await modCopyProblems(h)).some((r) => r.includes(`${BOUND} is bound`)), 60_000, 'the binding error to clear');
       await h.screenshot('mod-script-binding-restored');
     } catch (e) {

@@ -15,6 +15,7 @@ import { writeSkdb } from '../../core/formats/strings';
 import { formatHash, stringHash } from '../../core/hash';
 import { tempDir } from '../support/fixtures';
 import { repoRoot } from '../support/shared';
+import { stringTableFrame } from './stringTableFrames';
 import { e2eSkipReason, Harness } from './harness';
 
 const vsix = path.join(repoRoot(), 'dist', 'arch06.vsix');
@@ -28,26 +29,6 @@ interface RowText {
   key: string;
   unknown: boolean;
   texts: string[];
-}
-
-/** The string-table webview whose heading is `title`, once its rows are in. */
-async function tableFrame(h: Harness, title: string): Promise<Frame> {
-  return h.waitFor(
-    async () => {
-      for (const f of h.page.frames()) {
-        const ok = await f
-          .evaluate((t) => {
-            const doc = (globalThis as unknown as { document: any }).document;
-            return !!doc.getElementById('search') && doc.body.dataset.state === 'rows' && doc.querySelector('#summary h2')?.textContent === t;
-          }, title)
-          .catch(() => false);
-        if (ok) return f;
-      }
-      return undefined;
-    },
-    30_000,
-    `the string-table webview for ${title}`,
-  );
 }
 
 async function rowsOf(frame: Frame): Promise<RowText[]> {
@@ -90,7 +71,7 @@ test(
       await h.mountFromOffer(ROOT);
       await h.openExplorerFile([ROOT, 'database', 'string', 'enus', 'string.strdb'], 30_000);
       const opened = performance.now();
-      const frame = await tableFrame(h, TITLE);
+      const frame = await stringTableFrame(h, TITLE);
       console.log(`[e2e] string table: first rows ${Math.round(performance.now() - opened)} ms after the tab opened`);
 
       // Both languages side by side, the opened one first; four keys.
@@ -170,7 +151,7 @@ test(
       // Thousands of keys, on disk (one language): only the rows in view are in the DOM, the host
       // sends windows as the table scrolls; End reaches the last key; a search; a JSON export.
       await h.openExplorerFile(['sample-game', 'big.strdb']);
-      const bigFrame = await tableFrame(h, 'big.strdb');
+      const bigFrame = await stringTableFrame(h, 'big.strdb');
       assert.equal((await dataset(bigFrame)).total, String(BIG));
       assert.equal((await dataset(bigFrame)).languages, 'text');
       const inDom = await bigFrame.$$eval('#rows .row', (els) => els.length);

@@ -14,6 +14,7 @@ import { parseSkdb } from '../../core/formats/strings';
 import { formatHash, stringHash } from '../../core/hash';
 import { tempDir } from '../support/fixtures';
 import { repoRoot } from '../support/shared';
+import { stringTableFrame } from './stringTableFrames';
 import { e2eSkipReason, Harness } from './harness';
 
 const vsix = path.join(repoRoot(), 'dist', 'arch06.vsix');
@@ -33,26 +34,6 @@ function fingerprint(dir: string): string[] {
     out.push(`${path.relative(dir, p)} ${createHash('sha256').update(fs.readFileSync(p)).digest('hex')}`);
   }
   return out.sort();
-}
-
-/** The string-table webview for the table, once its rows are in. */
-async function tableFrame(h: Harness): Promise<Frame> {
-  return h.waitFor(
-    async () => {
-      for (const f of h.page.frames()) {
-        const ok = await f
-          .evaluate((t) => {
-            const doc = (globalThis as unknown as { document: any }).document;
-            return !!doc.getElementById('addKey') && doc.body.dataset.state === 'rows' && doc.querySelector('#summary h2')?.textContent === t;
-          }, TITLE)
-          .catch(() => false);
-        if (ok) return f;
-      }
-      return undefined;
-    },
-    30_000,
-    'the string-table webview',
-  );
 }
 
 /** The opened language's text of the gate key as the table shows it. */
@@ -90,7 +71,7 @@ test(
 
       // 1. Open the English table from the install and change the gate's line.
       await h.openExplorerFile([ROOT, 'database', 'string', 'enus', 'string.strdb'], 30_000);
-      const frame = await tableFrame(h);
+      const frame = await stringTableFrame(h, TITLE, 'addKey');
       assert.equal(await gateText(frame), BEFORE);
       await frame.click(`#rows .row[data-hash="${GATE}"]`);
       await h.page.keyboard.press('Enter');
@@ -131,7 +112,7 @@ test(
       assert.match(copies[1], /shadowed/);
       await h.runCommand('View: Close All Editors');
       await h.openExplorerFile([ROOT, 'database', 'string', 'enus', 'string.strdb'], 30_000);
-      const again = await tableFrame(h);
+      const again = await stringTableFrame(h, TITLE, 'addKey');
       await until(h, again, AFTER, 'the reopened table to show the mod copy');
       await h.screenshot('string-table-edit-saved');
     } catch (e) {
