@@ -1,10 +1,10 @@
 /**
  * The one pool of worker threads for whole-game work (issue 25 item 3): `verify`, `extract` of a
- * folder, Find in Files and the language server's cold index all hand it numbered tasks of one
- * kind. Each task names the archives it needs; the worker (core/workers/poolWorker.ts, bundled as
+ * folder and Find in Files hand it numbered tasks of one kind (the language server's cold index
+ * does not run on it yet). Each task names the archives it needs; the worker (core/workers/poolWorker.ts, bundled as
  * dist/poolWorker.js) opens them itself, so only task descriptions and results cross threads,
- * never chunk bytes. Tasks go out one at a time as each worker finishes one (the threads stay busy
- * whatever the archives' sizes); results come back in any order and are handed on in task order.
+ * never chunk bytes. Each worker holds a few tasks at once (`inFlight`) and gets the next as it
+ * finishes one (the threads stay busy whatever the archives' sizes); results come back in any order and are handed on in task order.
  *
  * Workers stay up between runs (what they opened and cached stays warm), and a task a worker did
  * in an earlier run of the same `affinity` key goes to that worker again first (its cache holds
