@@ -182,9 +182,14 @@ test('an archive installed through the separate list is named by it; one dropped
   const stray = path.join(root, 'Stray.arch06');
   fs.copyFileSync(path.join(root, 'Blade.arch06'), stray);
   assert.equal(namedByModsList(root, stray), false, 'no arch06-mods.archcfg yet');
+  assert.equal(namedByModsList(root, path.join(root, 'Base.arch06')), false, 'default.archcfg is not the separate list');
   await applyInstall(planInstall({ root, mod: makeMod(), as: 'archive' }));
   assert.equal(namedByModsList(root, path.join(root, 'My_Mod.arch06')), true);
   assert.equal(namedByModsList(root, stray), false);
+  // A line only default.archcfg gained since (an update of the game) is not the separate list's.
+  const cfgFile = path.join(root, 'x64', 'default.archcfg');
+  fs.appendFileSync(cfgFile, '..\\Stray.arch06\r\n');
+  assert.equal(namedByModsList(root, stray), false, 'named by default.archcfg only');
   // The default list names the game's archives, the separate list copies it: those are named too.
   assert.equal(namedByModsList(root, path.join(root, 'Base.arch06')), true);
   // The mount of the default list does not know the mod's archive: it is among the unlisted.
