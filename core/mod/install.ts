@@ -195,11 +195,14 @@ export interface ApplyOptions {
 /** Apply a plan: the archive first (so a line never names a missing archive), then the list. */
 export async function applyInstall(plan: InstallPlan, options: ApplyOptions = {}): Promise<void> {
   checkUnchanged(plan.change);
-  if (plan.archive) {
+  if (plan.archive?.pack) await packMod(plan.mod.source, { out: plan.archive.to, onProgress: options.onProgress });
+  else if (plan.archive) {
     const folder = OutputFolder.open(path.dirname(plan.archive.to));
-    const leaf = path.basename(plan.archive.to);
-    if (plan.archive.pack) await packMod(plan.mod.source, { out: plan.archive.to, onProgress: options.onProgress });
-    else await copyArchive(plan.mod.source, folder, leaf, options);
+    try {
+      await copyArchive(plan.mod.source, folder, path.basename(plan.archive.to), options);
+    } finally {
+      folder.close();
+    }
   }
   writeList(plan.change);
 }
@@ -212,9 +215,23 @@ function checkUnchanged(change: ListChange): void {
 function writeList(change: ListChange): void {
   if (change.after === change.before) return;
   const folder = OutputFolder.open(path.dirname(change.file));
-  const leaf = path.basename(change.file);
-  if (change.after === undefined) folder.removeSync([leaf], { names: 'user' });
-  else folder.writeSync([leaf], Buffer.from(change.after, 'latin1'), { names: 'user', backup: change.list === 'default' });
+  try {
+    const leaf = path.basename(change.file);
+    if (change.after === undefined) folder.removeSync([leaf], { names: 'user' });
+    else folder.writeSync([leaf], Buffer.from(change.after, 'latin1'), { names: 'user', backup: change.list === 'default' });
+  } finally {
+    folder.close();
+  }
+}
+
+/** Remove a file arch06 put into the install (the mod's archive, its backup), the folder let go after. */
+function removeFile(file: string): void {
+  const folder = OutputFolder.open(path.dirname(file));
+  try {
+    folder.removeSync([path.basename(file)], { names: 'user' });
+  } finally {
+    folder.close();
+  }
 }
 
 /** Copy an archive into the install through the write primitive, checked as an archive before the rename. */
@@ -331,8 +348,8 @@ function removeAllModLines(text: string): string {
 export function applyUninstall(plan: UninstallPlan): void {
   for (const c of plan.changes) checkUnchanged(c);
   for (const c of plan.changes) writeList(c);
-  if (plan.removeArchive) OutputFolder.open(path.dirname(plan.removeArchive)).removeSync([path.basename(plan.removeArchive)], { names: 'user' });
-  if (plan.removeBackup) OutputFolder.open(path.dirname(plan.removeBackup)).removeSync([path.basename(plan.removeBackup)], { names: 'user' });
+  if (plan.removeArchive) removeFile(plan.removeArchive);
+  if (plan.removeBackup) removeFile(plan.removeBackup);
 }
 
 export interface ResetFinding {

@@ -104,6 +104,7 @@ export async function packMod(dir: string, options: PackOptions = {}): Promise<P
     });
   } finally {
     blocks.return(undefined); // closes the file being read when the write failed half way
+    folder.close();
   }
   return {
     archive: folder.pathOf([leaf]),

@@ -11,6 +11,7 @@ import { applyInstall, applyUninstall, findResets, namedByModsList, planInstall,
 import { packMod } from '../pack';
 import { checkMods } from '../check';
 import { tempDir, writeTree } from '../../../test/support/fixtures';
+import { cannotCountDescriptors, descriptorsUnder } from '../../../test/support/heldFiles';
 import { snapshotTree as fullSnapshot, treeChanges } from '../../../test/support/adversarial';
 
 /** The tree by content (a list restored byte for byte has a new mtime, the same bytes). */
@@ -70,6 +71,7 @@ test('as an archive through the separate list: the game files untouched, the mod
   assert.equal(un.removeArchive, path.join(root, 'My_Mod.arch06'));
   applyUninstall(un);
   assert.deepEqual(treeChanges(before, snapshotTree(root)), [], 'the install is byte for byte as before');
+  if (!cannotCountDescriptors) assert.equal(descriptorsUnder(fs.realpathSync(root)), 0, 'pack, install and uninstall let go of every folder they wrote in');
 });
 
 test('as a folder, in place in default.archcfg (CRLF, no final line break), above a named line: backup, diff, byte-for-byte restore', async () => {
@@ -100,6 +102,7 @@ test('as a folder, in place in default.archcfg (CRLF, no final line break), abov
   applyUninstall(planUninstall({ root, name: 'Folder Mod', list: 'default' }));
   assert.deepEqual(fs.readFileSync(cfgFile), original);
   assert.deepEqual(treeChanges(before, snapshotTree(root)), [], 'the backup went too: it equalled the restored list');
+  if (!cannotCountDescriptors) assert.equal(descriptorsUnder(fs.realpathSync(root)), 0, 'the list writes and removals let go of the folder');
 });
 
 test('a last line without a line break, and a list with a BOM: the mod line is added and taken out exactly', async () => {

@@ -8,22 +8,9 @@ import * as path from 'node:path';
 import { createMod, writeManifest, writeModFile } from '../copy';
 import { MOD_MANIFEST, parseManifest } from '../manifest';
 import { tempDir } from '../../../test/support/fixtures';
+import { cannotCountDescriptors, descriptorsUnder } from '../../../test/support/heldFiles';
 
-const canSee = process.platform === 'linux' && fs.existsSync('/proc/self/fd');
-const skip = canSee ? false : 'no /proc/self/fd here to count descriptors';
-
-/** Descriptors this process holds on anything under `dir`. */
-function heldUnder(dir: string): number {
-  let n = 0;
-  for (const fd of fs.readdirSync('/proc/self/fd')) {
-    try {
-      if (fs.readlinkSync(`/proc/self/fd/${fd}`).startsWith(dir)) n++;
-    } catch {
-      // closed while listing (the listing's own descriptor)
-    }
-  }
-  return n;
-}
+const skip = cannotCountDescriptors;
 
 test('writes into a mod hold no descriptor once they return (create, manifest, 40 saves)', { skip }, async () => {
   const dir = fs.realpathSync(tempDir('arch06-modwrites-'));
@@ -36,7 +23,7 @@ test('writes into a mod hold no descriptor once they return (create, manifest, 4
     flushes.push(flushed);
   }
   for (const e of await Promise.all(flushes)) assert.equal(e, undefined);
-  assert.equal(heldUnder(dir), 0);
+  assert.equal(descriptorsUnder(dir), 0);
   assert.equal(fs.readFileSync(path.join(mod, 'database', 'string', 'enus', 'string.strdb'), 'latin1'), 'head save 39');
   assert.equal(parseManifest(fs.readFileSync(path.join(mod, MOD_MANIFEST), 'utf8')).description, 'changed');
 });
@@ -52,5 +39,5 @@ test('a mod save is in place when the call returns; its flush runs after, and le
   assert.ok(Buffer.from(fs.readFileSync(dest)).equals(bytes));
   assert.deepEqual(fs.readdirSync(path.dirname(dest)), ['big.bin']);
   assert.equal(await flushed, undefined);
-  assert.equal(heldUnder(dir), 0);
+  assert.equal(descriptorsUnder(dir), 0);
 });
