@@ -5,6 +5,8 @@
  * archives): one thread against `jobs` workers (dist/poolWorker.js as the worker entry, as the CLI runs
  * it), in this run, with each worker's heap, and a model of the speed-up at 8 and 16 cores from
  * the units' work sizes (decoded bytes plus a per-entry cost, fitted from the one-thread run).
+ * Then cancel (issue 25: "cancel stops every worker within 100 ms"): runs aborted part way, each
+ * timed from `abort()` to the run's end, which waits for every worker's exit.
  */
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -23,6 +25,31 @@ function modelSpeedup(costs: number[], threads: number): number {
     free[i] += c;
   }
   return costs.reduce((a, b) => a + b, 0) / Math.max(...free);
+}
+
+const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[xs.length >> 1];
+
+/** Runs aborted at their 3rd, 10th, … merged unit: the time from `abort()` to the run's end (all workers gone). */
+async function cancelLatencies(m: Mount, jobs: number, workerFile: string): Promise<number[]> {
+  const out: number[] = [];
+  for (const at of [3, 10, 20, 40, 60]) {
+    const ctl = new AbortController();
+    let merged = 0;
+    let abortedAt = 0;
+    const report = await verifyMountParallel(m, {
+      jobs,
+      workerFile,
+      signal: ctl.signal,
+      onProgress: () => {
+        if (++merged !== at) return;
+        abortedAt = performance.now();
+        ctl.abort();
+      },
+    });
+    const end = performance.now();
+    if (report.cancelled && abortedAt) out.push(end - abortedAt);
+  }
+  return out;
 }
 
 async function main(): Promise<void> {
@@ -45,6 +72,7 @@ async function main(): Promise<void> {
   const many = await verifyMountParallel(m, { jobs, workerFile, onWorkerHeaps: (h) => (heaps = h) });
   const manyMs = performance.now() - t;
   const rssMany = process.memoryUsage().rss;
+  const cancels = await cancelLatencies(m, jobs, workerFile);
   if (many.failures.length !== one.failures.length || many.bytes !== one.bytes || many.entries !== one.entries) throw new Error('the reports differ');
 
   // The model: a unit costs its decoded bytes plus a per-entry cost; the split of the one-thread
@@ -72,6 +100,7 @@ async function main(): Promise<void> {
     `| verify (same report) | ${(oneMs / 1000).toFixed(1)} s (${(mb / (oneMs / 1000)).toFixed(0)} MiB/s) | ${(manyMs / 1000).toFixed(1)} s (${(mb / (manyMs / 1000)).toFixed(0)} MiB/s) | **${(oneMs / manyMs).toFixed(2)}×** |`,
     `| memory | rss +${((rssOne - rss0) / 1048576).toFixed(0)} MB | each worker's heap at most ${heaps.map((h) => (h / 1048576).toFixed(0)).join(' / ')} MB; rss +${((rssMany - rssOne) / 1048576).toFixed(0)} MB | |`,
     `| model from the units' work sizes (bytes + ${entryBytes} B an entry), ideal threads | | 2: ${modelSpeedup(costs, 2).toFixed(2)}×, 8: ${modelSpeedup(costs, 8).toFixed(2)}×, 16: ${modelSpeedup(costs, 16).toFixed(2)}× | |`,
+    `| cancel: \`abort()\` to every worker exited, ${cancels.length} runs aborted part way (median / max) | | ${median(cancels).toFixed(1)} / ${Math.max(...cancels).toFixed(1)} ms | target ≤ 100 ms |`,
     ``,
   ];
   m.close();
