@@ -21,7 +21,8 @@
  * the run resolves once they have all stopped, and the next run starts fresh ones. Cancelling a
  * background run while a foreground one is going only stops its tasks going out (the ones in
  * progress finish and are dropped), so the foreground run is not disturbed; alone, it terminates
- * the workers like a foreground run.
+ * the workers like a foreground run. A task's error fails its run; a foreground run's failure
+ * terminates the workers, a background run's does not.
  */
 import { Worker } from 'node:worker_threads';
 
@@ -72,6 +73,8 @@ export interface PoolRun<T, R> {
    * worker (a run that fills caches gains nothing from a second copy). Default 'foreground'.
    */
   priority?: 'foreground' | 'background';
+  /** Task `i` went out to a worker (tests follow the order tasks go out in). */
+  onSent?: (i: number) => void;
 }
 
 export interface PoolOutcome {
@@ -211,8 +214,9 @@ export class WorkerPool {
           g.settled = true;
           run.signal?.removeEventListener('abort', onAbort);
           this.going = this.going.filter((x) => x !== g);
-          // A foreground run's cancel or failure stops every worker; a background one's only when it is alone.
-          const stopAll = (o.cancelled || error) && (!background || this.going.length === 0);
+          // A foreground run's cancel or failure stops every worker; a background run's cancel only
+          // when it is alone (what the workers cached is of no more use), its failure never.
+          const stopAll = background ? o.cancelled && this.going.length === 0 : o.cancelled || error !== undefined;
           const stopped = stopAll ? this.terminate() : Promise.resolve();
           if (this.going.length === 0) for (const w of this.workers) w.unref(); // idle workers do not keep the process alive
           else this.pump();
@@ -326,6 +330,7 @@ export class WorkerPool {
     this.tasksSent[g.background ? 'background' : 'foreground']++;
     const req: PoolRequest = { kind: g.run.kind, id, task: g.tasks[i] };
     w.postMessage(req);
+    g.run.onSent?.(i);
   }
 
   private ownersFor(key: string, count: number): Int32Array {
