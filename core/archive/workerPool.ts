@@ -218,7 +218,8 @@ export class WorkerPool {
           // when it is alone (what the workers cached is of no more use), its failure never.
           const stopAll = background ? o.cancelled && this.going.length === 0 : o.cancelled || error !== undefined;
           const stopped = stopAll ? this.terminate() : Promise.resolve();
-          if (this.going.length === 0) for (const w of this.workers) w.unref(); // idle workers do not keep the process alive
+          if (this.going.length === 0)
+            for (const w of this.workers) w.unref(); // idle workers do not keep the process alive
           else this.pump();
           void stopped.then(() => {
             if (error) reject(error);
@@ -289,7 +290,7 @@ export class WorkerPool {
     const foregroundWaiting = this.going.some((g) => !g.background && g.unsent > 0);
     for (const g of this.going) {
       if (g.background && foregroundWaiting) continue;
-      for (let more = true; more && g.unsent > 0 && !g.settled; ) {
+      for (let more = true; more && g.unsent > 0 && !g.settled;) {
         more = false;
         for (let k = 0; k < g.threads && g.unsent > 0; k++) {
           const held = g.background ? (this.load[k] ?? 0) : (g.onWorker[k] ?? 0);

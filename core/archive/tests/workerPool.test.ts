@@ -24,7 +24,12 @@ const EMPTY: SearchTask = {
   file: new Int32Array(0),
 };
 
-function emptyRun(count: number, seen: string[], tag: string, more: Partial<PoolRun<SearchTask, SearchUnitResult>> = {}): PoolRun<SearchTask, SearchUnitResult> {
+function emptyRun(
+  count: number,
+  seen: string[],
+  tag: string,
+  more: Partial<PoolRun<SearchTask, SearchUnitResult>> = {},
+): PoolRun<SearchTask, SearchUnitResult> {
   return { kind: SEARCH_KIND, count, task: () => EMPTY, onResult: (i) => void seen.push(`${tag}${i}`), ...more };
 }
 
@@ -86,9 +91,10 @@ test('a background run that fails or is cancelled beside a foreground run leaves
           seen.push(`f${i}`);
           if (i === 0) {
             // Both started while the foreground run is going; the second cancelled at once.
-            failing = pool
-              .run({ kind: 'no such kind', count: 4, task: () => ({}), onResult: () => {}, priority: 'background' })
-              .then(() => undefined, (e: Error) => e);
+            failing = pool.run({ kind: 'no such kind', count: 4, task: () => ({}), onResult: () => {}, priority: 'background' }).then(
+              () => undefined,
+              (e: Error) => e,
+            );
             cancelled = pool.run(emptyRun(20, seen, 'c', { priority: 'background', signal: stop.signal }));
             stop.abort();
           }

@@ -12,6 +12,7 @@ import { WorkerPool } from '../../archive/workerPool';
 import { searchText } from '../textSearch';
 import { SearchPreparation, prepareSearch, searchTextStreaming } from '../streamSearch';
 import type { TextSearchResult } from '../textSearch';
+import { SEARCH_KIND } from '../searchWorker';
 import type { TextMatch } from '../fileMatch';
 import { tempDir, writeTree } from '../../../test/support/fixtures';
 
@@ -40,6 +41,13 @@ function mount(): Mount {
   writeTree(root, tree);
   return Mount.open({ root });
 }
+
+/** Start the pool's workers and wait until both answer, so neither starts late in the test that follows. */
+async function boot(pool: WorkerPool): Promise<void> {
+  const none = { ...EMPTY_TASK, archive: new Int32Array(0), file: new Int32Array(0) };
+  await pool.run({ kind: SEARCH_KIND, count: pool.size, task: () => none, onResult: () => {}, inFlight: 1 });
+}
+const EMPTY_TASK = { query: 'x', isRegExp: false, matchCase: false, decoded: false, maxFileSize: 1, maxMatches: 1, archives: [], paths: [] };
 
 const line = (m: TextMatch): string => `${m.source}|${m.path}|${m.line}:${m.start}-${m.end}|${m.preview}`;
 
@@ -85,7 +93,8 @@ test('a search started during a preparation goes first: its first results before
   try {
     const one = searchText(m, { query: 'ranger' });
     const paths = m.distinctPaths();
-    const runBytes = 2048; // many runs
+    const runBytes = 256; // many runs
+    await boot(pool);
     let search: Promise<TextSearchResult> | undefined;
     let prepFiles = 0;
     const at = { start: -1, firstMatch: -1, prepFilesAtFirstMatch: -1 };
@@ -153,12 +162,21 @@ test('cancelling a search during a preparation stops every worker and ends the p
   let pool = new WorkerPool(workerFile, 2);
   try {
     // The search cancelled at its first match, while the preparation still has runs to send.
+    await boot(pool);
     const abort = new AbortController();
     let search: Promise<TextSearchResult> | undefined;
     const preparing = prepareSearch(m, paths, pool, false, undefined, {
       runBytes: 512,
       onProgress: () => {
-        search ??= searchTextStreaming(m, { query: 'ranger', paths, pool, runBytes: 512, signal: abort.signal, pause: async () => {}, onMatch: () => abort.abort() });
+        search ??= searchTextStreaming(m, {
+          query: 'ranger',
+          paths,
+          pool,
+          runBytes: 512,
+          signal: abort.signal,
+          pause: async () => {},
+          onMatch: () => abort.abort(),
+        });
       },
     });
     const prepared = await preparing;
@@ -166,9 +184,11 @@ test('cancelling a search during a preparation stops every worker and ends the p
     assert.deepEqual([r.cancelled, prepared.cancelled], [true, true]);
     assert.deepEqual([pool.started, pool.exited], [2, 2], 'every worker exited');
     await pool.terminate();
+    assert.equal(pool.exited, 2, 'none left to stop');
 
     // The preparation cancelled at the search's first match: the search goes on, on the same workers.
     pool = new WorkerPool(workerFile, 2);
+    await boot(pool);
     const stopPrep = new AbortController();
     let preparation: Promise<TextSearchResult> | undefined;
     const searching = searchTextStreaming(m, {
