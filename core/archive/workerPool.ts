@@ -12,9 +12,10 @@
  *
  * Foreground runs (the default) go one at a time, queued. A background run (`priority:
  * 'background'`, Find in Files preparing the workers' caches) starts at once beside them, but its
- * tasks go out one per worker and only while no foreground run has a task left to send: a search
- * arriving during a preparation waits at most for the preparation's task in progress on each
- * worker, and the preparation goes on after it, its tasks done not redone.
+ * tasks go out one per worker and only while no foreground run has a task left to send, and a
+ * background task in progress on a worker a foreground task is sent to is asked to end early
+ * (`backgroundShouldYield`, a flag shared with the worker): a search arriving during a preparation
+ * waits for the item in progress at most, and the preparation goes on after it, its tasks done not redone.
  *
  * Cancelling a foreground run terminates every worker at once, a task in progress included, and
  * the background runs going on end cancelled with it (their caches are gone with the workers);
@@ -24,7 +25,7 @@
  * the workers like a foreground run. A task's error fails its run; a foreground run's failure
  * terminates the workers, a background run's does not.
  */
-import { Worker } from 'node:worker_threads';
+import { Worker, isMainThread, workerData } from 'node:worker_threads';
 
 /** What travels to a worker: the handler's kind, the task's number (unique in the pool) and its description. */
 export interface PoolRequest {
@@ -42,6 +43,18 @@ export interface PoolAnswer {
 }
 
 export const POOL_WORKER_ROLE = 'arch06-pool-worker';
+
+/** In a pool worker: set by the pool while a foreground task waits behind this thread's background task. */
+const yieldFlag: Int32Array | undefined = isMainThread ? undefined : (workerData as { yieldFlag?: Int32Array } | undefined)?.yieldFlag;
+
+/**
+ * Whether the background task this thread runs should end now: a foreground task waits behind it.
+ * A background task that can end early (preparing caches, whose partial work still counts) checks
+ * this between its items; false on the calling thread and in foreground tasks' eyes alike.
+ */
+export function backgroundShouldYield(): boolean {
+  return yieldFlag !== undefined && Atomics.load(yieldFlag, 0) === 1;
+}
 
 const SENT = 1;
 const DONE = 2;
@@ -109,8 +122,11 @@ interface Going {
 /** A pool of `size` threads running `workerFile`; size 1 still uses one worker (callers run inline instead when they like). */
 export class WorkerPool {
   private workers: Worker[] = [];
-  /** Tasks in flight on each worker, every run's. */
+  /** Tasks in flight on each worker, every run's, and the background ones among them. */
   private load: number[] = [];
+  private backgroundLoad: number[] = [];
+  /** Each worker's yield flag (`backgroundShouldYield`), shared with it. */
+  private yieldFlags: Int32Array[] = [];
   private readonly owner = new Map<string, Int32Array>();
   /** Runs going on: the foreground one (at most one) first, then the background ones as they came. */
   private going: Going[] = [];
@@ -135,10 +151,13 @@ export class WorkerPool {
   ) {}
 
   private spawn(k: number): Worker {
-    const w = new Worker(this.workerFile, { workerData: { role: POOL_WORKER_ROLE } });
+    const flag = new Int32Array(new SharedArrayBuffer(4));
+    const w = new Worker(this.workerFile, { workerData: { role: POOL_WORKER_ROLE, yieldFlag: flag } });
     this.started++;
     this.workers[k] = w;
     this.load[k] = 0;
+    this.backgroundLoad[k] = 0;
+    this.yieldFlags[k] = flag;
     const live = (): boolean => this.workers[k] === w;
     w.on('exit', (code: number) => {
       this.exited++;
@@ -167,6 +186,8 @@ export class WorkerPool {
     const ws = this.workers;
     this.workers = [];
     this.load = [];
+    this.backgroundLoad = [];
+    this.yieldFlags = [];
     this.sent.clear();
     this.stopping = Promise.all([this.stopping, ...ws.map((w) => w.terminate())]).then(() => undefined);
     const stopped = this.stopping;
@@ -250,6 +271,8 @@ export class WorkerPool {
     this.load[k]--;
     const g = s.g;
     g.onWorker[k]--;
+    // The worker has no background task left to give way (one at a time goes out).
+    if (g.background && --this.backgroundLoad[k] === 0) Atomics.store(this.yieldFlags[k], 0, 0);
     this.heaps[k] = Math.max(this.heaps[k] ?? 0, a.heapBytes);
     if (g.settled) return this.pump(); // a cancelled background run's task: dropped
     if (a.error !== undefined) return g.end({ cancelled: false, stopped: false }, new Error(`${g.run.kind} worker ${k}: ${a.error}`));
@@ -328,6 +351,8 @@ export class WorkerPool {
     this.sent.set(id, { g, i, k });
     this.load[k]++;
     g.onWorker[k] = (g.onWorker[k] ?? 0) + 1;
+    if (g.background) this.backgroundLoad[k]++;
+    else if (this.backgroundLoad[k] > 0) Atomics.store(this.yieldFlags[k], 0, 1); // the background task in progress gives way
     this.tasksSent[g.background ? 'background' : 'foreground']++;
     const req: PoolRequest = { kind: g.run.kind, id, task: g.tasks[i] };
     w.postMessage(req);

@@ -12,7 +12,8 @@ import { WorkerPool } from '../../archive/workerPool';
 import { searchText } from '../textSearch';
 import { SearchPreparation, prepareSearch, searchTextStreaming } from '../streamSearch';
 import type { TextSearchResult } from '../textSearch';
-import { SEARCH_KIND } from '../searchWorker';
+import { SEARCH_KIND, SearchWorkerState } from '../searchWorker';
+import { archiveRef } from '../../archive/workerArchives';
 import type { TextMatch } from '../fileMatch';
 import { tempDir, writeTree } from '../../../test/support/fixtures';
 
@@ -263,6 +264,36 @@ test('a cancelled Find in Files on the pool stops every worker before it resolve
     assert.ok(matches < searchText(m, { query: 'ranger' }).matchCount);
   } finally {
     await pool.terminate();
+    m.close();
+  }
+});
+
+test('a preparing (warm) run gives way at the file where a foreground task waits; a search run never does', () => {
+  const m = mount();
+  try {
+    const src = m.sources.find((x) => archiveRef(x) !== undefined)!;
+    const names = src
+      .allPaths()
+      .map((path, index) => ({ path, index }))
+      .filter((e) => e.path.startsWith('docs\\'))
+      .slice(0, 6);
+    assert.equal(names.length, 6);
+    const task = {
+      ...EMPTY_TASK,
+      query: 'ranger',
+      maxFileSize: 1 << 20,
+      maxMatches: 1000,
+      archives: [archiveRef(src)!],
+      paths: names.map((e) => e.path),
+      archive: new Int32Array(6),
+      file: Int32Array.from(names.map((e) => e.index)),
+    };
+    let polls = 0;
+    const state = new SearchWorkerState(undefined, 1 << 20, () => ++polls > 2); // a foreground task waits from the third file on
+    assert.equal(state.run({ ...task, warm: true }, [src]).included, 2, 'the warm run ended before its third file');
+    const searched = state.run(task, [src]);
+    assert.deepEqual([searched.included, searched.searched], [6, 6], 'a search run reads every file whatever the flag');
+  } finally {
     m.close();
   }
 });
