@@ -197,13 +197,13 @@ async function main(): Promise<void> {
   rows.push([`the pool: ${jobs} workers; each worker's heap at most`, heaps, '']);
   rows.push([
     `workers prepared once the mount is listed (archives opened, texts decoded; beside the member listing)`,
-    `done ${ms(preparedBy)} after the paths were listed; ${preparedAtFirst < 0 ? 'before the first search' : `${preparedAtFirst.toLocaleString('en')} of ${paths.length.toLocaleString('en')} files handed on when the first search started`}`,
+    `done ${ms(preparedBy)} after the paths were listed; ${preparedAtFirst < 0 ? 'before the first search' : `${preparedAtFirst.toLocaleString('en')} of the ${r.filesSearched.toLocaleString('en')} searchable files handed on when the first search started`}`,
     '',
   ]);
   rows.push([`first search of the session on workers started by it (not prepared): first result / all (CPU, all threads)`, times([cold]), '']);
   rows.push([
     `first search of the session during the preparation, as early as it can come (once the preparation has handed on its first run; fresh workers): first result / all (CPU)`,
-    `${times([duringPrep])}; ${earlyPrepared.toLocaleString('en')} of ${paths.length.toLocaleString('en')} files handed on by the preparation when it started`,
+    `${times([duringPrep])}; the preparation had handed on ${earlyPrepared.toLocaleString('en')} of the ${r.filesSearched.toLocaleString('en')} searchable files when it started`,
     'first result ≤ 200 ms, all ≤ 2 s',
   ]);
   rows.push([
