@@ -25,7 +25,7 @@ import { HashNames } from './hashNames';
 import { TexturePathHover } from './hovers/texturePathHover';
 import { DecodePool } from '../core/image/node';
 import { WorkPool } from './workPool';
-import { prepareSearch } from '../core/search';
+import { SearchPreparation } from '../core/search';
 import { MeshEditorProvider } from './editors/meshEditor';
 import { TextureEditorProvider } from './editors/textureEditor';
 import { BundleEditorProvider } from './editors/bundleEditor';
@@ -52,13 +52,14 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   // One decode pool for the editors: large texture levels are decoded off the host's thread.
   // One worker pool for whole-game work (Find in Files, extracting a folder), sized by arch06.workers.
   const workers = new WorkPool(context.extensionPath);
-  // Once a mount is listed, the workers open its archives and decode its texts in the background:
-  // the first Find in Files of the session then runs as fast as later ones.
+  // Once a mount is listed, the workers open its archives and decode its texts in the background
+  // (a search arriving meanwhile goes first): later searches then find the texts decoded. A new
+  // mount cancels the previous mount's preparation.
+  const preparation = new SearchPreparation();
   const prepare = service.onDidChange((m) => {
-    const pool = m && workers.get();
     const decoded = vscode.workspace.getConfiguration('arch06').get<boolean>('findInFiles.decodedViews', false);
-    if (m && pool)
-      void prepareSearch(m, service.distinctPaths(m), pool, decoded).catch((e) => service.log(`Find in Files: preparing the workers failed: ${String(e)}`));
+    preparation.start(m, () => service.distinctPaths(m!), m && workers.get(), decoded);
+    void preparation.going?.catch((e) => service.log(`Find in Files: preparing the workers failed: ${String(e)}`));
   });
   const pool = new DecodePool({ workerFile: path.join(context.extensionPath, 'dist', 'nodeDecodeWorker.js') });
   // The active mods are read before the first mount: the overlay is part of it.
@@ -82,6 +83,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     { dispose: () => void pool.dispose() },
     workers,
     prepare,
+    preparation,
     service,
     fileSystem.register(),
     vscode.window.registerTreeDataProvider('arch06.searchOrder', new SearchOrderView(service)),

@@ -1,6 +1,7 @@
 /**
  * The extension host's one worker pool for whole-game work (core/archive/workerPool.ts, entry
- * dist/poolWorker.js): Find in Files and folder extraction run on it. Sized by the setting
+ * dist/poolWorker.js): Find in Files and folder extraction run on it, and the search texts are
+ * prepared on it in the background once a mount is listed (a search or an extraction goes first). Sized by the setting
  * `arch06.workers` (0: the machine's cores); 1 means the host's own thread, no pool. Made on first
  * use, remade when the setting changes, stopped with the extension.
  */

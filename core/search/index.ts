@@ -2,7 +2,7 @@
 export { FuzzyIndex } from './fuzzy';
 export type { FuzzyMatch } from './fuzzy';
 export { describeSearch, searchText } from './textSearch';
-export { prepareSearch, searchTextStreaming } from './streamSearch';
+export { SearchPreparation, prepareSearch, searchTextStreaming } from './streamSearch';
 export type { StreamingOptions } from './streamSearch';
 export type { TextMatch, TextSearchOptions, TextSearchResult, TextView } from './textSearch';
 export { planFile } from './fileText';

@@ -11,6 +11,7 @@
 import { isArch06Error } from '../errors';
 import type { Source } from '../archive/source';
 import type { ArchiveRef, WorkerArchives } from '../archive/workerArchives';
+import { backgroundShouldYield } from '../archive/workerPool';
 import { type TextView, SNIFF_BYTES, NUL_REASON, planFile, textOf } from './fileText';
 import { type TextMatch, eachMatch } from './fileMatch';
 import { makeMatcher } from './lineMatch';
@@ -25,7 +26,10 @@ export interface SearchTask {
   maxFileSize: number;
   /** Matches past this many in the run are not needed (the calling thread's limit). */
   maxMatches: number;
-  /** Only decode the texts into the cache (`prepareSearch`): nothing is matched. */
+  /**
+   * Only decode the texts into the cache (`prepareSearch`): nothing is matched, and the run ends
+   * early when a foreground task waits (`backgroundShouldYield`): a search reads what is left.
+   */
   warm?: boolean;
   archives: ArchiveRef[];
   /** The files: their paths, and for each its archive (an index into `archives`) and entry number. */
@@ -60,6 +64,8 @@ export class SearchWorkerState {
   constructor(
     private readonly archives: WorkerArchives | undefined,
     private readonly cacheChars = SEARCH_CACHE_CHARS,
+    /** Polled before each file of a `warm` run: true ends the run there. */
+    private readonly shouldYield: () => boolean = backgroundShouldYield,
   ) {}
 
   /** Search a run of files; `here` gives the calling thread's own sources instead of opening `task.archives`. */
@@ -86,6 +92,7 @@ export class SearchWorkerState {
       }
     });
     for (let i = 0; i < task.paths.length; i++) {
+      if (task.warm && this.shouldYield()) break;
       const path = task.paths[i];
       out.included++;
       const src = opened[task.archive[i]];

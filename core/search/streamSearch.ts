@@ -32,7 +32,7 @@ export interface StreamingOptions extends TextSearchOptions {
   signal?: AbortSignal;
   /** Bytes of file in one task on the pool (default 1 MiB; the first task 1/16 of it). */
   runBytes?: number;
-  /** Preparing the pool (`prepareSearch`): every task handed out at the start, texts decoded, nothing matched. */
+  /** Preparing the pool (`prepareSearch`): a background run on the pool, texts decoded, nothing matched. */
   prepare?: boolean;
 }
 
@@ -146,20 +146,22 @@ function fileSize(mount: Mount, source: number, file: number): number {
 
 const TASK_DEFAULTS = { query: '', isRegExp: false, matchCase: false, decoded: false, maxFileSize: 16 << 20, maxMatches: 10_000 };
 
+const NOTHING_SEARCHED: SearchUnitResult = {
+  included: 0,
+  searched: 0,
+  searchedAs: { text: 0, script: 0, decoded: 0 },
+  binary: [],
+  skipped: [],
+  matches: [],
+  matchesPerFile: [],
+};
+
 async function searchOnPool(mount: Mount, paths: readonly string[], options: StreamingOptions, s: TextSearch, pool: WorkerPool): Promise<void> {
   const decoded = options.decoded ?? false;
   const plan = planSearch(mount, paths, options.include, decoded, options.runBytes ?? RUN_BYTES);
   const r = s.result;
   r.filesTotal += paths.length;
-  s.absorb({
-    included: plan.unreadCount,
-    searched: 0,
-    searchedAs: { text: 0, script: 0, decoded: 0 },
-    binary: plan.unread,
-    skipped: [],
-    matches: [],
-    matchesPerFile: [],
-  });
+  s.absorb({ ...NOTHING_SEARCHED, included: plan.unreadCount, binary: plan.unread });
   const asked = {
     query: options.query,
     isRegExp: options.isRegExp ?? false,
@@ -174,12 +176,14 @@ async function searchOnPool(mount: Mount, paths: readonly string[], options: Str
     kind: SEARCH_KIND,
     count: plan.runs.length,
     task: (i) => (plan.here[i] ? undefined : { ...plan.runs[i], ...asked, ...(options.prepare ? { warm: true } : {}) }),
-    runHere: (i) => {
-      return local.run(
-        { ...plan.runs[i], ...asked },
-        plan.sources[i].map((k) => mount.sources[k]),
-      );
-    },
+    // The calling thread keeps no texts: preparing has nothing to do there.
+    runHere: (i) =>
+      options.prepare
+        ? { ...NOTHING_SEARCHED, included: plan.runs[i].paths.length, matchesPerFile: [] }
+        : local.run(
+            { ...plan.runs[i], ...asked },
+            plan.sources[i].map((k) => mount.sources[k]),
+          ),
     onResult: (i, u) => {
       s.absorb(u);
       done += plan.runs[i].paths.length;
@@ -189,25 +193,61 @@ async function searchOnPool(mount: Mount, paths: readonly string[], options: Str
     isCancelled: options.isCancelled,
     signal: options.signal,
     affinity: `search ${plan.id}`,
-    ...(options.prepare ? { inFlight: Infinity } : {}),
+    ...(options.prepare ? { priority: 'background' as const } : {}),
   });
   if (outcome.cancelled) r.cancelled = true;
 }
 
 /**
  * Fill the pool's text caches for searches of every file (no include) of `mount`, in the
- * background: a search that cannot match, run as a real one would be, so the first search the user
- * makes finds the texts decoded and each run on the worker that holds them.
+ * background: a search that cannot match, run as a real one would be (the same runs, so each later
+ * search's run goes to the worker that holds its texts), as a background run on the pool: a search
+ * arriving meanwhile goes first, and the preparation goes on after it. Resolves with the
+ * preparation's counts (`cancelled` when aborted, or ended by a cancelled search).
  */
-export async function prepareSearch(mount: Mount, paths: readonly string[], pool: WorkerPool, decoded = false, signal?: AbortSignal): Promise<void> {
-  await searchTextStreaming(mount, {
+export async function prepareSearch(
+  mount: Mount,
+  paths: readonly string[],
+  pool: WorkerPool,
+  decoded = false,
+  signal?: AbortSignal,
+  more: { runBytes?: number; onProgress?: (done: number, total: number) => void } = {},
+): Promise<TextSearchResult> {
+  return searchTextStreaming(mount, {
     query: '(?!)',
     isRegExp: true,
     decoded,
     paths,
     pool,
     keepMatches: false,
+    prepare: true,
     pause: async () => {},
+    ...more,
     ...(signal ? { signal } : {}),
   });
+}
+
+/**
+ * The front end's one preparation at a time: preparing a new mount (or none) cancels the previous
+ * one, whose workers are then terminated unless a search is running on them (their caches hold
+ * the old mount's texts, which the new one cannot use).
+ */
+export class SearchPreparation {
+  private abort: AbortController | undefined;
+  /** The preparation going on or last done (tests await it). */
+  going: Promise<TextSearchResult> | undefined;
+
+  /** Cancel the previous preparation; prepare `mount` on `pool` when both are given. */
+  start(mount: Mount | undefined, paths: () => readonly string[], pool: WorkerPool | undefined, decoded = false): void {
+    this.abort?.abort();
+    this.abort = undefined;
+    this.going = undefined;
+    if (!mount || !pool) return;
+    const abort = (this.abort = new AbortController());
+    this.going = prepareSearch(mount, paths(), pool, decoded, abort.signal);
+  }
+
+  dispose(): void {
+    this.abort?.abort();
+  }
 }
