@@ -51,6 +51,11 @@ export interface SearchUnitResult {
   matchesPerFile: number[];
 }
 
+/** A result with nothing searched yet (a run starts from it; a run not searched is it). */
+export function nothingSearched(): SearchUnitResult {
+  return { included: 0, searched: 0, searchedAs: { text: 0, script: 0, decoded: 0 }, binary: [], skipped: [], matches: [], matchesPerFile: [] };
+}
+
 /** A file's searchable text as had once, or why it has none. */
 type Had = { text: string; view: TextView } | { binary: string };
 
@@ -71,15 +76,7 @@ export class SearchWorkerState {
   /** Search a run of files; `here` gives the calling thread's own sources instead of opening `task.archives`. */
   run(task: SearchTask, here?: readonly Source[]): SearchUnitResult {
     const matcher = makeMatcher(task.query, task.isRegExp, task.matchCase);
-    const out: SearchUnitResult = {
-      included: 0,
-      searched: 0,
-      searchedAs: { text: 0, script: 0, decoded: 0 },
-      binary: [],
-      skipped: [],
-      matches: [],
-      matchesPerFile: [],
-    };
+    const out = nothingSearched();
     const binary = new Map<string, number>();
     const opened = task.archives.map((a, k): Source | Error => {
       if (here) return here[k];

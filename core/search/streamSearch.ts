@@ -13,7 +13,7 @@ import { type ArchiveRef, archiveRef } from '../archive/workerArchives';
 import type { WorkerPool } from '../archive/workerPool';
 import { globToRegExp } from './glob';
 import { planFile } from './fileText';
-import { SEARCH_KIND, type SearchTask, SearchWorkerState, type SearchUnitResult } from './searchWorker';
+import { SEARCH_KIND, type SearchTask, SearchWorkerState, type SearchUnitResult, nothingSearched } from './searchWorker';
 import { TextSearch, type TextSearchOptions, type TextSearchResult } from './textSearch';
 
 export interface StreamingOptions extends TextSearchOptions {
@@ -146,22 +146,12 @@ function fileSize(mount: Mount, source: number, file: number): number {
 
 const TASK_DEFAULTS = { query: '', isRegExp: false, matchCase: false, decoded: false, maxFileSize: 16 << 20, maxMatches: 10_000 };
 
-const NOTHING_SEARCHED: SearchUnitResult = {
-  included: 0,
-  searched: 0,
-  searchedAs: { text: 0, script: 0, decoded: 0 },
-  binary: [],
-  skipped: [],
-  matches: [],
-  matchesPerFile: [],
-};
-
 async function searchOnPool(mount: Mount, paths: readonly string[], options: StreamingOptions, s: TextSearch, pool: WorkerPool): Promise<void> {
   const decoded = options.decoded ?? false;
   const plan = planSearch(mount, paths, options.include, decoded, options.runBytes ?? RUN_BYTES);
   const r = s.result;
   r.filesTotal += paths.length;
-  s.absorb({ ...NOTHING_SEARCHED, included: plan.unreadCount, binary: plan.unread });
+  s.absorb({ ...nothingSearched(), included: plan.unreadCount, binary: plan.unread });
   const asked = {
     query: options.query,
     isRegExp: options.isRegExp ?? false,
@@ -179,7 +169,7 @@ async function searchOnPool(mount: Mount, paths: readonly string[], options: Str
     // The calling thread keeps no texts: preparing has nothing to do there.
     runHere: (i) =>
       options.prepare
-        ? { ...NOTHING_SEARCHED, included: plan.runs[i].paths.length, matchesPerFile: [] }
+        ? { ...nothingSearched(), included: plan.runs[i].paths.length }
         : local.run(
             { ...plan.runs[i], ...asked },
             plan.sources[i].map((k) => mount.sources[k]),
