@@ -94,7 +94,9 @@ function planRuns(mount: Mount, plan: IndexPlan, runBytes: number): Run[] {
  * options' `isCancelled` or `signal`), every worker is terminated before this resolves.
  */
 export async function buildIndexParallel(mount: Mount, options: PoolIndexOptions): Promise<ScriptIndex> {
-  const { index, plan } = ScriptIndex.start(mount, options);
+  // An abort stops the taking at once, mid-run too (the pool terminates the workers).
+  const isCancelled = (): boolean => options.isCancelled?.() === true || options.signal?.aborted === true;
+  const { index, plan } = ScriptIndex.start(mount, { ...options, isCancelled });
   const runs = planRuns(mount, plan, options.runBytes ?? RUN_BYTES);
   const outcome = await options.pool.run<IndexTask, FileRead[]>({
     kind: INDEX_KIND,
