@@ -32,9 +32,20 @@ export interface RegistryRead {
   coverage: Uint32Array;
   rowCount: number;
   /** The names it spells (hash dictionary candidates). */
-  objectNames: string[];
-  bindingNames: string[];
+  objectNames: NameList;
+  bindingNames: NameList;
 }
+
+/**
+ * Names joined by newlines when none is empty or holds one (a million names cross threads as one
+ * string, far cheaper than a million strings), else the list itself.
+ */
+export type NameList = string | string[];
+
+const packNames = (names: string[]): NameList => (names.every((n) => n !== '' && !n.includes('\n')) ? names.join('\n') : names);
+
+/** The names of a `NameList`, in order. */
+export const namesOf = (list: NameList): string[] => (typeof list !== 'string' ? list : list === '' ? [] : list.split('\n'));
 
 /** What one file gave: its reading, or why it could not be read or parsed. */
 export type FileRead = { script: ScriptRead } | { registry: RegistryRead } | { failure: string };
@@ -62,8 +73,8 @@ export function readIndexedFile(kind: IndexedKind, path: string, bytes: () => Ui
         records: resolved.records,
         coverage: resolved.coverage,
         rowCount: resolved.rowCount,
-        objectNames: names.objects,
-        bindingNames: names.bindings,
+        objectNames: packNames(names.objects),
+        bindingNames: packNames(names.bindings),
       },
     };
   } catch (e) {

@@ -19,7 +19,7 @@ import { parseScript } from '../formats/script';
 import { bindableMap, scriptDefinitions } from '../havokScript';
 import { type AnalysedScript, analyseScript } from './analysis';
 import { checkIndexSnapshot } from './snapshotShape';
-import { type FileRead, type IndexSink, IndexPlan, type RegistryRead, type ScriptRead, readIndexedFile } from './indexRead';
+import { type FileRead, type IndexSink, IndexPlan, type NameList, type RegistryRead, type ScriptRead, namesOf, readIndexedFile } from './indexRead';
 import type { BindingProblem, BindingSite, IndexSnapshot, IndexedScript, ScriptIndexOptions, ServedCopy } from './types';
 
 export type { BindingProblem, BindingSite, IndexSnapshot, IndexedScript, ScriptIndexOptions, ServedCopy } from './types';
@@ -86,6 +86,8 @@ export class ScriptIndex implements IndexSink {
   private readonly bindingNameSet = new Set<string>();
   /** A snapshot's names, split on first use. */
   private namesJoined: { objects: string; bindings: string } | undefined;
+  /** The registries' names as read, added to the sets on first use (in registry order, so the sets' order is the files'). */
+  private readonly namesRead: { objects: NameList; bindings: NameList }[] = [];
   registries = 0;
   cancelled = false;
   /** Why files were left out to stay under a memory ceiling (they are in `skipped`), if they were. */
@@ -219,6 +221,11 @@ export class ScriptIndex implements IndexSink {
       for (const n of this.namesJoined.bindings.split('\n')) if (n) this.bindingNameSet.add(n);
       this.namesJoined = undefined;
     }
+    for (const r of this.namesRead) {
+      for (const n of namesOf(r.objects)) this.objectNameSet.add(n);
+      for (const n of namesOf(r.bindings)) this.bindingNameSet.add(n);
+    }
+    this.namesRead.length = 0;
     return { objects: this.objectNameSet, bindings: this.bindingNameSet };
   }
 
@@ -287,8 +294,7 @@ export class ScriptIndex implements IndexSink {
     this.registries++;
     const scriptPath = ownScriptPath(copy.path);
     const script = this.script(scriptPath);
-    for (const n of read.objectNames) this.objectNameSet.add(n);
-    for (const n of read.bindingNames) this.bindingNameSet.add(n);
+    this.namesRead.push({ objects: read.objectNames, bindings: read.bindingNames });
     if (!read.bound) return;
     const bindings: RegistryBindings = {
       registry: copy,
