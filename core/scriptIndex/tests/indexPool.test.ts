@@ -8,6 +8,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { Mount } from '../../archive';
+import { writeRegistry } from '../../formats/registry';
 import { WorkerPool } from '../../archive/workerPool';
 import { mountSample } from '../../../test/support/sampleMount';
 import { mountRealPatch, realPatch } from '../../../test/support/realLayers';
@@ -31,6 +32,9 @@ function sampleWithLoose(): Mount {
   m.close();
   fs.writeFileSync(path.join(root, 'Game', 'loose_extra.scripts'), 'function LooseThing()\n  return 1\nend\n');
   fs.writeFileSync(path.join(root, 'Game', 'broken.objres'), 'OBJR not really');
+  // Names that cannot be joined by newlines: sent as a list.
+  const odd = [{ className: 'ScriptRelay', name: 'Line\nBreak.SR' }];
+  fs.writeFileSync(path.join(root, 'Game', 'odd.objres'), writeRegistry({ scriptPath: 'odd.scripts', hash: 1, objects: odd, bindings: [], groups: [] }));
   return Mount.open({ root });
 }
 
@@ -63,6 +67,7 @@ test('sample install: 1, 2 and 3 workers give the one-thread index (a loose fold
       one.failures.some((f) => f.path === 'broken.objres'),
       'the broken registry is a failure',
     );
+    assert.ok(one.registryNames().objects.has('Line\nBreak.SR'), 'a name holding a newline is one name');
     assert.ok(one.registries > 0 && one.scripts().length > 2, 'the fixture has scripts and registries');
     await sameOn(m, {}, 'sample');
     const limited = await sameOn(m, { maxScriptBytes: 64, maxRegistryBytes: 1000 }, 'sample, small size limits');
