@@ -41,6 +41,22 @@ async function main(): Promise<void> {
       else if (jobs === 2 && took < best.two) Object.assign(best, { two: took, twoCpu: cpuMs });
     }
   }
+  // Cancel in the middle of a build: from the abort to every worker exited (the build resolved).
+  const abort = new AbortController();
+  let abortedAt = 0;
+  const exitedBefore = pool.exited;
+  const cancelled = await buildIndexParallel(m, {
+    pool,
+    signal: abort.signal,
+    onProgress: (done, total) => {
+      if (done === Math.floor(total / 2)) {
+        abortedAt = performance.now();
+        abort.abort();
+      }
+    },
+  });
+  const cancelMs = performance.now() - abortedAt;
+  const cancelNote = `cancelled half-way: ${cancelled.cancelled ? 'said so' : 'NOT CANCELLED'}, ${pool.exited - exitedBefore} workers exited ${cancelMs.toFixed(1)} ms after the abort`;
   const heaps = pool.heaps.map((h) => `${(h / 2 ** 20).toFixed(0)} MB`).join(' / ');
   await pool.terminate();
   m.close();
@@ -56,6 +72,8 @@ async function main(): Promise<void> {
       `| one thread (best of 3) | ${ms(best.one)} | ${ms(best.oneCpu)} | |`,
       `| 2 workers, the first build (starting them) | ${ms(best.first)} | | ${(best.one / best.first).toFixed(2)}× |`,
       `| 2 workers, later builds (best of 2) | ${ms(best.two)} | ${ms(best.twoCpu)} | **${(best.one / best.two).toFixed(2)}×** |`,
+      '',
+      cancelNote,
       '',
     ].join('\n') + '\n',
   );
