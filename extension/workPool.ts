@@ -2,7 +2,8 @@
  * The extension host's one worker pool for whole-game work (core/archive/workerPool.ts, entry
  * dist/poolWorker.js): Find in Files and folder extraction run on it. Sized by the setting
  * `arch06.workers` (0: the machine's cores); 1 means the host's own thread, no pool. Made on first
- * use, remade when the setting changes, stopped with the extension.
+ * use, remade when the setting changes, stopped with the extension. The language server, a process
+ * of its own, gets the same setting and keeps its own pool for its cold index (server/session.ts).
  */
 import * as os from 'node:os';
 import * as path from 'node:path';
