@@ -8,7 +8,8 @@
  * Which copy counts (servedCopies.ts): a loose entry before the copy a bundle's container embeds
  * (the patch rule), as `resolveBundle` serves members; among loose copies, the search order's winner.
  *
- * Built once per mount, bounded: a script larger than `maxScriptBytes` is listed as skipped, and
+ * Built once per mount, here (`build`) or across the worker pool (./indexPool.ts: the files read
+ * by workers, taken here in the same order, so the same index), bounded: a script larger than `maxScriptBytes` is listed as skipped, and
  * every read failure is recorded on the index, never thrown.
  */
 import { type Mount, readBundleMember, resolveBundle, toGamePath } from '../archive';
