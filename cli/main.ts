@@ -64,7 +64,7 @@ mods (a folder with arch06-mod.json and the mod's files at their game paths):
                                       x64/arch06-mods.archcfg (start the game with -archcfg arch06-mods.archcfg)
                                       or, with --list default --yes, to default.archcfg (backup first); shows the diff
   uninstall <root> <name> [--list default|mods]   take the mod's line out again: the list byte for byte as before
-  check   <root> [--mod DIR]          what the engine would do that the mod did not mean: size mismatches,
+  check   <root> [--mod DIR] [--jobs N]   what the engine would do that the mod did not mean: size mismatches,
                                       unindexed new files, shadowed copies, string keys, lost bound functions;
                                       exit 1 when it finds problems
 

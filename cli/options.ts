@@ -109,5 +109,6 @@ export const COMMAND_OPTIONS: Readonly<Record<string, OptionTable>> = {
     ...MOUNT_OPTIONS,
     mod: { type: 'string', value: 'DIR', help: 'check this mod folder, overlaid at its position, instead of the installed mods' },
     json,
+    jobs,
   },
 };
