@@ -16,24 +16,14 @@ import * as path from 'node:path';
 import * as v8 from 'node:v8';
 import * as vm from 'node:vm';
 import { Mount, readBundleMember, resolveBundle } from '../core/archive';
-import { LtarWriter } from '../core/formats/archive';
-import { parseObjr, writeObjr, writeRegistry } from '../core/formats/registry';
-import { parseScript, writeScri } from '../core/formats/script';
+import { parseScript } from '../core/formats/script';
 import { parseHavokScript } from '../core/havokScript';
 import { completion } from '../server/analysis/completion';
 import { definition } from '../server/analysis/navigation';
 import { hover } from '../server/analysis/hover';
 import { ScriptWorkspace } from '../server/analysis/workspace';
 import { mountRealPatch, realLayerStem, realPatch } from '../test/support/realLayers';
-
-const dataDir = path.resolve(__dirname, '..', '..', 'bench-data', 'lsp');
-const VERSION = '1';
-const LAYERS = 1310;
-const FOURTEEN_BLOCKS = 724;
-const OBJECTS = 1_250_000;
-const ARCHIVES = 10;
-const FUNCTIONS_PER_LAYER = 20;
-const BOUND_PER_LAYER = 80;
+import { OBJECTS, ensureLspInstall, rng } from './lspInstall';
 
 const ms = (x: number): string => (x < 10 ? x.toFixed(2) : x.toFixed(0)) + ' ms';
 const time = (f: () => void): number => {
@@ -42,108 +32,6 @@ const time = (f: () => void): number => {
   return performance.now() - t;
 };
 const pct = (xs: number[], p: number): number => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * p))];
-
-function rng(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-const CLASSES = [
-  'ScriptRelay',
-  'ScriptObject',
-  'QuestRelay',
-  'StartupCommand',
-  'AISpawnerAmbientSet',
-  'Group',
-  'AINodeRoute',
-  'StaticMesh',
-  'PointLight',
-  'SoundEmitter',
-];
-
-/** A layer's script in the retail files' shape: prototypes, then a section table of bound functions. */
-function layerScript(layer: number, functions: string[]): string {
-  const lines = [
-    '-- SCRIPTOBJECT PROTOTYPES (search for IMPLEMENTATION to get to the actual code)',
-    '',
-    `hstructure _layer${layer}_SO_meta`,
-    '\t__index : table',
-    '\tInit : ifunction',
-    'end',
-    '',
-    '-- IMPLEMENTATION',
-    `local section_${layer.toString(16)} = {`,
-  ];
-  for (const f of functions) {
-    lines.push(
-      `-- Relay.Script1 (prefabs\\gameplay\\layer${layer}.prefab06c)`,
-      `${f} = function (self, threadId, scriptId)`,
-      '\tlocal Instance = scriptId.Instance',
-    );
-    lines.push('\tlocal SR = ScriptRelay.Create( scriptId, "SR"  )');
-    for (let k = 0; k < 8; k++)
-      lines.push(
-        `\t\tif (SR ~= GameBase.None and not System:IsDayTime()) then`,
-        `\t\t\tLithThreadSleep( threadId, ${k} )`,
-        `\t\t\tGameConsole:ChannelDebug(DBOutputChannel.Design, "UI_Layer${layer}_${k}")`,
-        '\t\tend',
-      );
-    lines.push('end,');
-  }
-  lines.push('}', `_G.loadedresource = section_${layer.toString(16)}`, '');
-  return lines.join('\n');
-}
-
-function generate(): void {
-  fs.rmSync(dataDir, { recursive: true, force: true });
-  fs.mkdirSync(path.join(dataDir, 'x64'), { recursive: true });
-  const r = rng(1310);
-  const writers = [...Array(ARCHIVES)].map(() => new LtarWriter());
-  const perLayer = Math.floor(OBJECTS / LAYERS);
-  let extra = OBJECTS - perLayer * LAYERS;
-  for (let l = 0; l < LAYERS; l++) {
-    const stem = `worlds\\retail\\region${l % 12}\\layers\\layer_${String(l).padStart(4, '0')}`;
-    const scriptPath = `${stem}.scripts`;
-    const functions = [...Array(FUNCTIONS_PER_LAYER)].map((_, i) => `_layer${l}_SR_Script1_${(l * 31 + i).toString(16).padStart(8, '0')}`);
-    const n = perLayer + (extra-- > 0 ? 1 : 0);
-    const objects = [...Array(n)].map((_, i) => ({
-      className: CLASSES[Math.floor(r() * CLASSES.length)],
-      name: `Obj_${l}_${i}.SR`,
-      group: i % 7 === 0 ? `Group_${l}_${i % 50}` : null,
-      position: [r() * 1e4, r() * 1e3, r() * 1e4] as [number, number, number],
-      templateId: Math.floor(r() * 2 ** 32),
-    }));
-    const bindings = objects
-      .slice(0, BOUND_PER_LAYER)
-      .map((o, i) => ({ name: o.name, bindings: [{ event: 'Script1', function: functions[i % functions.length] }] }));
-    let reg = writeRegistry({ scriptPath, hash: l, objects, bindings, groups: [] });
-    if (l < FOURTEEN_BLOCKS) {
-      // Five more opaque blocks: 14 in all, as 724 of the game's registries have.
-      const parsed = parseObjr(reg, stem);
-      const blocks = parsed.blocks.map((b) => ({ nameHash: b.nameHash, payload: reg.subarray(b.offset, b.offset + b.size) }));
-      for (let k = 0; k < 5; k++) blocks.splice(3, 0, { nameHash: 0x10000 + k, payload: new Uint8Array(64 + k * 16) });
-      reg = writeObjr(blocks, l);
-    }
-    const w = writers[l % ARCHIVES];
-    w.addBytes(`${stem}.objres`, reg);
-    w.addBytes(scriptPath, writeScri(layerScript(l, functions)));
-  }
-  const cfg = ['; synthetic language-server install'];
-  writers.forEach((w, i) => {
-    const file = path.join(dataDir, `Layers_${i}.arch06`);
-    fs.writeFileSync(file, '');
-    for (const part of w.build()) fs.appendFileSync(file, part);
-    cfg.push(`..\\Layers_${i}.arch06`);
-  });
-  fs.writeFileSync(path.join(dataDir, 'x64', 'default.archcfg'), cfg.join('\r\n') + '\r\n');
-  fs.writeFileSync(path.join(dataDir, '.version'), VERSION);
-}
 
 function heapNow(gc: () => void): number {
   gc();
@@ -177,10 +65,7 @@ async function main(): Promise<void> {
     ]);
   } else rows.push(['parse the real island script', 'skipped', realPatch.skip, '≤ 30 ms']);
 
-  if (!fs.existsSync(path.join(dataDir, '.version')) || fs.readFileSync(path.join(dataDir, '.version'), 'utf8') !== VERSION) {
-    const t = time(generate);
-    process.stdout.write(`language-server bench: generated bench-data/lsp in ${(t / 1000).toFixed(1)} s\n`);
-  }
+  const dataDir = ensureLspInstall();
 
   // 2. Cold index against reading the same entries.
   const read = time(() => {

@@ -49,7 +49,7 @@ usage: arch06 <command> [arguments] [--json]     (arch06 <command> --help: one c
                                       a .inst (PRFB) or .wldmsh (MESH): its structure, located tables (uncertain) and LODs
   mesh-file <file.mesh|file.skel|file.inst|file.wldmsh> [--skel FILE] [--glb OUT]   the same for a file on disk
   dump    <root> <path> [--source S]  decoded structure of a .bndl/.embb, .strdb, .objres or .scripts (also x.bndl [bundle]\\member)
-  scripts <root> <path>              a script's functions and hmake objects (1-based lines), the objects the
+  scripts <root> <path> [--jobs N]   a script's functions and hmake objects (1-based lines), the objects the
                                       registries bind to each (the copy in effect), its problems
   search  <root> <text> [--regex] [--include GLOB] [--decoded]   Find in Files: every file's text (scripts'
                                       source after their SCRI header, bundle members too) as path:line:column: text
@@ -64,7 +64,7 @@ mods (a folder with arch06-mod.json and the mod's files at their game paths):
                                       x64/arch06-mods.archcfg (start the game with -archcfg arch06-mods.archcfg)
                                       or, with --list default --yes, to default.archcfg (backup first); shows the diff
   uninstall <root> <name> [--list default|mods]   take the mod's line out again: the list byte for byte as before
-  check   <root> [--mod DIR]          what the engine would do that the mod did not mean: size mismatches,
+  check   <root> [--mod DIR] [--jobs N]   what the engine would do that the mod did not mean: size mismatches,
                                       unindexed new files, shadowed copies, string keys, lost bound functions;
                                       exit 1 when it finds problems
 

@@ -74,7 +74,7 @@ export const COMMAND_OPTIONS: Readonly<Record<string, OptionTable>> = {
   mesh: { ...MOUNT_OPTIONS, source, skel: { type: 'string', value: 'GAMEPATH', help: 'the skeleton to name the bones with' }, glb, json },
   'mesh-file': { skel: { type: 'string', value: 'FILE', help: 'the skeleton file to name the bones with' }, glb, json },
   dump: { ...MOUNT_OPTIONS, source, json },
-  scripts: { ...MOUNT_OPTIONS, json },
+  scripts: { ...MOUNT_OPTIONS, json, jobs },
   search: {
     ...MOUNT_OPTIONS,
     regex: { type: 'boolean', help: '<text> is a regular expression (JavaScript syntax, matched within one line)' },
@@ -109,5 +109,6 @@ export const COMMAND_OPTIONS: Readonly<Record<string, OptionTable>> = {
     ...MOUNT_OPTIONS,
     mod: { type: 'string', value: 'DIR', help: 'check this mod folder, overlaid at its position, instead of the installed mods' },
     json,
+    jobs,
   },
 };

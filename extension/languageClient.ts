@@ -47,6 +47,8 @@ function serverSettings(context: vscode.ExtensionContext, service: MountService)
     dictionaryFiles: files,
     inlayHints: c.get<boolean>('hashInlayHints', false),
     maxMemoryMB: maxMemoryMB(),
+    // The cold index's threads, as the host's pool is sized (0: the cores; 1: the server's own thread).
+    workers: c.get<number>('workers', 0),
   };
 }
 
@@ -92,7 +94,8 @@ export function startLanguageClient(context: vscode.ExtensionContext, service: M
     service.onDidChange(update),
     service.onDidChange(() => modWatch.follow()),
     vscode.workspace.onDidChangeConfiguration((e) => {
-      if (e.affectsConfiguration('arch06.hashDictionaries') || e.affectsConfiguration('arch06.hashInlayHints')) update();
+      if (e.affectsConfiguration('arch06.hashDictionaries') || e.affectsConfiguration('arch06.hashInlayHints') || e.affectsConfiguration('arch06.workers'))
+        update();
     }),
     vscode.commands.registerCommand('arch06.showBindings', (arg: BindingsArgument) => showBindings(arg)),
   ];

@@ -3,7 +3,8 @@
  * dist/poolWorker.js): Find in Files and folder extraction run on it, and the search texts are
  * prepared on it in the background once a mount is listed (a search or an extraction goes first). Sized by the setting
  * `arch06.workers` (0: the machine's cores); 1 means the host's own thread, no pool. Made on first
- * use, remade when the setting changes, stopped with the extension.
+ * use, remade when the setting changes, stopped with the extension. The language server, a process
+ * of its own, gets the same setting and keeps its own pool for its cold index (server/session.ts).
  */
 import * as os from 'node:os';
 import * as path from 'node:path';

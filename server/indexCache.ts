@@ -12,9 +12,9 @@
 import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { Mount } from '../core/archive';
+import type { Mount, WorkerPool } from '../core/archive';
 import { readFileBytes, writeFileAtomic } from '../core/io/node';
-import { CrossScriptIndex, type CrossSnapshot, type IndexSnapshot, ScriptIndex, type ScriptIndexOptions } from '../core/scriptIndex';
+import { CrossScriptIndex, type CrossSnapshot, type IndexSnapshot, ScriptIndex, type ScriptIndexOptions, buildIndexParallel } from '../core/scriptIndex';
 
 /** Where a mount's snapshots are kept: the cache folder and the key of what they were read from. */
 export interface SnapshotPlace {
@@ -105,16 +105,46 @@ export function cachedIndex(
   log: (line: string) => void = () => undefined,
 ): CachedIndex {
   const started = performance.now();
+  const cached = fromCache(mount, cacheFolder, log);
+  if (cached.index) return { index: cached.index, from: 'cache', ms: performance.now() - started, place: cached.place };
+  return stored(ScriptIndex.build(mount, options), cached.place, started, log);
+}
+
+/**
+ * The same, the build (when there is no snapshot) on the worker pool when one is given
+ * (core/scriptIndex `buildIndexParallel`: the same index); cancelled by `signal`, the index says
+ * `cancelled` and is not stored.
+ */
+export async function cachedIndexAsync(
+  mount: Mount,
+  cacheFolder: string | undefined,
+  options: ScriptIndexOptions & { pool?: WorkerPool; signal?: AbortSignal } = {},
+  log: (line: string) => void = () => undefined,
+): Promise<CachedIndex> {
+  const started = performance.now();
+  const cached = fromCache(mount, cacheFolder, log);
+  if (cached.index) return { index: cached.index, from: 'cache', ms: performance.now() - started, place: cached.place };
+  const { pool, ...rest } = options;
+  const index = pool ? await buildIndexParallel(mount, { ...rest, pool }) : ScriptIndex.build(mount, rest);
+  return stored(index, cached.place, started, log);
+}
+
+/** Where `mount`'s snapshots live, and the index read back from there when it is current. */
+function fromCache(mount: Mount, cacheFolder: string | undefined, log: (line: string) => void): { place?: SnapshotPlace; index?: ScriptIndex } {
   const place = cacheFolder ? { folder: cacheFolder, key: indexKey(mount), forbid: mount.readOnlyPlaces() } : undefined;
   const snap = place && readSnapshot(snapshotFile(place, 'index'), log);
   if (snap !== undefined) {
     try {
-      return { index: ScriptIndex.fromSnapshot(mount, snap as IndexSnapshot), from: 'cache', ms: performance.now() - started, place };
+      return { place, index: ScriptIndex.fromSnapshot(mount, snap as IndexSnapshot) };
     } catch (e) {
       log(`index cache not used (${e instanceof Error ? e.message : String(e)}); rebuilding`);
     }
   }
-  const index = ScriptIndex.build(mount, options);
+  return place ? { place } : {};
+}
+
+/** A built index, stored for the next start when it is whole (not cancelled, nothing left out). */
+function stored(index: ScriptIndex, place: SnapshotPlace | undefined, started: number, log: (line: string) => void): CachedIndex {
   if (place && !index.cancelled && !index.degraded) writeSnapshot(place, 'index', index.toSnapshot(), log);
   return { index, from: 'built', ms: performance.now() - started, ...(place ? { place } : {}) };
 }

@@ -5,7 +5,7 @@
  * knows nothing of LSP: offsets there, positions here (`TextDocument` converts; both count UTF-16).
  *
  * Started by the extension over IPC; also runnable by any client: `node dist/server.js --stdio`
- * with `initializationOptions: { installRoot, cfg?, extraArchives?, cacheFolder?, dictionaryFiles?, inlayHints?, maxMemoryMB? }`.
+ * with `initializationOptions: { installRoot, cfg?, extraArchives?, cacheFolder?, dictionaryFiles?, inlayHints?, maxMemoryMB?, workers? }`.
  * The extension sends `arch06/settings` (the same shape) when the mount or the settings change,
  * and `arch06/modFilesChanged` ({ changes: [{ path, kind }] }) when files in an active mod change.
  *
@@ -58,7 +58,7 @@ import { FramingError, StdioReader } from './framing';
 import { BadParams, Cancelled, type Params, Stale, changesParam, checkCancelled, objectParam } from './params';
 import { modChangesParam, openedParam, paramsOf, positionParam, rangeParam, uriParam } from './params';
 import { type ServerSettings, mountKey, readSettings } from './settings';
-import { crossScriptFacts, openInstall, setUserNames } from './session';
+import { Indexing, crossScriptFactsLater, setUserNames } from './session';
 
 const log = (line: string): void => void process.stderr.write(`arch06 language server: ${line}\n`);
 // `--stdio`: the strict framing reader (a framing error ends the process); IPC: the library's transport.
@@ -91,6 +91,8 @@ const NAMES_WAIT_MS = 3000;
 /** A document's diagnostics follow its edits once they pause this long. */
 const quiet = new QuietTimers(250);
 
+const indexing = new Indexing(); // the cold index's runs: a new mount cancels the last, shutdown stops its workers
+connection.onShutdown(() => indexing.stop());
 /** Resolves once the first mount and index are built: requests wait for it rather than answer from nothing. */
 let markReady: () => void = () => undefined;
 const ready = new Promise<void>((resolve) => (markReady = resolve));
@@ -134,12 +136,13 @@ async function openWorkspace(next: ServerSettings): Promise<void> {
   settings = next;
   const progress = await connection.window.createWorkDoneProgress().catch(() => undefined);
   progress?.begin('arch06: indexing scripts and registries', 0, '', false);
-  const opened = openInstall(
+  const opened = await indexing.open(
     next,
     (done, total) => progress?.report(Math.floor((done / Math.max(1, total)) * 100), `${done} / ${total}`),
     (line) => connection.console.warn(line),
   );
   progress?.done();
+  if (!opened) return; // cancelled by a newer mount or shutdown
   const ws = opened.ws;
   if (opened.error) connection.window.showErrorMessage(opened.error);
   if (opened.info) connection.console.info(opened.info);
@@ -149,15 +152,11 @@ async function openWorkspace(next: ServerSettings): Promise<void> {
   workspace = ws;
   markReady();
   for (const uri of documents.keys()) publish(uri);
-  // The cross-script facts (globals across scripts, the API's usage) in the background, so the first
-  // completion or reference does not wait for the pass.
-  setTimeout(() => {
-    try {
-      connection.console.info(crossScriptFacts(ws));
-    } catch (e) {
-      logError('the cross-script index', e);
-    }
-  }, 0);
+  crossScriptFactsLater(
+    ws,
+    (line) => connection.console.info(line),
+    (e) => logError('the cross-script index', e),
+  );
   connection.languages.inlayHint.refresh().catch(() => undefined);
   connection.sendRequest('workspace/codeLens/refresh').catch(() => undefined);
 }
@@ -328,6 +327,7 @@ onRequest('arch06/status', () => ({
   documents: documents.size,
   heapUsed: process.memoryUsage().heapUsed,
   indexDegraded: workspace.index?.degraded ?? null,
+  ...indexing.status(),
 }));
 
 onRequest('textDocument/documentSymbol', async (p, token) => {

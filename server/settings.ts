@@ -19,7 +19,15 @@ export interface ServerSettings extends Partial<MountSettings> {
   inlayHints?: boolean;
   /** The memory the server's process stays under, in MiB (`DEFAULT_MAX_MEMORY_MB` unless given). */
   maxMemoryMB?: number;
+  /**
+   * Threads for the cold index (the extension's `arch06.workers`): 0 the machine's cores, 1 (and
+   * unset) this thread alone, more a worker pool of that size (at most `MAX_WORKERS`).
+   */
+  workers?: number;
 }
+
+/** The most worker threads a client may ask for. */
+export const MAX_WORKERS = 64;
 
 /** The memory ceiling when the client names none: the index and the names degrade below it. */
 export const DEFAULT_MAX_MEMORY_MB = 2048;
@@ -54,6 +62,7 @@ export function readSettings(x: unknown): ServerSettings {
   if (mods) out.mods = mods;
   if (typeof o.maxMemoryMB === 'number' && Number.isFinite(o.maxMemoryMB) && o.maxMemoryMB > 0)
     out.maxMemoryMB = Math.max(MIN_MAX_MEMORY_MB, Math.floor(o.maxMemoryMB));
+  if (typeof o.workers === 'number' && Number.isInteger(o.workers) && o.workers >= 0) out.workers = Math.min(o.workers, MAX_WORKERS);
   return out;
 }
 

@@ -26,7 +26,8 @@ import {
 import { ParsedArgs, flagList, flagString, need } from '../args';
 import { escapeControls, escapeName, formatSize, printJson, writeOut } from '../output';
 import { ProgressLine } from '../progress';
-import { cfgOption } from './mountCommands';
+import { cfgOption, jobsOption, poolWorkerFile } from './mountCommands';
+import { WorkerPool } from '../../core/archive';
 
 const json = (args: ParsedArgs): boolean => args.flags.has('json');
 
@@ -216,10 +217,18 @@ function problemLine(p: ModProblem): string {
 const MAX_PROBLEM_LINES = 200;
 
 export async function checkCommand(args: ParsedArgs): Promise<number> {
-  const report: CheckReport = await checkMods(
-    { root: need(args, 0, '<root>'), cfg: cfgOption(need(args, 0, '<root>'), flagString(args, 'cfg')), extraArchives: flagList(args, 'arch') },
-    { mod: flagString(args, 'mod'), pause: () => new Promise((r) => setImmediate(r)) },
-  );
+  const jobs = jobsOption(args);
+  // The script index (bindings against scripts) read across the pool's workers; 1: this thread alone.
+  const pool = jobs > 1 ? new WorkerPool(poolWorkerFile(), jobs) : undefined;
+  let report: CheckReport;
+  try {
+    report = await checkMods(
+      { root: need(args, 0, '<root>'), cfg: cfgOption(need(args, 0, '<root>'), flagString(args, 'cfg')), extraArchives: flagList(args, 'arch') },
+      { mod: flagString(args, 'mod'), pause: () => new Promise((r) => setImmediate(r)), ...(pool ? { pool } : {}) },
+    );
+  } finally {
+    await pool?.terminate();
+  }
   const all = [...report.mods.flatMap((m) => m.problems), ...report.install];
   const counted = all.filter(countsAsProblem);
   if (json(args)) printJson({ ...report, problems: counted.length });

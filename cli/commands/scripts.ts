@@ -1,5 +1,5 @@
 /**
- * `scripts <root> <path> [--json]`: what a script defines and what binds to it, from the same
+ * `scripts <root> <path> [--json] [--jobs N]`: what a script defines and what binds to it, from the same
  * index the language server uses (core/scriptIndex): every top-level function and hmake object
  * with its 1-based line, the objects the registries bind to it (only the registry copy the search
  * order serves counts), and the script's diagnostics (syntax errors, broken bindings).
@@ -9,21 +9,24 @@
  * every command; anything but a script is refused as "not a script".
  */
 import { Arch06Error, isArch06Error } from '../../core/errors';
-import { locateAddress, toGamePath } from '../../core/archive';
+import { WorkerPool, locateAddress, toGamePath } from '../../core/archive';
 import { textKindOf } from '../../core/text';
 import { flattenOutline, lineNumbers } from '../../core/havokScript';
-import { ScriptIndex, scriptDiagnostics } from '../../core/scriptIndex';
+import { ScriptIndex, buildIndexParallel, scriptDiagnostics } from '../../core/scriptIndex';
 import { type ParsedArgs, need } from '../args';
 import { MAX_OUTPUT_ITEMS, OutputBudget } from '../output';
-import { openMount } from './mountCommands';
+import { jobsOption, openMount, poolWorkerFile } from './mountCommands';
 
 /** Objects listed per bound function at most, and in all (the true counts are printed beside them). */
 const MAX_SITES_LISTED = 1000;
 
-export function scriptsCommand(args: ParsedArgs): number {
+export async function scriptsCommand(args: ParsedArgs): Promise<number> {
   const extra = args.positionals.slice(2);
   if (extra.length) throw new Arch06Error('BAD_ARGUMENT', `unexpected argument ${JSON.stringify(extra[0])}`);
+  const jobs = jobsOption(args);
   const m = openMount(args);
+  // The index read across the pool's workers (each opens the archives itself; the same index); 1: this thread alone.
+  const pool = jobs > 1 ? new WorkerPool(poolWorkerFile(), jobs) : undefined;
   try {
     const input = need(args, 1, '<path>');
     // The addressing every command shares (core/archive `locateAddress`): a mount path, a bundle
@@ -37,7 +40,7 @@ export function scriptsCommand(args: ParsedArgs): number {
       throw e;
     }
     if (textKindOf(path) !== 'script') throw new Arch06Error('BAD_ARGUMENT', 'not a script: scripts reads .scripts and .hks files', { actual: input });
-    const index = ScriptIndex.build(m);
+    const index = pool ? await buildIndexParallel(m, { pool }) : ScriptIndex.build(m);
     const gamePath = toGamePath(path);
     const script = index.analysed(gamePath);
     if (!script) {
@@ -88,6 +91,7 @@ export function scriptsCommand(args: ParsedArgs): number {
     out.writeText();
     return 0;
   } finally {
+    await pool?.terminate();
     m.close();
   }
 }

@@ -31,7 +31,7 @@ export type { ParallelVerifyOptions, ParallelVerifyReport } from './verifyPool';
 export { WorkerPool } from './workerPool';
 export { extractEntriesParallel } from './extractPool';
 export type { PoolOutcome, PoolRun } from './workerPool';
-export type { ServedFile } from './servedFiles';
+export type { ServedFile, ServedRange } from './servedFiles';
 export { BUNDLE_SUFFIX, BundleFolder, BundleFolders, bundleFolderPath, memberName } from './bundleFolders';
 export type { BundleFolderPath, BundleListing } from './bundleFolders';
 export { collectEntries, extractEntries } from './extract';

@@ -7,8 +7,9 @@
  */
 import { isArch06Error } from '../errors';
 import { MAX_GAME_PATH_BYTES } from '../io/safeName';
-import { resolveBundle, readBundleMemberChecked } from './bundles';
+import { locateBundleMember, resolveBundle, readBundleMemberChecked } from './bundles';
 import { readEntryChecked } from './entryRead';
+import type { SourceEntry } from './source';
 import { toGamePath } from './gamePath';
 import type { Mount } from './mount';
 
@@ -34,6 +35,21 @@ export interface ServedFile {
   size: number;
   /** The bytes, header first and within the mount's cap (core/archive/entryRead.ts): typed errors otherwise. */
   read: () => Uint8Array;
+  /**
+   * Where `read` reads: the entry, the byte range, the name errors give it (none: the entry's
+   * own) and the path whose format the first bytes are checked against. Another thread that opens
+   * the entry's archive itself reads the same bytes with the same checks (the script index's pool).
+   */
+  at: () => ServedRange;
+}
+
+/** A served file's bytes as `readEntryChecked(entry, { name, checkHeader: headerCheckFor(headerPath), … }, start, end)` reads them. */
+export interface ServedRange {
+  entry: SourceEntry;
+  start: number;
+  end: number;
+  name?: string;
+  headerPath: string;
 }
 
 /**
@@ -72,7 +88,14 @@ export class ServedFileWalk {
       this.seen.add(servedKey(p));
       const found = entry;
       const options = { maxBytes: this.mount.maxEntryBytes, raiseHint: this.mount.maxEntryHint };
-      out.push({ path: entry.path, from: 'loose', source: entry.source.name, size: entry.size, read: () => readEntryChecked(found, options) });
+      out.push({
+        path: entry.path,
+        from: 'loose',
+        source: entry.source.name,
+        size: entry.size,
+        read: () => readEntryChecked(found, options),
+        at: () => ({ entry: found, start: 0, end: found.size, headerPath: found.path }),
+      });
     }
     return out;
   }
@@ -104,6 +127,7 @@ export class ServedFileWalk {
         bundle: bundle.manifest.path,
         size: m.size ?? m.embedded?.size ?? 0,
         read: () => readBundleMemberChecked(this.mount, resolved, m),
+        at: () => ({ ...locateBundleMember(this.mount, resolved, m), name: m.path, headerPath: m.path }),
       });
     }
     return out;

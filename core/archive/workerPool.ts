@@ -1,7 +1,7 @@
 /**
  * The one pool of worker threads for whole-game work (issue 25 item 3): `verify`, `extract` of a
- * folder and Find in Files hand it numbered tasks of one kind (the language server's cold index
- * does not run on it yet). Each task names the archives it needs; the worker (core/workers/poolWorker.ts, bundled as
+ * folder, Find in Files and the language server's cold index (core/scriptIndex/indexPool.ts) hand
+ * it numbered tasks of one kind. Each task names the archives it needs; the worker (core/workers/poolWorker.ts, bundled as
  * dist/poolWorker.js) opens them itself, so only task descriptions and results cross threads,
  * never chunk bytes. Each worker holds a few tasks at once (`inFlight`) and gets the next as it
  * finishes one (the threads stay busy whatever the archives' sizes); results come back in any order and are handed on in task order.

@@ -17,7 +17,7 @@ import { isArch06Error } from '../errors';
 import { readFileBytes } from '../io/node/fileSource';
 import { resolveCaseInsensitive } from '../io/node/disk';
 import { PATH_INDEX_NAME } from '../formats/archive';
-import { MemberCatalog, type MemberRow, Mount, type MountOptions, type Source, resolveBundle } from '../archive';
+import { MemberCatalog, type MemberRow, Mount, type MountOptions, type Source, type WorkerPool, resolveBundle } from '../archive';
 import { type ModFolder, openModFolder } from './modFolder';
 import { ARCHIVE_MANIFEST_PATH, WINDOWS_MAX_PATH, needsIndexRow } from './rules';
 import type { ModProblem } from './problems';
@@ -50,6 +50,8 @@ export interface CheckOptions {
   mod?: string;
   /** Between steps (bundles, scripts), so a caller's thread can breathe. */
   pause?: () => Promise<void>;
+  /** The worker pool the script index is read on (core/scriptIndex `buildIndexParallel`: the same index); none: this thread. */
+  pool?: WorkerPool;
 }
 
 /** Check the mods of an install (those its list names with an arch06 marker), or one mod folder overlaid on it. */
@@ -102,14 +104,14 @@ export interface CheckTarget {
 }
 
 /** Check mods already mounted (the extension's overlay): the per-mod part of `checkMods`. */
-export async function checkMounted(mount: Mount, targets: readonly CheckTarget[], options: Pick<CheckOptions, 'pause'> = {}): Promise<CheckedMod[]> {
+export async function checkMounted(mount: Mount, targets: readonly CheckTarget[], options: Pick<CheckOptions, 'pause' | 'pool'> = {}): Promise<CheckedMod[]> {
   const members = await memberRows(mount, options.pause);
   const mods: CheckedMod[] = [];
   for (const t of targets) {
     const problems = [...(t.folder?.problems ?? [])];
     const files = modPaths(t.source, t.folder);
     problems.push(...fileProblems(mount, t.source, files, members));
-    problems.push(...(await contentProblems(mount, t.source, files, options.pause)));
+    problems.push(...(await contentProblems(mount, t.source, files, options.pause, options.pool)));
     if (t.folder) problems.push(...archiveNameProblems(mount.root, t.folder));
     mods.push({
       name: t.name,

@@ -10,18 +10,25 @@
 import { isArch06Error } from '../errors';
 import { formatHash } from '../hash';
 import { parseSkdb } from '../formats/strings';
-import { type Mount, type Source, type SourceEntry, readEntryChecked } from '../archive';
-import { ScriptIndex } from '../scriptIndex';
+import { type Mount, type Source, type SourceEntry, type WorkerPool, readEntryChecked } from '../archive';
+import { ScriptIndex, buildIndexParallel } from '../scriptIndex';
 import type { ModProblem } from './problems';
 
 /** Keys a message names before it counts the rest. */
 const SHOWN_KEYS = 5;
 
-export async function contentProblems(mount: Mount, source: Source, files: readonly string[], pause?: () => Promise<void>): Promise<ModProblem[]> {
+export async function contentProblems(
+  mount: Mount,
+  source: Source,
+  files: readonly string[],
+  pause?: () => Promise<void>,
+  pool?: WorkerPool,
+): Promise<ModProblem[]> {
   const out: ModProblem[] = [];
   for (const p of files) if (/\.strdb$/i.test(p)) out.push(...stringTableProblems(mount, source, p));
   await pause?.();
-  if (files.some((p) => /\.(scripts|objres)$/i.test(p))) out.push(...bindingProblems(mount, source, files));
+  if (files.some((p) => /\.(scripts|objres)$/i.test(p)))
+    out.push(...bindingProblems(pool ? await buildIndexParallel(mount, { pool }) : ScriptIndex.build(mount), source, files));
   return out;
 }
 
@@ -80,9 +87,8 @@ function stringTableProblems(mount: Mount, source: Source, p: string): ModProble
   return out;
 }
 
-function bindingProblems(mount: Mount, source: Source, files: readonly string[]): ModProblem[] {
+function bindingProblems(index: ScriptIndex, source: Source, files: readonly string[]): ModProblem[] {
   const mine = new Set(files.map((f) => f.toLowerCase()));
-  const index = ScriptIndex.build(mount);
   const out: ModProblem[] = [];
   for (const p of index.problems) {
     if (p.kind !== 'missing-function') continue;

@@ -5,6 +5,8 @@
  * scripts use it) from one pass; the engine API as the seeds document it. The language server and `arch06 scripts` stand on it.
  */
 export { MAX_BOUND_SITES, ScriptIndex } from './scriptIndex';
+export { buildIndexParallel } from './indexPool';
+export type { PoolIndexOptions } from './indexPool';
 export { analyseText } from './analysis';
 export type { AnalysedScript } from './analysis';
 export { CrossScriptIndex } from './crossScript';

@@ -8,18 +8,19 @@
  * Which copy counts (servedCopies.ts): a loose entry before the copy a bundle's container embeds
  * (the patch rule), as `resolveBundle` serves members; among loose copies, the search order's winner.
  *
- * Built once per mount, bounded: a script larger than `maxScriptBytes` is listed as skipped, and
+ * Built once per mount, here (`build`) or across the worker pool (./indexPool.ts: the files read
+ * by workers, taken here in the same order, so the same index), bounded: a script larger than `maxScriptBytes` is listed as skipped, and
  * every read failure is recorded on the index, never thrown.
  */
 import { type Mount, readBundleMember, resolveBundle, toGamePath } from '../archive';
-import { servedCopies } from './servedCopies';
 import { Arch06Error, isArch06Error } from '../errors';
 import { defaultHasher, formatHash } from '../hash';
-import { type ResolvedBinding, type ResolvedObject, parseObjr, resolveRegistry, ownScriptPath, spelledNames } from '../formats/registry';
+import { type ResolvedBinding, type ResolvedObject, ownScriptPath } from '../formats/registry';
 import { parseScript } from '../formats/script';
 import { bindableMap, scriptDefinitions } from '../havokScript';
 import { type AnalysedScript, analyseScript } from './analysis';
 import { checkIndexSnapshot } from './snapshotShape';
+import { type FileRead, type IndexSink, IndexPlan, type NameList, type RegistryRead, type ScriptRead, namesOf, readIndexedFile } from './indexRead';
 import type { BindingProblem, BindingSite, IndexSnapshot, IndexedScript, ScriptIndexOptions, ServedCopy } from './types';
 
 export type { BindingProblem, BindingSite, IndexSnapshot, IndexedScript, ScriptIndexOptions, ServedCopy } from './types';
@@ -72,7 +73,7 @@ export function siteObjectList(sites: readonly BindingSite[], total: number, max
   return total > shown.length ? `${shown.join(', ')} and ${total - shown.length} more` : shown.join(', ');
 }
 
-export class ScriptIndex {
+export class ScriptIndex implements IndexSink {
   private readonly scriptsByPath = new Map<string, IndexedScript>();
   private readonly analyses = new Map<string, AnalysedScript>();
   private readonly registryBindings: RegistryBindings[] = [];
@@ -86,6 +87,8 @@ export class ScriptIndex {
   private readonly bindingNameSet = new Set<string>();
   /** A snapshot's names, split on first use. */
   private namesJoined: { objects: string; bindings: string } | undefined;
+  /** The registries' names as read, added to the sets on first use (in registry order, so the sets' order is the files'). */
+  private readonly namesRead: { objects: NameList; bindings: NameList }[] = [];
   registries = 0;
   cancelled = false;
   /** Why files were left out to stay under a memory ceiling (they are in `skipped`), if they were. */
@@ -95,40 +98,28 @@ export class ScriptIndex {
 
   /** Read every script and registry the mount serves, then link the bindings. */
   static build(mount: Mount, options: ScriptIndexOptions = {}): ScriptIndex {
-    const index = new ScriptIndex();
-    const maxBytes = options.maxScriptBytes ?? 16 * 1024 * 1024;
-    const maxRegistry = Math.min(options.maxRegistryBytes ?? 256 * 1024 * 1024, mount.maxEntryBytes);
-    const copies = servedCopies(mount, index.skipped);
-    const total = copies.length;
-    let done = 0;
-    const retainedCap = options.maxRetainedBytes ?? Infinity;
-    let retained = 0;
-    for (const c of copies) {
-      if (options.isCancelled?.()) {
-        index.cancelled = true;
-        break;
-      }
-      const copy: ServedCopy = { path: c.path, from: c.from, source: c.source, ...(c.bundle ? { bundle: c.bundle } : {}) };
-      try {
-        const limit = c.kind === 'script' ? maxBytes : maxRegistry;
-        // A script's text is two bytes a character; a registry's model a few times its file.
-        const cost = c.size * (c.kind === 'script' ? 2 : 4);
-        index.degraded ??= retained + cost > retainedCap ? `the index reached its memory budget (${retainedCap} bytes)` : options.overMemory?.();
-        if (index.degraded) index.skipped.push({ path: c.path, reason: `not indexed: ${index.degraded}` });
-        else if (c.size > limit) index.skipped.push({ path: c.path, reason: `${c.size} bytes, above the ${limit}-byte limit` });
-        else {
-          retained += cost;
-          const bytes = c.read();
-          // Scripts come first (servedCopies): a registry's bindings are checked as it is read.
-          if (c.kind === 'script') index.addScript(copy, bytes);
-          else index.addRegistry(copy, bytes);
-        }
-      } catch (e) {
-        index.failures.push({ path: c.path, reason: isArch06Error(e) ? e.message : String(e) });
-      }
-      options.onProgress?.(++done, total);
+    const { index, plan } = ScriptIndex.start(mount, options);
+    for (let i = 0; i < plan.files.length && !plan.cancelled(); i++) {
+      const f = plan.files[i];
+      plan.take(i, () => readIndexedFile(f.kind, f.path, f.read));
     }
     return index;
+  }
+
+  /**
+   * An empty index and the plan of its build: the files in order, each taken in its turn
+   * (`build` reads them here; ./indexPool.ts on the worker pool, merged in the same order).
+   */
+  static start(mount: Mount, options: ScriptIndexOptions = {}): { index: ScriptIndex; plan: IndexPlan } {
+    const index = new ScriptIndex();
+    return { index, plan: new IndexPlan(mount, index, options) };
+  }
+
+  /** One file's reading, in file order (scripts come first: a registry's bindings are checked as it is taken). */
+  take(copy: ServedCopy, read: FileRead): void {
+    if ('failure' in read) this.failures.push({ path: copy.path, reason: read.failure });
+    else if ('script' in read) this.addScript(copy, read.script);
+    else this.addRegistry(copy, read.registry);
   }
 
   /**
@@ -231,6 +222,11 @@ export class ScriptIndex {
       for (const n of this.namesJoined.bindings.split('\n')) if (n) this.bindingNameSet.add(n);
       this.namesJoined = undefined;
     }
+    for (const r of this.namesRead) {
+      for (const n of namesOf(r.objects)) this.objectNameSet.add(n);
+      for (const n of namesOf(r.bindings)) this.bindingNameSet.add(n);
+    }
+    this.namesRead.length = 0;
     return { objects: this.objectNameSet, bindings: this.bindingNameSet };
   }
 
@@ -290,35 +286,23 @@ export class ScriptIndex {
     return a;
   }
 
-  private addScript(copy: ServedCopy, bytes: Uint8Array): void {
-    const file = parseScript(bytes, copy.path);
-    const text = file.source ?? '';
-    const allDefinitions = file.kind === 'source' ? scriptDefinitions(text) : [];
-    this.scriptsByPath.set(key(copy.path), { ...copy, text, kind: file.kind, definitions: bindableMap(allDefinitions), allDefinitions });
+  private addScript(copy: ServedCopy, read: ScriptRead): void {
+    const allDefinitions = read.definitions;
+    this.scriptsByPath.set(key(copy.path), { ...copy, text: read.text, kind: read.kind, definitions: bindableMap(allDefinitions), allDefinitions });
   }
 
-  private addRegistry(copy: ServedCopy, bytes: Uint8Array): void {
-    let reg;
-    try {
-      reg = parseObjr(bytes, copy.path);
-    } catch (e) {
-      this.failures.push({ path: copy.path, reason: isArch06Error(e) ? e.message : String(e) });
-      return;
-    }
+  private addRegistry(copy: ServedCopy, read: RegistryRead): void {
     this.registries++;
     const scriptPath = ownScriptPath(copy.path);
     const script = this.script(scriptPath);
-    const resolved = resolveRegistry(reg, { scriptPath, ...(script ? { functions: new Set([...script.definitions.values()].map((f) => f.name)) } : {}) });
-    const names = spelledNames(reg, resolved);
-    for (const n of names.objects) this.objectNameSet.add(n);
-    for (const n of names.bindings) this.bindingNameSet.add(n);
-    if (!reg.bindings) return;
+    this.namesRead.push({ objects: read.objectNames, bindings: read.bindingNames });
+    if (!read.bound) return;
     const bindings: RegistryBindings = {
       registry: copy,
       script: scriptPath,
-      objects: resolved.objects,
-      records: resolved.records,
-      coverage: resolved.coverage,
+      objects: read.objects,
+      records: read.records,
+      coverage: read.coverage,
     };
     this.link(bindings);
     const own = defaultHasher.tryHash(scriptPath);
@@ -334,12 +318,12 @@ export class ScriptIndex {
       });
     });
     if (!script) {
-      if (resolved.rowCount)
+      if (read.rowCount)
         this.problems.push({
           kind: 'no-script',
           script: scriptPath,
           registry: copy,
-          message: `the registry binds ${resolved.rowCount} object(s) to ${scriptPath}, which no mounted source serves`,
+          message: `the registry binds ${read.rowCount} object(s) to ${scriptPath}, which no mounted source serves`,
         });
       return;
     }

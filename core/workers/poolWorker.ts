@@ -12,6 +12,7 @@ import { WorkerArchives } from '../archive/workerArchives';
 import { VERIFY_KIND, type VerifyTask, verifyTask } from '../archive/verifyWorker';
 import { EXTRACT_KIND, type ExtractTask, extractTask } from '../archive/extractWorker';
 import { SEARCH_KIND, SearchWorkerState, type SearchTask } from '../search/searchWorker';
+import { INDEX_KIND, type IndexTask, indexTask } from '../scriptIndex/indexWorker';
 
 /** Whether this thread was started by the pool. */
 export function isPoolWorker(): boolean {
@@ -26,6 +27,7 @@ export function servePool(): void {
     [VERIFY_KIND]: (t) => verifyTask(archives, t as VerifyTask),
     [SEARCH_KIND]: (t) => search.run(t as SearchTask),
     [EXTRACT_KIND]: (t) => extractTask(archives, t as ExtractTask),
+    [INDEX_KIND]: (t) => indexTask(archives, t as IndexTask),
   };
   // One request at a time, in the order sent: the pool keeps a second one waiting here, and an
   // async handler (extraction) must not interleave with the next.

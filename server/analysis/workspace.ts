@@ -10,7 +10,18 @@
  * disk) is a script of its own, with no bindings.
  */
 import * as fs from 'node:fs';
-import { type Mount, SCHEME, TEXT_SCHEME, gamePathOf, memberUriPath, mergedUriPath, parseUriPath, textViewPath, viewedPath } from '../../core/archive';
+import {
+  type Mount,
+  type WorkerPool,
+  SCHEME,
+  TEXT_SCHEME,
+  gamePathOf,
+  memberUriPath,
+  mergedUriPath,
+  parseUriPath,
+  textViewPath,
+  viewedPath,
+} from '../../core/archive';
 import {
   type AnalysedScript,
   CrossScriptIndex,
@@ -26,7 +37,7 @@ import {
 import type { Diagnostic, NameUse, Span } from '../../core/havokScript';
 import { HashDictionary } from '../../core/hash';
 import { type CollectReport, collectInstallNames } from '../../core/nameSources';
-import { type SnapshotPlace, cachedCross, cachedIndex } from '../indexCache';
+import { type CachedIndex, type SnapshotPlace, cachedCross, cachedIndex, cachedIndexAsync } from '../indexCache';
 import { type ActiveMod, gamePathInMods, gamePathOfModTextUri, modFilePath, modSourceName, openOverlay } from '../../core/mod';
 import { readFileBytes } from '../../core/io/node';
 import { parseScript } from '../../core/formats/script';
@@ -64,6 +75,10 @@ export interface WorkspaceOptions extends ScriptIndexOptions {
   /** Bytes the hash names' gathering may read (core/nameSources' budget). */
   namesBudgetBytes?: number;
 }
+
+/** The install the settings name, mounted with the active mods overlaid. */
+const mountOf = (settings: MountSettings): Mount =>
+  openOverlay({ root: settings.installRoot, cfg: settings.cfg, extraArchives: settings.extraArchives }, settings.mods ?? []).mount;
 
 /** An analysis's global name uses by name, made once per analysis: a lookup per name, not a pass over every name of every open document. */
 const globalUsesOf = new WeakMap<AnalysedScript, Map<string, NameUse[]>>();
@@ -106,14 +121,35 @@ export class ScriptWorkspace {
    */
   static create(settings: MountSettings | undefined, options: WorkspaceOptions = {}): ScriptWorkspace {
     if (!settings?.installRoot) return new ScriptWorkspace(undefined, undefined);
-    const { mount } = openOverlay({ root: settings.installRoot, cfg: settings.cfg, extraArchives: settings.extraArchives }, settings.mods ?? []);
-    let cached;
+    const mount = mountOf(settings);
     try {
-      cached = cachedIndex(mount, options.cacheFolder, options, options.log);
+      return ScriptWorkspace.over(mount, cachedIndex(mount, options.cacheFolder, options, options.log), settings, options);
     } catch (e) {
       mount.close();
       throw e;
     }
+  }
+
+  /**
+   * The same, the index built on the worker pool when `options.pool` is given (else on this thread,
+   * as `create`); `options.signal` cancels the build (every worker terminated), and the workspace
+   * then has a `cancelled` index: the caller drops it.
+   */
+  static async createAsync(
+    settings: MountSettings | undefined,
+    options: WorkspaceOptions & { pool?: WorkerPool; signal?: AbortSignal } = {},
+  ): Promise<ScriptWorkspace> {
+    if (!settings?.installRoot) return new ScriptWorkspace(undefined, undefined);
+    const mount = mountOf(settings);
+    try {
+      return ScriptWorkspace.over(mount, await cachedIndexAsync(mount, options.cacheFolder, options, options.log), settings, options);
+    } catch (e) {
+      mount.close();
+      throw e;
+    }
+  }
+
+  private static over(mount: Mount, cached: CachedIndex, settings: MountSettings, options: WorkspaceOptions): ScriptWorkspace {
     const ws = new ScriptWorkspace(mount, cached.index, settings.mods ?? []);
     ws.namesBudget = options.namesBudgetBytes;
     ws.indexedFrom = cached.from;

@@ -304,7 +304,12 @@ test('language server over stdio on the sample install: symbols, hover, definiti
   }
 });
 
-test('language server: a binding to a function the script lacks is a diagnostic on the script', async () => {
+for (const workers of [1, 2])
+  test(`language server, ${workers} index thread(s): a binding to a function the script lacks is a diagnostic on the script`, async () => {
+    await brokenBinding(workers);
+  });
+
+async function brokenBinding(workers: number): Promise<void> {
   const root = sampleInstall('arch06-lsp-broken-');
   // A mod folder searched first holds a registry binding an object to a missing function.
   fs.appendFileSync(path.join(root, 'x64', 'default.archcfg'), '..\\Mods\n');
@@ -320,15 +325,20 @@ test('language server: a binding to a function the script lacks is a diagnostic 
       groups: [],
     }),
   );
-  const client = await Client.start(root);
+  const client = await Client.start(root, { workers });
   try {
     await client.open(SCRIPT_URI, SAMPLE_LAYER_SOURCE);
+    // Published once the index is done (on the workers with 2: the mod folder's registry read on the server's thread in its turn).
     const diags = await client.diagnosticsOf(SCRIPT_URI);
     assert.equal(diags.length, 1, JSON.stringify(diags));
     assert.match(diags[0].message, /_lost_SR_Script1_deadbeef is bound \(Lost\.SR\) but the script does not define it/);
     assert.equal(diags[0].severity, 1);
     assert.deepEqual(diags[0].range, rangeOf(SAMPLE_LAYER_SOURCE, 'section_5a3c9e21'));
+    const status = await client.request<{ indexing: unknown; workers: number; workersStarted: number }>('arch06/status', {});
+    assert.equal(status.indexing, null);
+    assert.equal(status.workers, workers);
+    assert.equal(status.workersStarted > 0, workers > 1, 'workers ran only when asked for');
   } finally {
     await client.stop();
   }
-});
+}

@@ -32,6 +32,9 @@ test('arch06 scripts on the sample layer: functions with lines, bound objects fr
   ]);
   assert.deepEqual(out.diagnostics, []);
   assert.equal(out.servedFrom, 'container');
+  // The index read on 1 or 3 worker threads: the same answer, byte for byte.
+  assert.deepEqual(cliJson('scripts', root, SAMPLE_LAYER_SCRIPT, '--jobs', '1'), out);
+  assert.deepEqual(cliJson('scripts', root, SAMPLE_LAYER_SCRIPT, '--jobs', '3'), out);
   const text = runCli('scripts', root, SAMPLE_LAYER_SCRIPT);
   assert.equal(text.code, 0, text.stderr);
   assert.match(text.stdout, /_gatealarm_SR_Script1_0c1d2e3f {2}bound by 3/);

@@ -9,6 +9,7 @@ import { writeScri } from '../../formats/script/writer';
 import { writeSkdb } from '../../formats/strings/writer';
 import { stringHash } from '../../hash/stringHash';
 import { checkMods } from '../check';
+import { WorkerPool } from '../../archive/workerPool';
 import { createMod, patchedManifest, writeModFile } from '../copy';
 import { openOverlay } from '../overlay';
 import { manifestText, parseManifest, parsePosition } from '../manifest';
@@ -134,6 +135,16 @@ test("BOUND_FUNCTION_LOST: the mod's copy of a script loses a function a registr
   assert.equal(lost.length, 1, JSON.stringify(ps));
   assert.equal(lost[0].path, SAMPLE_LAYER_SCRIPT);
   assert.match(lost[0].message, /_gatecontroller_SC_Script_2f4e8a10/);
+  // The index read on 2 workers: the same problems.
+  const pool = new WorkerPool(path.join(__dirname, '..', '..', 'workers', 'poolWorker.js'), 2);
+  try {
+    const dir = mod({ [SAMPLE_LAYER_SCRIPT.replace(/\\/g, '/')]: writeScri(source) });
+    const one = await checkMods({ root }, { mod: dir });
+    assert.deepEqual(await checkMods({ root }, { mod: dir, pool }), one);
+    assert.ok(pool.started > 0, 'the workers read the index');
+  } finally {
+    await pool.terminate();
+  }
 });
 
 test("the folder's own problems come through check too, and MODS_LIST_STALE when the default list changed under the separate one", async () => {
