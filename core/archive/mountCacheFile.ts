@@ -6,7 +6,9 @@
  * Arch06Error (the caller rebuilds). Strings are stored once each (bundles, sources and reasons
  * repeat) as one latin1 or UTF-16 run, decoded in one call and sliced.
  *
- * Layout: header (HEADER_BYTES, fields below), winnerSource u16[n] (padded to 4), winnerFile
+ * Layout: header (HEADER_BYTES, fields below), per source in search order {has u32, digest 32
+ * bytes} (an archive's tables digest, core/archive/mountCache.ts; a folder: has 0, zeros),
+ * winnerSource u16[n] (padded to 4), winnerFile
  * i32[n], copies u16[n] (padded), keys u32[n], duplicates {source, served, fileCount, path}
  * u32 each + files i32[fileCount], rows {path, bundle, source or NONE, servedFrom} u32 each +
  * size f64 (-1: none), failures {bundle, reason} u32 each, string lengths u32[strings], string
@@ -17,12 +19,14 @@ import type { MemberOrigin } from './bundles';
 import type { MemberRow } from './memberCatalog';
 
 export const MOUNT_CACHE_MAGIC = 0x434d3641; // 'A6MC'
-export const MOUNT_CACHE_VERSION = 1;
+export const MOUNT_CACHE_VERSION = 2; // 2: the archives' table digests
 const KEY_BYTES = 32;
 const HEADER_BYTES = 80;
 const NONE = 0xffffffff;
 const ORIGINS: readonly MemberOrigin[] = ['loose', 'container', 'empty', 'missing'];
 const ROW_BYTES = 24;
+const DIGEST_BYTES = 32;
+const SOURCE_BYTES = 4 + DIGEST_BYTES;
 
 /** The merged index's arrays and duplicates (core/archive/mergedIndex.ts), as stored. */
 export interface IndexParts {
@@ -46,6 +50,12 @@ export interface MountCacheContents {
   key: Uint8Array;
   index: IndexParts;
   catalog?: CatalogParts;
+  /**
+   * Per source in search order: the sha-256 of an archive's header counts and tables as they were
+   * when the index was built (undefined for a folder). A deferred archive's tables are checked
+   * against it when first read (core/archive/ltarSource.ts `trust`).
+   */
+  tables: (Uint8Array | undefined)[];
 }
 
 /** What the file's indexes are checked against: the mount it is read for. */
@@ -76,6 +86,7 @@ export function encodeMountCache(c: MountCacheContents): Uint8Array {
   const textBytes = Buffer.from(text, wide ? 'utf16le' : 'latin1');
   const size =
     HEADER_BYTES +
+    SOURCE_BYTES * c.tables.length +
     pad4(2 * n) +
     4 * n +
     pad4(2 * n) +
@@ -99,9 +110,15 @@ export function encodeMountCache(c: MountCacheContents): Uint8Array {
     strings.length,
     wide ? 1 : 0,
     textBytes.length,
+    c.tables.length,
   ];
   header.forEach((v, i) => out.writeUInt32LE(v, 40 + 4 * i));
   let at = HEADER_BYTES;
+  for (const d of c.tables) {
+    at = out.writeUInt32LE(d ? 1 : 0, at);
+    if (d) out.set(d.subarray(0, DIGEST_BYTES), at);
+    at += DIGEST_BYTES;
+  }
   const put = (a: ArrayBufferView, bytes: number): void => {
     out.set(new Uint8Array(a.buffer, a.byteOffset, bytes), at);
     at += pad4(bytes);
@@ -145,29 +162,37 @@ export function decodeMountCache(bytes: Uint8Array, shape: MountShape, file: str
   if (buf.length < HEADER_BYTES) fail('TRUNCATED', 'header', 0, `${HEADER_BYTES} bytes`, buf.length);
   if (buf.readUInt32LE(0) !== MOUNT_CACHE_MAGIC) fail('BAD_MAGIC', 'magic', 0, 'A6MC', buf.readUInt32LE(0).toString(16));
   if (buf.readUInt32LE(4) !== MOUNT_CACHE_VERSION) fail('UNSUPPORTED_VERSION', 'version', 4, String(MOUNT_CACHE_VERSION), buf.readUInt32LE(4));
-  const [n, dupCount, hasCatalog, manifests, rowCount, failureCount, stringCount, wide, textBytes] = Array.from({ length: 9 }, (_, i) =>
+  const [n, dupCount, hasCatalog, manifests, rowCount, failureCount, stringCount, wide, textBytes, sourceCount] = Array.from({ length: 10 }, (_, i) =>
     buf.readUInt32LE(40 + 4 * i),
   );
   const sources = shape.fileCounts.length;
+  if (sourceCount !== sources) fail('INVALID', 'sources', 76, `${sources} (the mount's sources)`, sourceCount);
   const totalFiles = shape.fileCounts.reduce((a, b) => a + b, 0);
   if (n > totalFiles) fail('OUT_OF_RANGE', 'distinct', 40, `<= ${totalFiles} (the mount's files)`, n);
   if (hasCatalog > 1) fail('INVALID', 'hasCatalog', 48, '0 or 1', hasCatalog);
   if (wide > 1) fail('INVALID', 'encoding', 68, '0 (latin1) or 1 (UTF-16)', wide);
   if (wide && textBytes % 2) fail('INVALID', 'stringBytes', 72, 'even for UTF-16', textBytes);
   // Every fixed-size part is known from the header: check the total before reading any of them.
-  const fixed = HEADER_BYTES + 2 * pad4(2 * n) + 8 * n;
+  const indexAt = HEADER_BYTES + SOURCE_BYTES * sources;
+  const fixed = indexAt + 2 * pad4(2 * n) + 8 * n;
   let at = fixed;
   const need = (bytes: number, field: string): void => {
     if (bytes > buf.length - at) fail('TRUNCATED', field, at, `${bytes} bytes`, buf.length - at);
   };
   if (fixed > buf.length) fail('TRUNCATED', 'index', HEADER_BYTES, `${fixed - HEADER_BYTES} bytes`, buf.length - HEADER_BYTES);
+  const tables = shape.fileCounts.map((_, i) => {
+    const at = HEADER_BYTES + SOURCE_BYTES * i;
+    const has = buf.readUInt32LE(at);
+    if (has > 1) fail('INVALID', `sources[${i}].hasDigest`, at, '0 or 1', has);
+    return has ? Uint8Array.from(buf.subarray(at + 4, at + SOURCE_BYTES)) : undefined;
+  });
   // Copied out into arrays of their own: aligned, and not holding the file's bytes alive.
   const copyOut = <T extends ArrayBufferView>(make: (b: ArrayBuffer) => T, from: number, len: number): T => {
     const a = new ArrayBuffer(len);
     new Uint8Array(a).set(buf.subarray(from, from + len));
     return make(a);
   };
-  let o = HEADER_BYTES;
+  let o = indexAt;
   const winnerSource = copyOut((b) => new Uint16Array(b), o, 2 * n);
   o += pad4(2 * n);
   const winnerFile = copyOut((b) => new Int32Array(b), o, 4 * n);
@@ -177,10 +202,10 @@ export function decodeMountCache(bytes: Uint8Array, shape: MountShape, file: str
   const keys = copyOut((b) => new Uint32Array(b), o, 4 * n);
   for (let d = 0; d < n; d++) {
     const s = winnerSource[d];
-    if (s >= sources) fail('OUT_OF_RANGE', `winnerSource[${d}]`, HEADER_BYTES + 2 * d, `< ${sources}`, s);
+    if (s >= sources) fail('OUT_OF_RANGE', `winnerSource[${d}]`, indexAt + 2 * d, `< ${sources}`, s);
     const f = winnerFile[d];
-    if (f < 0 || f >= shape.fileCounts[s]) fail('OUT_OF_RANGE', `winnerFile[${d}]`, HEADER_BYTES + pad4(2 * n) + 4 * d, `in [0, ${shape.fileCounts[s]})`, f);
-    if (copies[d] < 1 || copies[d] > sources) fail('OUT_OF_RANGE', `copies[${d}]`, HEADER_BYTES + pad4(2 * n) + 4 * n + 2 * d, `in [1, ${sources}]`, copies[d]);
+    if (f < 0 || f >= shape.fileCounts[s]) fail('OUT_OF_RANGE', `winnerFile[${d}]`, indexAt + pad4(2 * n) + 4 * d, `in [0, ${shape.fileCounts[s]})`, f);
+    if (copies[d] < 1 || copies[d] > sources) fail('OUT_OF_RANGE', `copies[${d}]`, indexAt + pad4(2 * n) + 4 * n + 2 * d, `in [1, ${sources}]`, copies[d]);
   }
   const dupRaw: { source: number; served: number; files: number[]; pathId: number; at: number }[] = [];
   for (let i = 0; i < dupCount; i++) {
@@ -225,6 +250,7 @@ export function decodeMountCache(bytes: Uint8Array, shape: MountShape, file: str
   const contents: MountCacheContents = {
     key: Uint8Array.from(buf.subarray(8, 8 + KEY_BYTES)),
     index: { size: n, winnerSource, winnerFile, copies, keys, duplicates },
+    tables,
   };
   if (!hasCatalog) {
     if (rowCount || failureCount || manifests)

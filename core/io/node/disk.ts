@@ -28,10 +28,16 @@ export interface FileStamp {
   ino: number;
   size: number;
   mtimeMs: number;
+  /**
+   * The inode's change time. Not part of what `fileChange` compares (a chmod moves it); kept for
+   * the mount cache's key (core/archive/mountCache.ts): user space cannot set it, so a file
+   * rewritten with its size and mtime restored (`touch -d`, utimes) still shows a new one.
+   */
+  ctimeMs?: number;
 }
 
 export function stampOf(st: fs.Stats): FileStamp {
-  return { dev: st.dev, ino: st.ino, size: st.size, mtimeMs: st.mtimeMs };
+  return { dev: st.dev, ino: st.ino, size: st.size, mtimeMs: st.mtimeMs, ctimeMs: st.ctimeMs };
 }
 
 /** The stamp of the file at `p` (links followed), or undefined when there is none. */
