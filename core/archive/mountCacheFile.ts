@@ -244,9 +244,10 @@ export function decodeMountCache(bytes: Uint8Array, shape: MountShape, file: str
     strings[i] = text.slice(c, (c += len));
   }
   if (c !== text.length) fail('INVALID', 'string lengths', lengthsAt, `${text.length} characters in all`, c);
-  const str = (v: number, field: string, offset: number): string =>
-    v < stringCount ? strings[v] : fail('OUT_OF_RANGE', field, offset, `< ${stringCount} (strings)`, v);
-  const duplicates = dupRaw.map((d, i) => ({ source: d.source, path: str(d.pathId, `duplicates[${i}].path`, d.at + 12), files: d.files, served: d.served }));
+  // Field names are spelt out only for a failure: built for every string they cost more than the reads.
+  const str = (v: number, part: string, i: number, field: string, offset: number): string =>
+    v < stringCount ? strings[v] : fail('OUT_OF_RANGE', `${part}[${i}].${field}`, offset, `< ${stringCount} (strings)`, v);
+  const duplicates = dupRaw.map((d, i) => ({ source: d.source, path: str(d.pathId, 'duplicates', i, 'path', d.at + 12), files: d.files, served: d.served }));
   const contents: MountCacheContents = {
     key: Uint8Array.from(buf.subarray(8, 8 + KEY_BYTES)),
     index: { size: n, winnerSource, winnerFile, copies, keys, duplicates },
@@ -264,18 +265,18 @@ export function decodeMountCache(bytes: Uint8Array, shape: MountShape, file: str
     const size = buf.readDoubleLE(r + 16);
     if (size !== -1 && !(Number.isSafeInteger(size) && size >= 0)) fail('OUT_OF_RANGE', `rows[${i}].size`, r + 16, 'a byte count or -1', size);
     const source = buf.readUInt32LE(r + 8);
-    rows[i] = {
-      path: str(buf.readUInt32LE(r), `rows[${i}].path`, r),
-      bundle: str(buf.readUInt32LE(r + 4), `rows[${i}].bundle`, r + 4),
+    const row: MemberRow = {
+      path: str(buf.readUInt32LE(r), 'rows', i, 'path', r),
+      bundle: str(buf.readUInt32LE(r + 4), 'rows', i, 'bundle', r + 4),
       servedFrom: ORIGINS[origin],
-      ...(source !== NONE ? { source: str(source, `rows[${i}].source`, r + 8) } : {}),
-      ...(size !== -1 ? { size } : {}),
     };
+    if (source !== NONE) row.source = str(source, 'rows', i, 'source', r + 8);
+    if (size !== -1) row.size = size;
+    rows[i] = row;
   }
-  const failures = Array.from({ length: failureCount }, (_, i) => ({
-    bundle: str(buf.readUInt32LE(failuresAt + 8 * i), `failures[${i}].bundle`, failuresAt + 8 * i),
-    reason: str(buf.readUInt32LE(failuresAt + 8 * i + 4), `failures[${i}].reason`, failuresAt + 8 * i + 4),
-  }));
+  const failures: { bundle: string; reason: string }[] = new Array(failureCount);
+  for (let i = 0, f = failuresAt; i < failureCount; i++, f += 8)
+    failures[i] = { bundle: str(buf.readUInt32LE(f), 'failures', i, 'bundle', f), reason: str(buf.readUInt32LE(f + 4), 'failures', i, 'reason', f + 4) };
   contents.catalog = { manifests, rows, failures };
   return contents;
 }
