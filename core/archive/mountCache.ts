@@ -31,7 +31,15 @@ import { LtarSource, type TablesTrust } from './ltarSource';
 import { MemberCatalog } from './memberCatalog';
 import { MergedIndex } from './mergedIndex';
 import type { Mount } from './mount';
-import { type CatalogParts, type MountCacheContents, decodeMountCache, encodeMountCache, storedKey, MOUNT_CACHE_VERSION } from './mountCacheFile';
+import {
+  type CatalogParts,
+  type MountCacheContents,
+  type MountCacheRead,
+  encodeMountCache,
+  readMountCache,
+  storedKey,
+  MOUNT_CACHE_VERSION,
+} from './mountCacheFile';
 
 /** Where a part came from, and why not from the cache when it was built. */
 export interface MountCacheUse {
@@ -93,7 +101,7 @@ const sameKey = (a: Uint8Array | undefined, b: Uint8Array): boolean => a !== und
 export class MountCache {
   readonly file: string;
   private currentKey: Uint8Array;
-  private read: { contents?: MountCacheContents; reason?: string };
+  private read: { contents?: MountCacheRead; reason?: string };
 
   constructor(
     readonly mount: Mount,
@@ -111,7 +119,7 @@ export class MountCache {
     return this.currentKey;
   }
 
-  private load(): { contents?: MountCacheContents; reason?: string } {
+  private load(): { contents?: MountCacheRead; reason?: string } {
     let bytes: Uint8Array;
     try {
       bytes = readFileBytes(this.file);
@@ -120,7 +128,7 @@ export class MountCache {
     }
     if (!sameKey(storedKey(bytes), this.currentKey)) return { reason: 'stale' };
     try {
-      return { contents: decodeMountCache(bytes, { fileCounts: this.mount.sources.map((s) => s.fileCount) }, this.file) };
+      return { contents: readMountCache(bytes, { fileCounts: this.mount.sources.map((s) => s.fileCount) }, this.file) };
     } catch (e) {
       if (!isArch06Error(e)) throw e;
       this.log(`mount cache ${this.file} not used (${e.message}); rebuilding`);
@@ -197,16 +205,25 @@ export class MountCache {
     return { from: 'built', reason };
   }
 
-  /** The member catalogue: from the cache file when stored there, else `build` (stored unless cancelled). */
+  /** The member catalogue: from the cache file when stored there (and reading back), else `build` (stored unless cancelled). */
   async catalog(build: () => Promise<MemberCatalog>): Promise<MountCacheUse & { catalog: MemberCatalog }> {
     const { contents, reason } = this.read;
-    if (contents?.catalog) return { from: 'cache', catalog: MemberCatalog.fromParts(contents.catalog) };
+    let why = contents ? 'not listed yet' : reason;
+    if (contents?.readCatalog) {
+      try {
+        return { from: 'cache', catalog: MemberCatalog.fromParts(contents.readCatalog()) };
+      } catch (e) {
+        if (!isArch06Error(e)) throw e;
+        this.log(`mount cache ${this.file}: catalogue not used (${e.message}); rebuilding it`);
+        why = e.message;
+      }
+    }
     const catalog = await build();
     if (!catalog.cancelled && !this.read.reason?.startsWith('dropped')) {
       const parts: CatalogParts = { manifests: catalog.manifests, rows: catalog.rows, failures: catalog.failures };
       this.store({ key: this.currentKey, index: this.mount.index(), catalog: parts, tables: this.tableDigests() });
     }
-    return { from: 'built', reason: contents ? 'not listed yet' : reason, catalog };
+    return { from: 'built', reason: why, catalog };
   }
 
   /** Each source's tables digest: an open archive's own, a trusted one's as the cache has it. */
@@ -219,7 +236,8 @@ export class MountCache {
   private store(contents: MountCacheContents): void {
     try {
       writeFileAtomic(this.file, encodeMountCache(contents), { forbid: this.mount.readOnlyPlaces() });
-      this.read = { contents };
+      const { catalog, ...rest } = contents;
+      this.read = { contents: catalog ? { ...rest, readCatalog: () => catalog } : rest };
     } catch (e) {
       this.log(`mount cache not written to ${this.file}: ${e instanceof Error ? e.message : String(e)}`);
     }

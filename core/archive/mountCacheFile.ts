@@ -147,18 +147,41 @@ export function storedKey(bytes: Uint8Array): Uint8Array | undefined {
   return bytes.length >= HEADER_BYTES ? bytes.subarray(8, 8 + KEY_BYTES) : undefined;
 }
 
-/** Read a cache file for a mount of `shape`, checking every field; throws Arch06Error. */
+/** Read a whole cache file (index and catalogue) for a mount of `shape`, checking every field; throws Arch06Error. */
 export function decodeMountCache(bytes: Uint8Array, shape: MountShape, file: string): MountCacheContents {
-  const buf = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  const fail = (
-    code: 'TRUNCATED' | 'BAD_MAGIC' | 'UNSUPPORTED_VERSION' | 'OUT_OF_RANGE' | 'INVALID',
-    field: string,
-    offset: number,
-    expected: string,
-    actual: string | number,
-  ): never => {
+  const read = readMountCache(bytes, shape, file);
+  const { readCatalog, ...contents } = read;
+  return readCatalog ? { ...contents, catalog: readCatalog() } : contents;
+}
+
+/** A cache file read up to its catalogue, which is read (and checked) only when asked for. */
+export interface MountCacheRead extends Omit<MountCacheContents, 'catalog'> {
+  /** The catalogue, when the file has one: its rows and strings decoded and checked on this call. */
+  readCatalog?: () => CatalogParts;
+}
+
+type Fail = (
+  code: 'TRUNCATED' | 'BAD_MAGIC' | 'UNSUPPORTED_VERSION' | 'OUT_OF_RANGE' | 'INVALID',
+  field: string,
+  offset: number,
+  expected: string,
+  actual: string | number,
+) => never;
+
+const failer =
+  (file: string): Fail =>
+  (code, field, offset, expected, actual) => {
     throw new Arch06Error(code, 'mount cache does not read back', { file, offset, field, expected, actual: String(actual) });
   };
+
+/**
+ * Read a cache file for a mount of `shape` up to its catalogue (the mount needs the index; the
+ * catalogue, most of the file's strings, is decoded when first asked for), checking every field
+ * read; throws Arch06Error.
+ */
+export function readMountCache(bytes: Uint8Array, shape: MountShape, file: string): MountCacheRead {
+  const buf = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const fail = failer(file);
   if (buf.length < HEADER_BYTES) fail('TRUNCATED', 'header', 0, `${HEADER_BYTES} bytes`, buf.length);
   if (buf.readUInt32LE(0) !== MOUNT_CACHE_MAGIC) fail('BAD_MAGIC', 'magic', 0, 'A6MC', buf.readUInt32LE(0).toString(16));
   if (buf.readUInt32LE(4) !== MOUNT_CACHE_VERSION) fail('UNSUPPORTED_VERSION', 'version', 4, String(MOUNT_CACHE_VERSION), buf.readUInt32LE(4));
@@ -200,12 +223,14 @@ export function decodeMountCache(bytes: Uint8Array, shape: MountShape, file: str
   const copies = copyOut((b) => new Uint16Array(b), o, 2 * n);
   o += pad4(2 * n);
   const keys = copyOut((b) => new Uint32Array(b), o, 4 * n);
+  const fileCounts = Int32Array.from(shape.fileCounts);
   for (let d = 0; d < n; d++) {
     const s = winnerSource[d];
     if (s >= sources) fail('OUT_OF_RANGE', `winnerSource[${d}]`, indexAt + 2 * d, `< ${sources}`, s);
     const f = winnerFile[d];
-    if (f < 0 || f >= shape.fileCounts[s]) fail('OUT_OF_RANGE', `winnerFile[${d}]`, indexAt + pad4(2 * n) + 4 * d, `in [0, ${shape.fileCounts[s]})`, f);
-    if (copies[d] < 1 || copies[d] > sources) fail('OUT_OF_RANGE', `copies[${d}]`, indexAt + pad4(2 * n) + 4 * n + 2 * d, `in [1, ${sources}]`, copies[d]);
+    if (f < 0 || f >= fileCounts[s]) fail('OUT_OF_RANGE', `winnerFile[${d}]`, indexAt + pad4(2 * n) + 4 * d, `in [0, ${fileCounts[s]})`, f);
+    const c = copies[d];
+    if (c < 1 || c > sources) fail('OUT_OF_RANGE', `copies[${d}]`, indexAt + pad4(2 * n) + 4 * n + 2 * d, `in [1, ${sources}]`, c);
   }
   const dupRaw: { source: number; served: number; files: number[]; pathId: number; at: number }[] = [];
   for (let i = 0; i < dupCount; i++) {
@@ -235,20 +260,14 @@ export function decodeMountCache(bytes: Uint8Array, shape: MountShape, file: str
   const lengthsAt = at;
   at += 4 * stringCount;
   if (buf.length - at !== textBytes) fail('INVALID', 'strings', at, `${textBytes} bytes of text, then the end`, buf.length - at);
-  const text = buf.toString(wide ? 'utf16le' : 'latin1', at, at + textBytes);
-  const strings: string[] = new Array(stringCount);
-  let c = 0;
-  for (let i = 0; i < stringCount; i++) {
-    const len = buf.readUInt32LE(lengthsAt + 4 * i);
-    if (len > text.length - c) fail('OUT_OF_RANGE', `strings[${i}].length`, lengthsAt + 4 * i, `<= ${text.length - c}`, len);
-    strings[i] = text.slice(c, (c += len));
-  }
-  if (c !== text.length) fail('INVALID', 'string lengths', lengthsAt, `${text.length} characters in all`, c);
-  // Field names are spelt out only for a failure: built for every string they cost more than the reads.
-  const str = (v: number, part: string, i: number, field: string, offset: number): string =>
-    v < stringCount ? strings[v] : fail('OUT_OF_RANGE', `${part}[${i}].${field}`, offset, `< ${stringCount} (strings)`, v);
-  const duplicates = dupRaw.map((d, i) => ({ source: d.source, path: str(d.pathId, 'duplicates', i, 'path', d.at + 12), files: d.files, served: d.served }));
-  const contents: MountCacheContents = {
+  const strings = new StringTable(buf, { count: stringCount, lengthsAt, textAt: at, textBytes, wide: wide === 1 }, fail);
+  const duplicates = dupRaw.map((d, i) => ({
+    source: d.source,
+    path: strings.one(d.pathId, 'duplicates', i, 'path', d.at + 12),
+    files: d.files,
+    served: d.served,
+  }));
+  const contents: MountCacheRead = {
     key: Uint8Array.from(buf.subarray(8, 8 + KEY_BYTES)),
     index: { size: n, winnerSource, winnerFile, copies, keys, duplicates },
     tables,
@@ -258,25 +277,84 @@ export function decodeMountCache(bytes: Uint8Array, shape: MountShape, file: str
       fail('INVALID', 'catalog', 48, 'no rows, failures or manifests without a catalogue', rowCount + failureCount + manifests);
     return contents;
   }
-  const rows: MemberRow[] = new Array(rowCount);
-  for (let i = 0, r = rowsAt; i < rowCount; i++, r += ROW_BYTES) {
+  contents.readCatalog = () => readCatalog(buf, strings, { manifests, rowCount, rowsAt, failureCount, failuresAt }, fail);
+  return contents;
+}
+
+/**
+ * The file's strings: lengths checked against the text once (cheap), one string decoded alone
+ * when asked for (the index's few), or all of them in one decode and sliced (the catalogue's).
+ */
+class StringTable {
+  private readonly starts: Uint32Array;
+  private all: string[] | undefined;
+
+  constructor(
+    private readonly buf: Buffer,
+    private readonly at: { count: number; lengthsAt: number; textAt: number; textBytes: number; wide: boolean },
+    private readonly fail: Fail,
+  ) {
+    const chars = at.wide ? at.textBytes / 2 : at.textBytes;
+    const starts = (this.starts = new Uint32Array(at.count + 1));
+    let c = 0;
+    for (let i = 0; i < at.count; i++) {
+      const len = buf.readUInt32LE(at.lengthsAt + 4 * i);
+      if (len > chars - c) fail('OUT_OF_RANGE', `strings[${i}].length`, at.lengthsAt + 4 * i, `<= ${chars - c}`, len);
+      starts[i + 1] = c += len;
+    }
+    if (c !== chars) fail('INVALID', 'string lengths', at.lengthsAt, `${chars} characters in all`, c);
+  }
+
+  private check(v: number, part: string, i: number, field: string, offset: number): void {
+    // Field names are spelt out only for a failure: built for every string they cost more than the reads.
+    if (v >= this.at.count) this.fail('OUT_OF_RANGE', `${part}[${i}].${field}`, offset, `< ${this.at.count} (strings)`, v);
+  }
+
+  one(v: number, part: string, i: number, field: string, offset: number): string {
+    this.check(v, part, i, field, offset);
+    if (this.all) return this.all[v];
+    const unit = this.at.wide ? 2 : 1;
+    return this.buf.toString(this.at.wide ? 'utf16le' : 'latin1', this.at.textAt + unit * this.starts[v], this.at.textAt + unit * this.starts[v + 1]);
+  }
+
+  get(v: number, part: string, i: number, field: string, offset: number): string {
+    this.check(v, part, i, field, offset);
+    if (!this.all) {
+      const text = this.buf.toString(this.at.wide ? 'utf16le' : 'latin1', this.at.textAt, this.at.textAt + this.at.textBytes);
+      this.all = new Array(this.at.count);
+      for (let k = 0; k < this.at.count; k++) this.all[k] = text.slice(this.starts[k], this.starts[k + 1]);
+    }
+    return this.all[v];
+  }
+}
+
+function readCatalog(
+  buf: Buffer,
+  strings: StringTable,
+  at: { manifests: number; rowCount: number; rowsAt: number; failureCount: number; failuresAt: number },
+  fail: Fail,
+): CatalogParts {
+  const rows: MemberRow[] = new Array(at.rowCount);
+  for (let i = 0, r = at.rowsAt; i < at.rowCount; i++, r += ROW_BYTES) {
     const origin = buf.readUInt32LE(r + 12);
     if (origin >= ORIGINS.length) fail('OUT_OF_RANGE', `rows[${i}].servedFrom`, r + 12, `< ${ORIGINS.length}`, origin);
     const size = buf.readDoubleLE(r + 16);
     if (size !== -1 && !(Number.isSafeInteger(size) && size >= 0)) fail('OUT_OF_RANGE', `rows[${i}].size`, r + 16, 'a byte count or -1', size);
     const source = buf.readUInt32LE(r + 8);
     const row: MemberRow = {
-      path: str(buf.readUInt32LE(r), 'rows', i, 'path', r),
-      bundle: str(buf.readUInt32LE(r + 4), 'rows', i, 'bundle', r + 4),
+      path: strings.get(buf.readUInt32LE(r), 'rows', i, 'path', r),
+      bundle: strings.get(buf.readUInt32LE(r + 4), 'rows', i, 'bundle', r + 4),
       servedFrom: ORIGINS[origin],
     };
-    if (source !== NONE) row.source = str(source, 'rows', i, 'source', r + 8);
+    if (source !== NONE) row.source = strings.get(source, 'rows', i, 'source', r + 8);
     if (size !== -1) row.size = size;
     rows[i] = row;
   }
-  const failures: { bundle: string; reason: string }[] = new Array(failureCount);
-  for (let i = 0, f = failuresAt; i < failureCount; i++, f += 8)
-    failures[i] = { bundle: str(buf.readUInt32LE(f), 'failures', i, 'bundle', f), reason: str(buf.readUInt32LE(f + 4), 'failures', i, 'reason', f + 4) };
-  contents.catalog = { manifests, rows, failures };
-  return contents;
+  const failures: { bundle: string; reason: string }[] = new Array(at.failureCount);
+  for (let i = 0, f = at.failuresAt; i < at.failureCount; i++, f += 8)
+    failures[i] = {
+      bundle: strings.get(buf.readUInt32LE(f), 'failures', i, 'bundle', f),
+      reason: strings.get(buf.readUInt32LE(f + 4), 'failures', i, 'reason', f + 4),
+    };
+  return { manifests: at.manifests, rows, failures };
 }
