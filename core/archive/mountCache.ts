@@ -141,24 +141,33 @@ export class MountCache {
    * open already is checked at once; a deferred one when first read.
    */
   private settleTables(): void {
-    const contents = this.read.contents;
-    const sources = this.mount.sources;
-    const unusable = contents
-      ? sources.findIndex(
-          (s, i) => s instanceof LtarSource && (!contents.tables[i] || (s.tablesOpen && !sameKey(tablesDigest(s.archive), contents.tables[i]!))),
-        )
-      : -1;
-    if (contents && unusable < 0) {
-      sources.forEach((s, i) => {
-        if (s instanceof LtarSource && !s.tablesOpen) s.trust(this.trustFor(s, contents.tables[i]!));
-      });
-      this.mount.tablesTrusted();
-      return;
-    }
-    if (contents) this.read = { reason: `stale (the tables of ${sources[unusable].name} are not those it was made from)` };
-    if (!this.mount.tablesDeferred) return;
+    if (this.trustTables() || !this.mount.tablesDeferred) return;
     this.mount.openTables();
-    this.currentKey = mountCacheKey(this.mount); // a source that failed is broken now, out of the key
+    // An archive that failed is a broken source now, out of the key: the file may be that mount's.
+    const key = mountCacheKey(this.mount);
+    if (sameKey(key, this.currentKey)) return;
+    this.currentKey = key;
+    this.read = this.load();
+    this.trustTables();
+  }
+
+  /** Whether the cache read back and describes every archive's tables (then each is given its check). */
+  private trustTables(): boolean {
+    const contents = this.read.contents;
+    if (!contents) return false;
+    const sources = this.mount.sources;
+    const unusable = sources.findIndex(
+      (s, i) => s instanceof LtarSource && (!contents.tables[i] || (s.tablesOpen && !sameKey(tablesDigest(s.archive), contents.tables[i]!))),
+    );
+    if (unusable >= 0) {
+      this.read = { reason: `stale (the tables of ${sources[unusable].name} are not those it was made from)` };
+      return false;
+    }
+    sources.forEach((s, i) => {
+      if (s instanceof LtarSource && !s.tablesOpen) s.trust(this.trustFor(s, contents.tables[i]!));
+    });
+    this.mount.tablesTrusted();
+    return true;
   }
 
   private trustFor(s: LtarSource, expected: Uint8Array): TablesTrust {
