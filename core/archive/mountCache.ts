@@ -23,7 +23,7 @@
 import { createHash } from 'node:crypto';
 import * as path from 'node:path';
 import { Arch06Error, isArch06Error } from '../errors';
-import { FileByteSource, readFileBytes } from '../io/node/fileSource';
+import { FileByteSource } from '../io/node/fileSource';
 import { OutputFolder, writeFileAtomic } from '../io/node/outputFolder';
 import type { LtarArchive } from '../formats/archive/ltar/reader';
 import { LooseEntry } from './directorySource';
@@ -36,10 +36,14 @@ import {
   type MountCacheContents,
   type MountCacheRead,
   encodeMountCache,
-  readMountCache,
-  storedKey,
+  readMountCacheHeader,
+  readMountCacheIndex,
+  MOUNT_CACHE_HEADER_BYTES,
   MOUNT_CACHE_VERSION,
 } from './mountCacheFile';
+
+/** A cache file as this mount holds it: the index read, the catalogue read when asked for. */
+type Loaded = Omit<MountCacheRead, 'readCatalog'> & { catalog?: () => CatalogParts };
 
 /** Where a part came from, and why not from the cache when it was built. */
 export interface MountCacheUse {
@@ -101,7 +105,7 @@ const sameKey = (a: Uint8Array | undefined, b: Uint8Array): boolean => a !== und
 export class MountCache {
   readonly file: string;
   private currentKey: Uint8Array;
-  private read: { contents?: MountCacheRead; reason?: string };
+  private read: { contents?: Loaded; reason?: string };
 
   constructor(
     readonly mount: Mount,
@@ -119,20 +123,40 @@ export class MountCache {
     return this.currentKey;
   }
 
-  private load(): { contents?: MountCacheRead; reason?: string } {
-    let bytes: Uint8Array;
+  /**
+   * Read the cache file's header and index part (not its catalogue part: most of the file, read
+   * when the catalogue is asked for, from the same file: a file replaced since is CHANGED_ON_DISK).
+   */
+  private load(): { contents?: Loaded; reason?: string } {
+    let f: FileByteSource;
     try {
-      bytes = readFileBytes(this.file);
+      f = FileByteSource.open(this.file);
     } catch {
       return { reason: 'absent' };
     }
-    if (!sameKey(storedKey(bytes), this.currentKey)) return { reason: 'stale' };
     try {
-      return { contents: readMountCache(bytes, { fileCounts: this.mount.sources.map((s) => s.fileCount) }, this.file) };
+      const header = readMountCacheHeader(f.readSync(0, Math.min(MOUNT_CACHE_HEADER_BYTES, f.size)), f.size, this.file);
+      if (!sameKey(header.key, this.currentKey)) return { reason: 'stale' };
+      const shape = { fileCounts: this.mount.sources.map((s) => s.fileCount) };
+      const { readCatalog, ...index } = readMountCacheIndex(f.readSync(0, header.catalogAt), header, shape, this.file);
+      const stamp = f.stamp;
+      const catalog = readCatalog
+        ? (): CatalogParts => {
+            const again = FileByteSource.open(this.file, this.file, stamp);
+            try {
+              return readCatalog(again.readSync(header.catalogAt, again.size - header.catalogAt));
+            } finally {
+              again.close();
+            }
+          }
+        : undefined;
+      return { contents: { ...index, catalog } };
     } catch (e) {
       if (!isArch06Error(e)) throw e;
       this.log(`mount cache ${this.file} not used (${e.message}); rebuilding`);
       return { reason: e.message };
+    } finally {
+      f.close();
     }
   }
 
@@ -218,9 +242,9 @@ export class MountCache {
   async catalog(build: () => Promise<MemberCatalog>): Promise<MountCacheUse & { catalog: MemberCatalog }> {
     const { contents, reason } = this.read;
     let why = contents ? 'not listed yet' : reason;
-    if (contents?.readCatalog) {
+    if (contents?.catalog) {
       try {
-        return { from: 'cache', catalog: MemberCatalog.fromParts(contents.readCatalog()) };
+        return { from: 'cache', catalog: MemberCatalog.fromParts(contents.catalog()) };
       } catch (e) {
         if (!isArch06Error(e)) throw e;
         this.log(`mount cache ${this.file}: catalogue not used (${e.message}); rebuilding it`);
@@ -246,7 +270,7 @@ export class MountCache {
     try {
       writeFileAtomic(this.file, encodeMountCache(contents), { forbid: this.mount.readOnlyPlaces() });
       const { catalog, ...rest } = contents;
-      this.read = { contents: catalog ? { ...rest, readCatalog: () => catalog } : rest };
+      this.read = { contents: { ...rest, catalog: catalog && (() => catalog) } };
     } catch (e) {
       this.log(`mount cache not written to ${this.file}: ${e instanceof Error ? e.message : String(e)}`);
     }

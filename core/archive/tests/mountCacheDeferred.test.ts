@@ -11,6 +11,7 @@ import { Mount } from '../mount';
 import { MemberCatalog } from '../memberCatalog';
 import { LtarSource, type TablesTrust } from '../ltarSource';
 import { MountCache, mountCacheFile } from '../mountCache';
+import { MOUNT_CACHE_HEADER_BYTES } from '../mountCacheFile';
 import { LtarWriter } from '../../formats/archive/ltar/writer';
 import { LtarArchive } from '../../formats/archive/ltar/reader';
 import { FOLDER_FIRST_CHILD, NAME_POOL_START } from '../../formats/archive/ltar/layout';
@@ -152,7 +153,7 @@ test('mount cache key: an archive rewritten with its size and mtime put back is 
 function forgeDigest(root: string, folder: string, name: string): string {
   const m = Mount.open({ root });
   const file = mountCacheFile(folder, m);
-  const at = 80 + 36 * m.sources.findIndex((s) => s.name === name);
+  const at = MOUNT_CACHE_HEADER_BYTES + 36 * m.sources.findIndex((s) => s.name === name);
   m.close();
   const b = fs.readFileSync(file);
   assert.equal(b.readUInt32LE(at), 1, 'an archive has a digest');
