@@ -234,7 +234,13 @@ export function readMountCacheIndex(bytes: Uint8Array, header: MountCacheHeader,
   const copies = view((b, o, c) => new Uint16Array(b, o, c), copiesAt, n, 2);
   const keys = view((b, o, c) => new Uint32Array(b, o, c), keysAt, n, 4);
   const fileCounts = Int32Array.from(shape.fileCounts);
-  for (let d = 0; d < n; d++) {
+  // One branch-free pass (the file count of every u16 source number, 0 past the sources, so one
+  // compare checks both indexes); the first bad item is looked for only when the pass finds one.
+  const limit = new Uint32Array(0x10000);
+  limit.set(fileCounts);
+  let bad = 0;
+  for (let d = 0; d < n; d++) bad |= (winnerFile[d] >>> 0 >= limit[winnerSource[d]] ? 1 : 0) | ((copies[d] - 1) >>> 0 >= sources ? 1 : 0);
+  for (let d = 0; bad && d < n; d++) {
     const s = winnerSource[d];
     if (s >= sources) fail('OUT_OF_RANGE', `winnerSource[${d}]`, indexAt + 2 * d, `< ${sources}`, s);
     const f = winnerFile[d];
