@@ -242,3 +242,22 @@ test('deferred tables without a usable cache: an archive whose tables are bad is
   assert.deepEqual(next.mount.broken, eager.broken);
   for (const m of [eager, mount, next.mount]) m.close();
 });
+
+test('mount cache: the catalogue part is read later from the very file the mount read; a file changed since is not used', async () => {
+  const root = install();
+  const folder = tempDir('arch06-mdefer-cache-');
+  const first = warmMount(root, folder);
+  first.cache.index();
+  const built = await first.cache.catalog(() => MemberCatalog.build(first.mount));
+  first.mount.close();
+  const { mount, cache } = warmMount(root, folder);
+  assert.equal(cache.index().from, 'cache');
+  // Another writer's file in its place between the mount and the catalogue (one byte longer).
+  fs.writeFileSync(cache.file, Buffer.concat([fs.readFileSync(cache.file), Buffer.of(0)]));
+  const later = await cache.catalog(() => MemberCatalog.build(mount));
+  assert.equal(later.from, 'built');
+  assert.match(later.reason ?? '', /bytes/);
+  assert.deepEqual(later.catalog.failures, built.catalog.failures);
+  assert.deepEqual(later.catalog.rows, built.catalog.rows);
+  mount.close();
+});
