@@ -11,6 +11,7 @@ import { Mount } from '../mount';
 import { MemberCatalog } from '../memberCatalog';
 import { LtarSource, type TablesTrust } from '../ltarSource';
 import { MountCache, mountCacheFile } from '../mountCache';
+import { mountChanges, remount } from '../remount';
 import { MOUNT_CACHE_HEADER_BYTES } from '../mountCacheFile';
 import { LtarWriter } from '../../formats/archive/ltar/writer';
 import { LtarArchive } from '../../formats/archive/ltar/reader';
@@ -260,4 +261,39 @@ test('mount cache: the catalogue part is read later from the very file the mount
   assert.deepEqual(later.catalog.failures, built.catalog.failures);
   assert.deepEqual(later.catalog.rows, built.catalog.rows);
   mount.close();
+});
+
+test('deferred tables: a remount keeps the unchanged archives unread and trusted, reopens the changed one and the one that failed its check', () => {
+  const root = install();
+  const folder = tempDir('arch06-mdefer-cache-');
+  warmMount(root, folder).cache.index();
+  forgeDigest(root, folder, 'B.arch06');
+  const { mount, cache } = warmMount(root, folder);
+  assert.equal(cache.index().from, 'cache');
+  assert.throws(
+    () => mount.entry('own\\B\\one.txt'),
+    (e) => isArch06Error(e) && e.code === 'CHANGED_ON_DISK',
+  );
+  // A changed on disk too (fewer files, so shorter): the disk check names both; C is kept as it is, unread.
+  fs.writeFileSync(path.join(root, 'A.arch06'), archive({ 'shared\\x.txt': 'x from A, longer', 'own\\A\\one.txt': 'one A again' }));
+  const changes = mountChanges(mount);
+  assert.deepEqual(changes.map((c) => [c.name, c.kind]).sort(), [
+    ['A.arch06', 'truncated'],
+    ['B.arch06', 'modified'],
+  ]);
+  const r = remount(mount, changes);
+  assert.equal(r.kept, 1);
+  assert.deepEqual(opened(r.mount), [], 'C kept unread, A and B opened anew with their tables deferred');
+  const next = new MountCache(r.mount, folder);
+  assert.deepEqual(next.index(), { from: 'built', reason: 'absent' }, 'the failed check dropped the file');
+  assert.deepEqual(
+    ['own\\A\\one.txt', 'own\\B\\one.txt', 'own\\C\\one.txt', 'shared\\x.txt'].map((p) => Buffer.from(r.mount.entry(p).readSync()).toString()),
+    ['one A again', 'one B', 'one C', 'x from C'],
+  );
+  // Written for the remounted install: the next mount takes the index from it, and reads no table.
+  r.mount.close();
+  const again = warmMount(root, folder);
+  assert.equal(again.cache.index().from, 'cache');
+  assert.deepEqual(opened(again.mount), []);
+  again.mount.close();
 });
