@@ -212,8 +212,9 @@ export class Mount {
     for (const l of lines) mountOne(l.line, l.text, resolveCaseInsensitive(cfgDir, l.text, dirCache), cfgDir);
 
     const listed = new Set([...mounted.map((s) => s.diskPath), ...broken.map((b) => b.path)]);
-    const unlisted = listDirectory(root)
-      .filter((e) => !e.isDirectory && /\.arch06$/i.test(e.name) && !listed.has(path.join(root, e.name)))
+    // Names filtered before the stat: the install's folder holds every mounted archive.
+    const unlisted = listDirectory(root, (name) => /\.arch06$/i.test(name) && !listed.has(path.join(root, name)))
+      .filter((e) => !e.isDirectory)
       .map((e) => e.name)
       .sort();
     const mount = new Mount(root, cfgPath, mounted.reverse(), skipped, unlisted, broken);

@@ -82,10 +82,14 @@ export interface DiskDirEntry {
   stamp?: FileStamp;
 }
 
-/** List one directory; entries that vanish or cannot be stat'ed are left out. */
-export function listDirectory(p: string): DiskDirEntry[] {
+/**
+ * List one directory; entries that vanish or cannot be stat'ed are left out. `accept`: only names
+ * it accepts are stat'ed and listed (a caller that wants a few names pays no stat for the rest).
+ */
+export function listDirectory(p: string, accept?: (name: string) => boolean): DiskDirEntry[] {
   const out: DiskDirEntry[] = [];
   for (const d of fs.readdirSync(p, { withFileTypes: true })) {
+    if (accept && !accept(d.name)) continue;
     let st: fs.Stats;
     try {
       st = fs.statSync(path.join(p, d.name));
