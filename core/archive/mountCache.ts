@@ -24,6 +24,7 @@ import { createHash } from 'node:crypto';
 import * as path from 'node:path';
 import { Arch06Error, isArch06Error } from '../errors';
 import { FileByteSource } from '../io/node/fileSource';
+import { errnoSummary, isErrnoException } from '../io/node/errno';
 import { OutputFolder, writeFileAtomic } from '../io/node/outputFolder';
 import type { LtarArchive } from '../formats/archive/ltar/reader';
 import { LooseEntry } from './directorySource';
@@ -246,9 +247,10 @@ export class MountCache {
       try {
         return { from: 'cache', catalog: MemberCatalog.fromParts(contents.catalog()) };
       } catch (e) {
-        if (!isArch06Error(e)) throw e;
-        this.log(`mount cache ${this.file}: catalogue not used (${e.message}); rebuilding it`);
-        why = e.message;
+        // The file changed or went away since the mount read it, or its catalogue does not read back.
+        if (!isArch06Error(e) && !isErrnoException(e)) throw e;
+        why = isArch06Error(e) ? e.message : errnoSummary(e);
+        this.log(`mount cache ${this.file}: catalogue not used (${why}); rebuilding it`);
       }
     }
     const catalog = await build();

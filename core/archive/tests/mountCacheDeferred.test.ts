@@ -261,6 +261,14 @@ test('mount cache: the catalogue part is read later from the very file the mount
   assert.deepEqual(later.catalog.failures, built.catalog.failures);
   assert.deepEqual(later.catalog.rows, built.catalog.rows);
   mount.close();
+  // Gone in between (a user clearing the cache folder): built too.
+  const third = warmMount(root, folder);
+  assert.equal(third.cache.index().from, 'cache');
+  fs.rmSync(third.cache.file);
+  const gone = await third.cache.catalog(() => MemberCatalog.build(third.mount));
+  assert.equal(gone.from, 'built');
+  assert.deepEqual(gone.catalog.failures, built.catalog.failures);
+  third.mount.close();
 });
 
 test('deferred tables: a remount carries the unchanged archive over, reopens the changed one and the one that failed its check', () => {
