@@ -21,4 +21,13 @@ export function readTableFloor(files: readonly string[]): number {
   return bytes;
 }
 
-if (require.main === module) process.stdout.write(String(readTableFloor(process.argv.slice(2))));
+/** Stat each archive, then read the cache file; the bytes read. */
+export function statFloor(files: readonly string[], cacheFile: string): number {
+  for (const file of files) fs.statSync(file);
+  return fs.readFileSync(cacheFile).length;
+}
+
+if (require.main === module) {
+  const args = process.argv.slice(2);
+  process.stdout.write(String(args[0] === '--stat' ? statFloor(args.slice(2), args[1]) : readTableFloor(args)));
+}

@@ -94,7 +94,11 @@ export class MountService implements vscode.Disposable {
       try {
         // Mounting is synchronous file work; yield first so the progress indicator paints.
         await new Promise((r) => setTimeout(r, 0));
-        const { mount: m, notes } = openOverlay({ root: request.root, cfg: request.cfg || undefined, extraArchives: request.extraArchives }, this.activeMods);
+        // With a cache folder the mount goes to the mount cache at once: its archives' tables wait until used.
+        const { mount: m, notes } = openOverlay(
+          { root: request.root, cfg: request.cfg || undefined, extraArchives: request.extraArchives, deferTables: this.cacheFolder !== undefined },
+          this.activeMods,
+        );
         this.lastRequest = request;
         const cache = this.cacheFolder ? new MountCache(m, this.cacheFolder, (line) => this.log(line)) : undefined;
         const use = cache?.index();
@@ -133,8 +137,10 @@ export class MountService implements vscode.Disposable {
       this.reportError('Could not mount the install again after it changed on disk', e);
       return undefined;
     }
+    // The cache first: it settles the new mount's deferred tables before anyone reads it.
+    const cache = this.cacheFolder ? new MountCache(r.mount, this.cacheFolder, (line) => this.log(line)) : undefined;
     this.replace(r.mount, { closeOld: false });
-    if (this.cacheFolder) this.cache = new MountCache(r.mount, this.cacheFolder, (line) => this.log(line));
+    if (cache) this.cache = cache;
     this.log(`remounted after a change on disk (${describeChanges(changes, 20)}): ${r.kept} sources kept, ${r.opened} opened in ${Date.now() - started} ms`);
     const newlyBroken = r.mount.broken.filter((b) => !old.broken.some((o) => o.path === b.path));
     for (const b of newlyBroken) this.log(`  BROKEN ${b.line ? `cfg line ${b.line}` : '-arch archive'}: ${b.text} (${b.path}): ${b.reason} [${b.code}]`);

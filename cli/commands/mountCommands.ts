@@ -13,10 +13,14 @@ import { ParsedArgs, flagList, flagString, need } from '../args';
 import { escapeName, formatSize, printJson, writeOut } from '../output';
 import { ProgressLine } from '../progress';
 import { RAISE_CAP_HINT, maxEntryBytes } from '../limits';
-import { cliMountCache } from '../cache';
+import { cliCacheFolder, cliMountCache } from '../cache';
 
-/** The mount a command reads, with the per-entry cap (ARCH06_MAX_ENTRY_BYTES) every whole-entry read keeps. */
-export function openMount(args: ParsedArgs): Mount {
+/**
+ * The mount a command reads, with the per-entry cap (ARCH06_MAX_ENTRY_BYTES) every whole-entry read keeps.
+ * `cached`: the command hands it to the mount cache at once (cli/cache.ts), so the archives' tables
+ * wait until used when the cache has the index (core/archive/mountCache.ts).
+ */
+export function openMount(args: ParsedArgs, options: { cached?: boolean } = {}): Mount {
   const root = need(args, 0, '<root> (the install folder)');
   return Mount.open({
     root,
@@ -24,6 +28,7 @@ export function openMount(args: ParsedArgs): Mount {
     extraArchives: flagList(args, 'arch'),
     maxEntryBytes: maxEntryBytes(),
     maxEntryHint: RAISE_CAP_HINT,
+    deferTables: options.cached === true && cliCacheFolder() !== undefined,
   });
 }
 
@@ -43,7 +48,7 @@ export function cfgOption(root: string, cfg: string | undefined): string | undef
 const MAX_FAILURE_LINES = 50;
 
 export function mountCommand(args: ParsedArgs): number {
-  const m = openMount(args);
+  const m = openMount(args, { cached: true });
   cliMountCache(m);
   const result = {
     cfg: m.cfgPath,

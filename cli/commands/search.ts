@@ -21,7 +21,7 @@ export async function searchCommand(args: ParsedArgs): Promise<number> {
   const extra = args.positionals.slice(2);
   if (extra.length) throw new Arch06Error('BAD_ARGUMENT', `unexpected argument ${JSON.stringify(extra[0])} (quote a text holding spaces)`);
   const jobs = jobsOption(args);
-  const m = openMount(args);
+  const m = openMount(args, { cached: true });
   const cache = cliMountCache(m);
   // The mounted files across the pool's workers (each opens the archives itself); 1: this thread alone.
   const pool = jobs > 1 ? new WorkerPool(poolWorkerFile(), jobs) : undefined;

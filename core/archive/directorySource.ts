@@ -12,7 +12,7 @@ import { FNV_OFFSET, KEY_FOLD, Source, SourceEntry, SourceListing, foldKeyStep, 
 import { GamePath } from './gamePath';
 import { badGamePathReason, badSegmentReason } from '../io/safeName';
 
-class LooseEntry implements SourceEntry {
+export class LooseEntry implements SourceEntry {
   readonly storage = 'loose' as const;
   readonly storedSize: number;
   readonly size: number;
@@ -21,7 +21,7 @@ class LooseEntry implements SourceEntry {
     readonly path: string,
     readonly diskPath: string,
     /** The file as listed: a read of a file changed since fails with CHANGED_ON_DISK. */
-    private readonly stamp: FileStamp,
+    readonly stamp: FileStamp,
   ) {
     this.size = stamp.size;
     this.storedSize = stamp.size;

@@ -1,12 +1,33 @@
-/** An LTAR archive as a `Source`: lookups go through the archive's own binary searches. */
-import { Arch06Error } from '../errors';
+/**
+ * An LTAR archive as a `Source`: lookups go through the archive's own binary searches.
+ *
+ * Opened one of two ways. Eagerly (the default): header and tables read and validated at once, a
+ * bad archive fails the open (the mount lists it as broken). Deferred (`deferTables`, for a mount
+ * whose index and catalogue may come from the mount cache, core/archive/mountCache.ts): only the
+ * header is read and checked at open; the tables are read and validated the first time anything
+ * needs them, exactly as an eager open would, and then checked against what the cache described
+ * (`trust`). A warm mount thus reads one header per archive instead of every record (488,751 in
+ * the full-scale install), and an archive nobody reads is never validated. A failure at that
+ * first use is the same typed error an eager open gives; it sticks (the source serves nothing
+ * more, and says it changed on disk, so a remount opens it anew): never a read through tables the
+ * mount's cached index was not made from.
+ */
+import { Arch06Error, isArch06Error } from '../errors';
 import { ByteSource } from '../io/byteSource';
 import { FileByteSource } from '../io/node/fileSource';
 import type { FileChangeKind } from '../io/node/disk';
 import { ChunkStream } from '../formats/archive/ltar/chunks';
-import { LtarArchive } from '../formats/archive/ltar/reader';
+import { LtarArchive, type LtarHeader } from '../formats/archive/ltar/reader';
 import { FNV_OFFSET, KEY_FOLD, Source, SourceEntry, SourceListing, StorageKind, stampKey } from './source';
 import { GamePath } from './gamePath';
+
+/** What the mount cache said of a deferred archive's tables: checked on them when first read. */
+export interface TablesTrust {
+  /** Throws a typed error when `archive`'s tables are not those the cache was made from. */
+  check(archive: LtarArchive): void;
+  /** The first open failed (validation or `check`): the cache entry must not be used again. */
+  failed(error: Arch06Error): void;
+}
 
 const BACKSLASH = 0x5c;
 
@@ -79,27 +100,68 @@ export class LtarEntry implements SourceEntry {
 
 export class LtarSource implements Source {
   readonly kind = 'archive' as const;
-  readonly archive: LtarArchive;
+  /** The header, read and checked at open (the tables may wait: `deferTables`). */
+  readonly header: LtarHeader;
+  private opened: LtarArchive | undefined;
+  private trusted: TablesTrust | undefined;
+  /** Why the deferred tables could not be used: thrown again on every use. */
+  private failure: Arch06Error | undefined;
 
   constructor(
     readonly name: string,
     readonly diskPath: string,
     readonly bytes: ByteSource,
+    options: { deferTables?: boolean } = {},
   ) {
     try {
-      this.archive = LtarArchive.open(bytes);
+      this.header = LtarArchive.readHeader(bytes);
+      if (!options.deferTables) this.opened = LtarArchive.open(bytes, {}, this.header);
     } catch (e) {
       if (bytes instanceof FileByteSource) bytes.close();
       throw e;
     }
   }
 
-  static openFile(diskPath: string, name: string): LtarSource {
-    return new LtarSource(name, diskPath, FileByteSource.open(diskPath, name));
+  static openFile(diskPath: string, name: string, options: { deferTables?: boolean } = {}): LtarSource {
+    return new LtarSource(name, diskPath, FileByteSource.open(diskPath, name), options);
+  }
+
+  /** The validated tables; a deferred source reads and validates them now (then `trust.check`s them). */
+  get archive(): LtarArchive {
+    if (this.opened) return this.opened;
+    if (this.failure) throw this.failure;
+    try {
+      const archive = LtarArchive.open(this.bytes, {}, this.header);
+      this.trusted?.check(archive);
+      this.opened = archive;
+      return archive;
+    } catch (e) {
+      // An unreadable moment (an I/O error) is tried again next time; a typed finding sticks.
+      if (!isArch06Error(e)) throw e;
+      this.failure = e;
+      this.trusted?.failed(e);
+      throw e;
+    } finally {
+      if (this.opened) this.trusted = undefined;
+    }
+  }
+
+  /** Whether the tables have been read and validated (a deferred source: not until first used). */
+  get tablesOpen(): boolean {
+    return this.opened !== undefined;
+  }
+
+  /**
+   * Check the tables against `trust` when they are first read (the mount cache's description);
+   * a source whose tables are already open is checked now.
+   */
+  trust(trust: TablesTrust): void {
+    if (this.opened) trust.check(this.opened);
+    else this.trusted = trust;
   }
 
   get fileCount(): number {
-    return this.archive.fileCount;
+    return this.header.fileCount;
   }
 
   /** The archive file as opened (an in-memory archive: its name and size). */
@@ -108,7 +170,9 @@ export class LtarSource implements Source {
   }
 
   changedOnDisk(): { kind: FileChangeKind; detail: string } | undefined {
-    return this.bytes instanceof FileByteSource ? this.bytes.change() : undefined;
+    const c = this.bytes instanceof FileByteSource ? this.bytes.change() : undefined;
+    // Same stamp, but the tables failed their first read: the file is not the one the cache knew.
+    return c ?? (this.failure ? { kind: 'modified', detail: `not the archive the mount cache knew (${this.failure.message})` } : undefined);
   }
 
   entry(index: number): LtarEntry {

@@ -46,6 +46,13 @@ export interface MountOptions {
    * an open source of that file that has not changed on disk, or undefined to open it anew.
    */
   reuse?: (diskPath: string) => Source | undefined;
+  /**
+   * Read only each archive's header now, its tables when first needed (core/archive/ltarSource.ts):
+   * for a mount handed at once to a `MountCache`, which either trusts the cached index (the tables
+   * are checked against it on first use) or has every table read now (`openTables`), so that an
+   * archive whose tables are bad is a broken source, as in an eager mount.
+   */
+  deferTables?: boolean;
 }
 
 /**
@@ -112,6 +119,8 @@ export class Mount {
   /** What it was made from, as it was on disk (set by `open`). */
   basis: MountBasis = { options: { root: '' }, cfg: undefined, broken: new Map(), missing: [] };
   private merged: MergedIndex | undefined;
+  /** Archives opened with their tables deferred and not yet read, with the cfg line that named each. */
+  private readonly deferred = new Map<LtarSource, { line: number; text: string }>();
   private pathTableCache: PathTable | undefined;
   /** The per-entry cap every whole-entry read through this mount keeps (core/archive/entryRead.ts). */
   maxEntryBytes = DEFAULT_MAX_ENTRY_BYTES;
@@ -153,6 +162,7 @@ export class Mount {
     const skipped: SkippedLine[] = [];
     const broken: BrokenSource[] = [];
     const byDiskPath = new Map<string, number>();
+    const deferred = new Map<LtarSource, { line: number; text: string }>();
     const dirCache = new Map<string, Map<string, string>>();
     const basis: MountBasis = { options, cfg: fileStamp(cfgPath), broken: new Map(), missing: [] };
 
@@ -172,7 +182,8 @@ export class Mount {
           const rel = path.relative(root, abs).split(path.sep).join('/');
           source = new DirectorySource(options.sourceNames?.get(path.resolve(abs)) ?? (rel && !rel.startsWith('..') ? rel : abs), abs);
         } else {
-          source = LtarSource.openFile(abs, path.basename(abs));
+          source = LtarSource.openFile(abs, path.basename(abs), { deferTables: options.deferTables });
+          if (options.deferTables) deferred.set(source as LtarSource, { line, text });
         }
       } catch (e) {
         if (!isArch06Error(e) && !(e as NodeJS.ErrnoException).code) throw e;
@@ -201,15 +212,50 @@ export class Mount {
     for (const l of lines) mountOne(l.line, l.text, resolveCaseInsensitive(cfgDir, l.text, dirCache), cfgDir);
 
     const listed = new Set([...mounted.map((s) => s.diskPath), ...broken.map((b) => b.path)]);
-    const unlisted = listDirectory(root)
-      .filter((e) => !e.isDirectory && /\.arch06$/i.test(e.name) && !listed.has(path.join(root, e.name)))
+    // Names filtered before the stat: the install's folder holds every mounted archive.
+    const unlisted = listDirectory(root, (name) => /\.arch06$/i.test(name) && !listed.has(path.join(root, name)))
+      .filter((e) => !e.isDirectory)
       .map((e) => e.name)
       .sort();
     const mount = new Mount(root, cfgPath, mounted.reverse(), skipped, unlisted, broken);
     if (options.maxEntryBytes !== undefined) mount.maxEntryBytes = options.maxEntryBytes;
     mount.maxEntryHint = options.maxEntryHint;
     mount.basis = { ...basis, options: { ...options, reuse: undefined } };
+    for (const [s, at] of deferred) if (mount.sources.includes(s)) mount.deferred.set(s, at);
     return mount;
+  }
+
+  /** Whether some archive's tables were deferred and are neither read nor trusted yet. */
+  get tablesDeferred(): boolean {
+    return this.deferred.size > 0;
+  }
+
+  /**
+   * The mount cache vouches for the deferred archives (core/archive/mountCache.ts has given each
+   * its `trust`): they stay unread until used.
+   */
+  tablesTrusted(): void {
+    this.deferred.clear();
+  }
+
+  /**
+   * Read and validate every deferred archive's tables now, as an eager mount does at open: one
+   * that fails becomes a broken source (left out of the search order, its reason kept).
+   */
+  openTables(): void {
+    for (const [s, at] of this.deferred) {
+      try {
+        void s.archive;
+      } catch (e) {
+        if (!isArch06Error(e)) throw e;
+        this.sources.splice(this.sources.indexOf(s), 1);
+        s.close();
+        this.broken.push({ line: at.line, text: at.text, path: s.diskPath, reason: e.message, code: e.code });
+        this.basis.broken.set(s.diskPath, fileStamp(s.diskPath));
+      }
+    }
+    this.deferred.clear();
+    this.broken.sort((a, b) => a.line - b.line); // cfg order, as an eager mount lists them
   }
 
   /**
@@ -325,6 +371,7 @@ export class Mount {
 
   /** The merged path table (built on first use). */
   index(): MergedIndex {
+    if (!this.merged) this.openTables();
     this.merged ??= MergedIndex.build(this.sources);
     return this.merged;
   }

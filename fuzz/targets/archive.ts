@@ -103,10 +103,36 @@ function archiveSeeds(withChunks: boolean): Seed[] {
   return list.map((s) => ({ ...s, fields: ltarFields(s.bytes, withChunks) }));
 }
 
+/**
+ * The same bytes as a warm mount opens them (tables deferred, read on first use): the eager open's
+ * very error, or the same paths. Anything else is a broken invariant (a plain Error).
+ */
+function checkDeferred(bytes: Uint8Array, eager: { error?: Arch06Error; paths?: string[] }): void {
+  let paths: string[] | undefined;
+  let error: unknown;
+  try {
+    paths = new LtarSource('fuzz.arch06', '', new MemoryByteSource('fuzz.arch06', bytes), { deferTables: true }).allPaths();
+  } catch (e) {
+    error = e;
+  }
+  const same = eager.error
+    ? error instanceof Arch06Error && error.message === eager.error.message
+    : error === undefined && paths!.length === eager.paths!.length && paths!.every((p, i) => p === eager.paths![i]);
+  if (!same)
+    throw new Error(`deferred tables disagree with an eager open: ${eager.error?.message ?? 'opened'} / ${error instanceof Error ? error.message : 'opened'}`);
+}
+
 /** Open the archive and use everything a mount uses: listings, lookups, keys, and a window of every entry. */
 function walkArchive(bytes: Uint8Array): unknown {
-  const src = new LtarSource('fuzz.arch06', '', new MemoryByteSource('fuzz.arch06', bytes));
+  let src: LtarSource;
+  try {
+    src = new LtarSource('fuzz.arch06', '', new MemoryByteSource('fuzz.arch06', bytes));
+  } catch (e) {
+    if (e instanceof Arch06Error) checkDeferred(bytes, { error: e });
+    throw e;
+  }
   const paths = src.allPaths();
+  checkDeferred(bytes, { paths });
   const keys = src.pathKeys();
   const stack: GamePath[] = [ROOT];
   let listed = 0;

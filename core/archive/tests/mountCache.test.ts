@@ -77,19 +77,29 @@ test('mount cache: a corrupt file is rebuilt with the field that failed named', 
   m.close();
   const good = fs.readFileSync(file);
   const corrupt = (edit: (b: Buffer) => Buffer) => fs.writeFileSync(file, edit(Buffer.from(good)));
-  const cases: [string, (b: Buffer) => Buffer, RegExp][] = [
-    ['a winner source past the sources', (b) => (b.writeUInt16LE(0xffff, 80), b), /winnerSource\[0\]/],
-    ['cut short', (b) => b.subarray(0, b.length - 3), /strings/],
-    ['a string length past the text', (b) => (b.writeUInt32LE(0x7fffffff, b.length - 4 - b.readUInt32LE(72)), b), /strings\[\d+\]\.length|string lengths/],
-    ['an unknown version', (b) => (b.writeUInt32LE(99, 4), b), /version/],
+  // Which part each corruption spoils: the index (read at mount: both parts built) or the catalogue
+  // alone (read when asked for: the index still comes from the file, the catalogue is built).
+  const cases: [string, (b: Buffer) => Buffer, RegExp, 'index' | 'catalogue'][] = [
+    // The index follows the header (96 bytes) and one 36-byte digest record per source (count at 76).
+    ['a winner source past the sources', (b) => (b.writeUInt16LE(0xffff, 96 + 36 * b.readUInt32LE(76)), b), /winnerSource\[0\]/, 'index'],
+    ['a digest flag that is neither 0 nor 1', (b) => (b.writeUInt32LE(2, 96), b), /sources\[0\]\.hasDigest/, 'index'],
+    ['cut short', (b) => b.subarray(0, b.length - 3), /file size/, 'index'],
+    ['an unknown version', (b) => (b.writeUInt32LE(99, 4), b), /version/, 'index'],
+    [
+      'a string length past the text',
+      (b) => (b.writeUInt32LE(0x7fffffff, b.length - 4 - b.readUInt32LE(72)), b),
+      /strings\[\d+\]\.length|string lengths/,
+      'catalogue',
+    ],
   ];
-  for (const [what, edit, field] of cases) {
+  for (const [what, edit, field, part] of cases) {
     corrupt(edit);
     const state = await warm(root, folder);
-    assert.equal(state.index, 'built', what);
-    assert.match(state.indexReason ?? '', field, what);
+    assert.deepEqual([state.index, state.catalog], part === 'index' ? ['built', 'built'] : ['cache', 'built'], what);
+    assert.match((part === 'index' ? state.indexReason : state.catalogReason) ?? '', field, what);
     assert.ok(state.resolved > 0, what);
     assert.deepEqual(state.rows, first.rows, what);
+    assert.deepEqual(state.failures, first.failures, what);
     // The rebuild rewrote it: good again.
     assert.deepEqual(fs.readFileSync(file), good, what);
   }
@@ -107,16 +117,18 @@ test('mount cache file: every index is checked against the mount it is read for'
       duplicates: [{ source: 1, path: 'a\\b', files: [1, 2], served: 2 }],
     },
     catalog: { manifests: 1, rows: [{ path: 'x\\é', bundle: 'b.bndl', servedFrom: 'container' as const, source: 'Base.arch06', size: 5 }], failures: [] },
+    tables: [undefined, new Uint8Array(32).fill(7)],
   };
   const bytes = encodeMountCache(contents);
   const back = decodeMountCache(bytes, { fileCounts: [1, 3] }, 'c');
   assert.deepEqual(back.catalog, contents.catalog);
   assert.deepEqual(back.index.duplicates, contents.index.duplicates);
+  assert.deepEqual(back.tables, contents.tables);
   const fails = (fileCounts: number[], re: RegExp) =>
     assert.throws(
       () => decodeMountCache(bytes, { fileCounts }, 'c'),
       (e) => isArch06Error(e) && re.test(e.message),
     );
   fails([1, 2], /winnerFile\[1\]/); // the second source has fewer files now
-  fails([1], /distinct|winnerSource/); // one source fewer
+  fails([1], /sources/); // one source fewer
 });

@@ -28,10 +28,16 @@ export interface FileStamp {
   ino: number;
   size: number;
   mtimeMs: number;
+  /**
+   * The inode's change time. Not part of what `fileChange` compares (a chmod moves it); kept for
+   * the mount cache's key (core/archive/mountCache.ts): user space cannot set it, so a file
+   * rewritten with its size and mtime restored (`touch -d`, utimes) still shows a new one.
+   */
+  ctimeMs?: number;
 }
 
 export function stampOf(st: fs.Stats): FileStamp {
-  return { dev: st.dev, ino: st.ino, size: st.size, mtimeMs: st.mtimeMs };
+  return { dev: st.dev, ino: st.ino, size: st.size, mtimeMs: st.mtimeMs, ctimeMs: st.ctimeMs };
 }
 
 /** The stamp of the file at `p` (links followed), or undefined when there is none. */
@@ -76,10 +82,14 @@ export interface DiskDirEntry {
   stamp?: FileStamp;
 }
 
-/** List one directory; entries that vanish or cannot be stat'ed are left out. */
-export function listDirectory(p: string): DiskDirEntry[] {
+/**
+ * List one directory; entries that vanish or cannot be stat'ed are left out. `accept`: only names
+ * it accepts are stat'ed and listed (a caller that wants a few names pays no stat for the rest).
+ */
+export function listDirectory(p: string, accept?: (name: string) => boolean): DiskDirEntry[] {
   const out: DiskDirEntry[] = [];
   for (const d of fs.readdirSync(p, { withFileTypes: true })) {
+    if (accept && !accept(d.name)) continue;
     let st: fs.Stats;
     try {
       st = fs.statSync(path.join(p, d.name));

@@ -45,6 +45,8 @@ export class LtarArchive {
   private readonly leafCache = new Map<number, string>();
   /** The validated tables the lookups read (./lookup.ts): pool, record views, name ends, folder starts. */
   private readonly tables: LtarTables;
+  /** The table bytes as read (name pool, file records, folder records), for a digest of them (core/archive/mountCache.ts). */
+  readonly tableBytes: Uint8Array;
 
   private constructor(
     readonly source: ByteSource,
@@ -52,6 +54,7 @@ export class LtarArchive {
     tables: Uint8Array,
   ) {
     this.header = header;
+    this.tableBytes = tables;
     const { namePoolSize, fileCount, folderCount } = header;
     this.pool = tables.subarray(0, namePoolSize);
     const filesAt = namePoolSize;
@@ -93,13 +96,18 @@ export class LtarArchive {
    * Read and validate the header and tables of `source`. Throws a typed error naming the archive.
    * The header goes through the field reader; the tables are then validated and looked up in
    * place through DataViews (per-record work is a few integer reads, see the class comment).
+   * `header`: the header as read and checked before (a source that opens its tables later).
    */
-  static open(source: ByteSource, options: ParseOptions = {}): LtarArchive {
-    const header = readLtarHeader(source, options);
+  static open(source: ByteSource, options: ParseOptions = {}, header: LtarHeader = readLtarHeader(source, options)): LtarArchive {
     // The tables' extent is checked against the file before anything is allocated for them.
     const size = tablesSize(header);
     checkRange(source.name, source.size, NAME_POOL_START, size, 'name pool + file table + folder table');
     return new LtarArchive(source, header, source.readSync(NAME_POOL_START, size));
+  }
+
+  /** Read and check only the header (0x30 bytes): a source that opens its tables on first use. */
+  static readHeader(source: ByteSource, options: ParseOptions = {}): LtarHeader {
+    return readLtarHeader(source, options);
   }
 
   fileRecord(index: number): LtarFileRecord {
