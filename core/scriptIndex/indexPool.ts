@@ -8,8 +8,8 @@
  */
 import { LtarEntry, type Mount, type WorkerPool } from '../archive';
 import { type ArchiveRef, archiveRef } from '../archive/workerArchives';
-import { type FileRead, type IndexPlan, readIndexedFile } from './indexRead';
-import { INDEX_KIND, type IndexTask, type IndexTaskFile } from './indexWorker';
+import { type IndexPlan, readIndexedFile } from './indexRead';
+import { INDEX_KIND, type IndexTask, type IndexTaskFile, type PostedRead, isReadHere } from './indexWorker';
 import { ScriptIndex } from './scriptIndex';
 import type { ScriptIndexOptions } from './types';
 
@@ -98,7 +98,7 @@ export async function buildIndexParallel(mount: Mount, options: PoolIndexOptions
   const isCancelled = (): boolean => options.isCancelled?.() === true || options.signal?.aborted === true;
   const { index, plan } = ScriptIndex.start(mount, { ...options, isCancelled });
   const runs = planRuns(mount, plan, options.runBytes ?? RUN_BYTES);
-  const outcome = await options.pool.run<IndexTask, FileRead[]>({
+  const outcome = await options.pool.run<IndexTask, PostedRead[]>({
     kind: INDEX_KIND,
     count: runs.length,
     task: (k) => runs[k].task,
@@ -111,7 +111,7 @@ export async function buildIndexParallel(mount: Mount, options: PoolIndexOptions
         if (plan.cancelled()) return true;
         const f = plan.files[i];
         const read = run.task ? (plan.wanted(i) ? reads[next++] : undefined) : undefined;
-        plan.take(i, () => read ?? readIndexedFile(f.kind, f.path, f.read));
+        plan.take(i, () => (read === undefined || isReadHere(read) ? readIndexedFile(f.kind, f.path, f.read) : read));
       }
       return false;
     },

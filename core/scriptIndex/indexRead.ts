@@ -37,8 +37,9 @@ export interface RegistryRead {
 }
 
 /**
- * Names joined by newlines when none is empty or holds one (a million names cross threads as one
- * string, far cheaper than a million strings), else the list itself.
+ * The names themselves (read on the calling thread: kept as the registry's own strings, which may
+ * share its tables' memory), or, read on a worker, joined by newlines when none is empty or holds
+ * one (a million names cross threads as one string, far cheaper than a million strings).
  */
 export type NameList = string | string[];
 
@@ -54,8 +55,12 @@ export type IndexedKind = 'script' | 'registry';
 
 const failureOf = (e: unknown): { failure: string } => ({ failure: isArch06Error(e) ? e.message : String(e) });
 
-/** Read one file's bytes as the index does (`bytes` throws: a read failure). Never throws. */
-export function readIndexedFile(kind: IndexedKind, path: string, bytes: () => Uint8Array): FileRead {
+/**
+ * Read one file's bytes as the index does (`bytes` throws: a read failure). Never throws. `forPost`:
+ * the reading goes to another thread (names packed; on the calling thread joining them would copy
+ * names that share a registry's tables, many times over in a crafted one).
+ */
+export function readIndexedFile(kind: IndexedKind, path: string, bytes: () => Uint8Array, forPost = false): FileRead {
   try {
     const b = bytes();
     if (kind === 'script') {
@@ -73,8 +78,8 @@ export function readIndexedFile(kind: IndexedKind, path: string, bytes: () => Ui
         records: resolved.records,
         coverage: resolved.coverage,
         rowCount: resolved.rowCount,
-        objectNames: packNames(names.objects),
-        bindingNames: packNames(names.bindings),
+        objectNames: forPost ? packNames(names.objects) : names.objects,
+        bindingNames: forPost ? packNames(names.bindings) : names.bindings,
       },
     };
   } catch (e) {

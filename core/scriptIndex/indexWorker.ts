@@ -34,19 +34,53 @@ export interface IndexTask {
   raiseHint?: string;
 }
 
+/**
+ * A reading handed back as "read it on the calling thread": what it would post is far larger than
+ * its file (a crafted registry naming one 300 KB string from 20,000 records shares that string on
+ * one thread, but a message copies it per record: gigabytes from a few megabytes).
+ */
+export interface ReadHere {
+  readHere: true;
+}
+
+/** What a worker posts for one file. */
+export type PostedRead = FileRead | ReadHere;
+
+export const isReadHere = (r: PostedRead): r is ReadHere => 'readHere' in r;
+
+/** The characters a reading's strings would copy into a message. */
+function postedChars(read: FileRead): number {
+  if ('failure' in read) return read.failure.length;
+  if ('script' in read) return read.script.text.length + read.script.definitions.length * 64;
+  const r = read.registry;
+  let n = r.objectNames.length + r.bindingNames.length;
+  for (const o of r.objects) n += (o.object?.length ?? 0) + (o.class?.length ?? 0);
+  for (const b of r.records) n += (b.event?.length ?? 0) + (b.function?.length ?? 0) + (b.script?.length ?? 0);
+  return n;
+}
+
 /** Read a run of files; a file that cannot be opened or read is its failure, like any other. */
-export function indexTask(archives: WorkerArchives, task: IndexTask): FileRead[] {
-  return task.files.map((f) =>
-    readIndexedFile(f.kind, f.path, () => {
-      const ref = task.archives[f.archive];
-      const entry = archives.open(ref.name, ref.diskPath, ref.stamp).entryAt(f.entry);
-      const options = {
-        ...(f.name !== undefined ? { name: f.name } : {}),
-        checkHeader: headerCheckFor(f.headerPath) ?? null,
-        maxBytes: task.maxBytes,
-        raiseHint: task.raiseHint,
-      };
-      return readEntryChecked(entry, options, f.start, f.end);
-    }),
-  );
+export function indexTask(archives: WorkerArchives, task: IndexTask): PostedRead[] {
+  return task.files.map((f) => {
+    let size = 0;
+    const read = readIndexedFile(
+      f.kind,
+      f.path,
+      () => {
+        const ref = task.archives[f.archive];
+        const entry = archives.open(ref.name, ref.diskPath, ref.stamp).entryAt(f.entry);
+        const options = {
+          ...(f.name !== undefined ? { name: f.name } : {}),
+          checkHeader: headerCheckFor(f.headerPath) ?? null,
+          maxBytes: task.maxBytes,
+          raiseHint: task.raiseHint,
+        };
+        const bytes = readEntryChecked(entry, options, f.start, f.end);
+        size = bytes.length;
+        return bytes;
+      },
+      true,
+    );
+    return postedChars(read) > 4 * size + (1 << 20) ? { readHere: true } : read;
+  });
 }

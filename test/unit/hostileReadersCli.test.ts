@@ -56,8 +56,12 @@ test('dump, scripts and ls on the amplification inputs: exit 0 with output bound
   assert.equal(runJson.bindingRows, 9_000_000);
   assert.equal(runJson.bindings.length, 20_000);
   // The script index reads every registry of the mount (here the four crafted ones too).
-  const scripts = ran(run(['scripts', arena.game, SAMPLE_LAYER_SCRIPT]), 'scripts', 1 << 20);
-  assert.match(scripts, /_gatealarm_SR_Script1_0c1d2e3f/);
+  // On one thread and on two workers (whose readings cross threads as messages: one that would
+  // copy a shared name per record is read on the calling thread instead).
+  for (const jobs of ['1', '2']) {
+    const scripts = ran(run(['scripts', arena.game, SAMPLE_LAYER_SCRIPT, '--jobs', jobs]), `scripts --jobs ${jobs}`, 1 << 20);
+    assert.match(scripts, /_gatealarm_SR_Script1_0c1d2e3f/);
+  }
   for (const b of [long, short]) {
     const size = b.manifest.bytes.length + b.container.bytes.length;
     const dumped = ran(run(['dump', arena.game, b.manifest.path]), `dump ${b.manifest.name}`, size);
