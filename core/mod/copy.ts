@@ -8,7 +8,7 @@
 import * as path from 'node:path';
 import { Arch06Error } from '../errors';
 import { diskKind, listDirectory, realPathOf, resolveCaseInsensitive } from '../io/node/disk';
-import { OutputFolder, type WriteOptions, type Written } from '../io/node/outputFolder';
+import { OutputFolder, type NameOrigin } from '../io/node/outputFolder';
 import { patchDeclaredSizes } from '../formats/bundle';
 import { type Mount, readEntryChecked, resolveBundle, toGamePath } from '../archive';
 import { MOD_MANIFEST, type ModManifest, manifestText, newManifest } from './manifest';
@@ -22,26 +22,20 @@ export function createMod(folder: string, name: string, fields: Partial<Omit<Mod
   if (kind === 'directory' && listDirectory(root).length > 0)
     throw new Arch06Error('BAD_ARGUMENT', 'the folder is not empty: a new mod starts in an empty (or new) folder', { file: root });
   const manifest = newManifest(name, fields);
-  writeInto(root, [MOD_MANIFEST], Buffer.from(manifestText(manifest), 'utf8'), forbid, { names: 'user' });
+  writeInto(root, [MOD_MANIFEST], Buffer.from(manifestText(manifest), 'utf8'), forbid, 'user');
   return manifest;
 }
 
 /** Rewrite a mod's manifest (the extension's edits of name, position, …). */
 export function writeManifest(folder: string, manifest: ModManifest): void {
-  writeInto(path.resolve(folder), [MOD_MANIFEST], Buffer.from(manifestText(manifest), 'utf8'), [], { names: 'user' });
+  writeInto(path.resolve(folder), [MOD_MANIFEST], Buffer.from(manifestText(manifest), 'utf8'), [], 'user');
 }
 
 /** One write into a mod folder through the one write primitive, the folder let go after it. */
-function writeInto(
-  root: string,
-  segments: readonly string[],
-  bytes: Uint8Array | readonly Uint8Array[],
-  forbid: readonly string[],
-  options: WriteOptions,
-): Written {
+function writeInto(root: string, segments: readonly string[], bytes: Uint8Array | readonly Uint8Array[], forbid: readonly string[], names: NameOrigin): void {
   const out = OutputFolder.open(root, { forbid, forbidWhat: 'the install' });
   try {
-    return out.writeSync(segments, bytes, options);
+    out.writeSync(segments, bytes, { names });
   } finally {
     out.close();
   }
@@ -55,23 +49,21 @@ export function modFilePath(modRoot: string, gamePath: string): string {
 /**
  * Write `bytes` into the mod at `gamePath` (a name the engine could not load is refused with its
  * reason). `overwrite: false` refuses an existing file. `bytes` may be parts, written back to
- * back (a string table's unedited text stays views of the bytes read). Returns the disk path and
- * the write's flush.
+ * back (a string table's unedited text stays views of the bytes read). Returns the disk path.
  */
 export function writeModFile(
   modRoot: string,
   gamePath: string,
   bytes: Uint8Array | readonly Uint8Array[],
   options: { overwrite?: boolean; forbid?: readonly string[] } = {},
-): { path: string } & Written {
+): string {
   const p = toGamePath(gamePath);
   const problem = modPathProblem(p, false);
   if (problem) throw new Arch06Error('BAD_ARGUMENT', `${problem.message} [${problem.code}]`, { file: p });
   const dest = modFilePath(modRoot, p);
   if (!options.overwrite && diskKind(dest) !== 'missing') throw new Arch06Error('BAD_ARGUMENT', 'the mod already has this file', { file: dest });
-  // A mod's files are what the editors save: renamed into place first and flushed right after
-  // (OutputFolder.writeSync), so a save costs about what a plain write does.
-  return { path: dest, ...writeInto(path.resolve(modRoot), p.split('\\'), bytes, options.forbid ?? [], { flush: 'after-rename' }) };
+  writeInto(path.resolve(modRoot), p.split('\\'), bytes, options.forbid ?? [], 'archive');
+  return dest;
 }
 
 /**

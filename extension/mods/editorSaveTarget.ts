@@ -8,19 +8,19 @@
  *   never written;
  * - any other disk file (a table the user keeps outside install and mods) saves in place.
  *
- * Writes go through ./modWrites.ts `writeIntoMod` (core/mod `writeModFile`) / core/io `writeFileAtomic` (the one write primitive),
+ * Writes go through core/mod `writeModFile` / core/io `writeFileAtomic` (the one write primitive),
  * with the install's places forbidden; a saved bundle member gets its manifest patched
  * (modWrites.ts) and the mount is refreshed so the mod's copy wins at once.
  */
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { modSourceName } from '../../core/mod';
+import { modSourceName, writeModFile } from '../../core/mod';
 import { writeFileAtomic } from '../../core/io/node';
 import type { MountService } from '../mountService';
 import { SCHEME, locate, parseUri } from '../fs/uris';
 import { showWarning } from '../notify';
 import type { ModProjects, OpenMod } from './modProjects';
-import { forbiddenFor, patchManifestAfterSave, writeIntoMod } from './modWrites';
+import { forbiddenFor, patchManifestAfterSave } from './modWrites';
 
 /** A save's destination: a game path in a mod, or a disk file outside install and mods. */
 export type SaveTarget = { kind: 'mod'; mod: OpenMod; gamePath: string } | { kind: 'disk'; fsPath: string };
@@ -94,7 +94,7 @@ export async function writeEditorSave(
     service.log(`saved ${target.fsPath}`);
     return target.fsPath;
   }
-  const written = writeIntoMod(service, target.mod, target.gamePath, bytes, { overwrite: true, forbid });
+  const written = writeModFile(target.mod.folder, target.gamePath, bytes, { overwrite: true, forbid });
   service.log(`mod ${target.mod.name}: ${target.gamePath} saved from its editor`);
   await patchManifestAfterSave(service, target.mod, written, () => projects.scheduleRemount(0));
   projects.scheduleRemount(0);

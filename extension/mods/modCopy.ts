@@ -14,7 +14,7 @@ import * as vscode from 'vscode';
 import { type BundleFolders, type Mount, type SourceEntry, collectEntries, readEntryChecked } from '../../core/archive';
 import { isArch06Error } from '../../core/errors';
 import { readFileBytes } from '../../core/io/node';
-import { modFilePath, scriptSourceForEditing, scriptWithSource, servedAsModText, stringTableFromText, stringTableText } from '../../core/mod';
+import { modFilePath, scriptSourceForEditing, scriptWithSource, servedAsModText, stringTableFromText, stringTableText, writeModFile } from '../../core/mod';
 import type { MountService } from '../mountService';
 import type { CopyNode } from '../views/copiesView';
 import { SCHEME, parseUri } from '../fs/uris';
@@ -22,7 +22,7 @@ import { activeTabUri, archUriOf } from '../views/textView';
 import type { HashNames } from '../hashNames';
 import type { ModProjects } from './modProjects';
 import { showInformation, showWarning } from '../notify';
-import { forbiddenFor, writeIntoMod } from './modWrites';
+import { forbiddenFor } from './modWrites';
 import { MOD_TEXT_SCHEME, modTextFileOf, modTextUriOf } from './modTextUris';
 
 /** Files one Copy to Mod takes without asking. */
@@ -105,7 +105,7 @@ function copyEntry(
 ): string | { failed: string } {
   try {
     const bytes = readEntryChecked(e, { name: `${e.source.name}:${e.path}`, maxBytes: m.maxEntryBytes, raiseHint: m.maxEntryHint });
-    const written = writeIntoMod(service, mod, e.path, bytes, options);
+    const written = writeModFile(mod.folder, e.path, bytes, options);
     service.log(`copy to mod ${mod.name}: ${e.path} (${e.size} bytes, from ${e.source.name})`);
     return written;
   } catch (err) {
@@ -229,7 +229,7 @@ export class ModTexts implements vscode.FileSystemProvider {
       const bytes = /\.scripts$/i.test(file)
         ? scriptWithSource(readFileBytes(file, this.service.mount?.maxEntryBytes), path.basename(file), text)
         : stringTableFromText(text, path.basename(file));
-      writeIntoMod(this.service, mod, gamePath, bytes, { overwrite: true, forbid: forbiddenFor(this.service, this.projects.mods) });
+      writeModFile(mod.folder, gamePath, bytes, { overwrite: true, forbid: forbiddenFor(this.service, this.projects.mods) });
       this.service.log(`mod ${mod.name}: ${gamePath} written from its text (${bytes.length} bytes)`);
     } catch (e) {
       throw vscode.FileSystemError.Unavailable(isArch06Error(e) ? e.message : String(e));

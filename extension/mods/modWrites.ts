@@ -9,28 +9,7 @@ import type { MemberRow, Mount } from '../../core/archive';
 import { memberRowsAt } from '../../core/search';
 import { type ActiveMod, patchedManifest, writeModFile } from '../../core/mod';
 import type { MountService } from '../mountService';
-import { showError, showInformation } from '../notify';
-
-/**
- * Write `bytes` into `mod` at `gamePath` (core/mod `writeModFile`: renamed into place, flushed
- * right after) and tell the user if that flush fails: the save did happen, but the disk may not
- * keep it. Returns the disk path written.
- */
-export function writeIntoMod(
-  service: MountService,
-  mod: { folder: string; name: string },
-  gamePath: string,
-  bytes: Uint8Array | readonly Uint8Array[],
-  options: { overwrite: boolean; forbid: readonly string[] },
-): string {
-  const written = writeModFile(mod.folder, gamePath, bytes, options);
-  void written.flushed.then((e) => {
-    if (!e) return;
-    service.log(`mod ${mod.name}: ${e.message}`);
-    void showError(`arch06: ${e.message}. Check the disk, then save again.`);
-  });
-  return written.path;
-}
+import { showInformation } from '../notify';
 
 /** The install's places no write may touch, without the active mod folders (which are sources of the overlay). */
 export function forbiddenFor(service: MountService, mods: readonly { folder: string }[]): string[] {
@@ -88,7 +67,7 @@ export async function patchManifestAfterSave(service: MountService, mod: ActiveM
         service.log(`mod ${mod.name}: saved ${gamePath}: ${bundle} already declares ${size} bytes`);
         continue;
       }
-      writeIntoMod(service, mod, patched.path, patched.bytes, { overwrite: true, forbid: forbiddenFor(service, [mod]) });
+      writeModFile(mod.folder, patched.path, patched.bytes, { overwrite: true, forbid: forbiddenFor(service, [mod]) });
       service.log(`mod ${mod.name}: ${patched.path} patched: ${gamePath} declared ${size} bytes (was ${patched.from})`);
       void showInformation(
         `${path.basename(gamePath)} is a member of ${path.basename(patched.path)}: the mod now ships that manifest declaring ${size} bytes (was ${patched.from}), as the game's patches do.`,

@@ -38,7 +38,7 @@ test("language server: a mod's script edited as arch06-modtext follows in diagno
   const root = sampleInstall('arch06-lsp-mod-script-');
   const folder = path.join(tempDir('arch06-lsp-mod-folder-'), 'ScriptMod');
   createMod(folder, 'Script Mod');
-  const file = writeModFile(folder, SAMPLE_LAYER_SCRIPT, sampleLayerScript()).path;
+  const file = writeModFile(folder, SAMPLE_LAYER_SCRIPT, sampleLayerScript());
   assert.equal(file, modFilePath(folder, SAMPLE_LAYER_SCRIPT));
   const uri = `arch06-modtext:${pathToFileURL(file).pathname}.hks`;
   const renamed = SAMPLE_LAYER_SOURCE.replace(`${BOUND} = function`, `${RENAMED} = function`);

@@ -43,29 +43,6 @@ export interface OutputFolderOptions {
   onStep?: (step: WriteStep, folder: string) => void;
 }
 
-/** How `writeSync` writes. */
-export interface WriteOptions {
-  names?: NameOrigin;
-  /** Keep the first earlier version as `<leaf>.bak`. */
-  backup?: boolean;
-  /** When the file is flushed: before the rename (default) or right after it, not waited for. */
-  flush?: 'before-rename' | 'after-rename';
-}
-
-/** What a write returns: its flush, settled with the error it met (never rejected: nobody may be listening). */
-export interface Written {
-  flushed: Promise<Error | undefined>;
-}
-
-const FLUSHED: Promise<Error | undefined> = Promise.resolve(undefined);
-
-/** Flush a renamed file's descriptor on the I/O threads, then close it. */
-function flushThenClose(fd: number, file: string): Promise<Error | undefined> {
-  return new Promise((resolve) =>
-    fs.fsync(fd, (err) => fs.close(fd, () => resolve(err ? new Error(`${file}: saved, but not flushed to disk (${err.message})`) : undefined))),
-  );
-}
-
 /** Which names a write accepts: archive names get every check, names a user typed only the basic ones. */
 export type NameOrigin = 'archive' | 'user';
 
@@ -155,51 +132,30 @@ export class OutputFolder {
     return path.join(this.path, ...segments);
   }
 
-  /**
-   * Write one file from bytes (or parts written back to back). By default it is flushed before it
-   * is renamed into place. `flush: 'after-rename'` renames first and flushes right after, on the
-   * I/O threads (`flushed` settles then): the file still appears whole or not at all, and the
-   * caller does not wait for the disk. For a save into a mod (issue 24's save benchmark): the
-   * flush is about half of a 5 MB save here. What that gives up: a power cut in the few ms before
-   * the flush ends can leave a new file empty on a file system that does not flush a replacing
-   * rename's data first (ext4 and btrfs do); never a half-old, half-new file.
-   */
-  writeSync(segments: readonly string[], bytes: Uint8Array | readonly Uint8Array[], options: WriteOptions = {}): Written {
+  /** Write one file from bytes (or parts written back to back), flushed before it is renamed into place. */
+  writeSync(segments: readonly string[], bytes: Uint8Array | readonly Uint8Array[], options: { names?: NameOrigin; backup?: boolean } = {}): void {
     const { folder, leaf, shown } = this.prepare(segments, options.names ?? 'archive');
-    const later = options.flush === 'after-rename';
-    let fd: number | undefined;
     try {
       if (options.backup) backup(folder, leaf);
       const t = this.begin(folder, shown);
       try {
-        fd = t.fd!;
+        const fd = t.fd!;
         for (const part of bytes instanceof Uint8Array ? [bytes] : bytes) {
           for (let done = 0; done < part.length;) done += fs.writeSync(fd, part, done, part.length - done);
         }
-        if (!later) {
-          fs.fsyncSync(fd);
-          fs.closeSync(fd);
-          fd = undefined;
-        }
+        fs.fsyncSync(fd);
+        fs.closeSync(fd);
         t.fd = undefined;
       } catch (e) {
-        fd = undefined;
         this.abandon(folder, t);
         throw e;
       }
-      try {
-        this.finish(folder, t, leaf, shown);
-      } catch (e) {
-        if (fd !== undefined) closeQuietly(fd);
-        fd = undefined;
-        throw e;
-      }
+      this.finish(folder, t, leaf, shown);
     } catch (e) {
       throw withPath(e, folder, leaf);
     } finally {
       this.access.release(folder);
     }
-    return { flushed: fd === undefined ? FLUSHED : flushThenClose(fd, path.join(folder.real, leaf)) };
   }
 
   /** Write one file from blocks produced by `next()` (undefined ends the file). */
